@@ -1,0 +1,54 @@
+// Source locations and diagnostics shared by the loader, the resolver and lint.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dt {
+
+struct Location {
+  std::string file;  // as given on the command line ("<stdin>" for -)
+  std::uint32_t line = 0;  // 1-based; 0 = unknown
+  std::uint32_t column = 0;
+
+  [[nodiscard]] bool known() const { return line != 0; }
+  friend bool operator==(const Location&, const Location&) = default;
+  friend auto operator<=>(const Location&, const Location&) = default;
+};
+
+// "FILE:LINE:COL" (or "FILE" when the position is unknown).
+std::string to_string(const Location& loc);
+
+enum class Severity : std::uint8_t { Info, Warning, Error };
+const char* to_string(Severity s);
+
+struct Note {
+  Location where;
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  Location where;
+  std::string message;
+  std::vector<Note> notes;  // the other locations involved
+  // What kind of problem: "" for input errors; for registrations PyTorch
+  // refuses or warns about, the lint rule id ("duplicate-def",
+  // "duplicate-fallback", "library-kind", "schema-mismatch",
+  // "duplicate-registration").
+  std::string code;
+};
+
+inline Diagnostic make_error(Location where, std::string message, std::vector<Note> notes = {}) {
+  Diagnostic d;
+  d.where = std::move(where);
+  d.message = std::move(message);
+  d.notes = std::move(notes);
+  return d;
+}
+
+// "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines.
+std::string format(const Diagnostic& d);
+
+}  // namespace dt

@@ -1,0 +1,44 @@
+// Loads registration files (../shared/spec/input-format.md) into a Registry.
+// Each file is parsed, converted and dropped before the next one is read, so
+// memory is bounded by the largest file plus the registry.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "dispatchtool/diagnostic.hpp"
+#include "dispatchtool/expected.hpp"
+#include "dispatchtool/model.hpp"
+
+namespace dt {
+
+// Reads a file's contents; "-" means standard input. Injected so tests can load
+// in-memory files. The error is a plain message ("No such file or directory").
+using ReadFile = std::function<Expected<std::string, std::string>(const std::string& path)>;
+ReadFile filesystem_reader();
+
+struct LoadOptions {
+  // Fail: a registration PyTorch refuses (defining twice, two fallbacks for one
+  // key, library-kind violations, schema mismatch) stops loading with an error.
+  // Record: it is skipped and recorded (lint reports them all).
+  OnRefusal on_refusal = OnRefusal::Fail;
+};
+
+struct LoadResult {
+  Registry registry;
+  std::vector<Diagnostic> refusals;  // OnRefusal::Record only
+};
+
+// Errors are "FILE:LINE:COL: error: ..." diagnostics; warnings stay in the registry.
+Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
+                                      const ReadFile& read, const LoadOptions& options = {});
+
+// "ns::name.overload" pieces; false if malformed.
+struct OperatorName {
+  std::string ns, name, overload;
+  [[nodiscard]] std::string qualified() const;
+};
+bool parse_operator_name(std::string_view text, OperatorName& out);
+
+}  // namespace dt

@@ -1,0 +1,125 @@
+// The registrations: libraries, operator definitions, kernels per dispatch key,
+// backend fallbacks. Mirrors the state of c10's Dispatcher/OperatorEntry, plus
+// the source location of every registration (for errors and lint).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "dispatchtool/diagnostic.hpp"
+#include "dispatchtool/profile.hpp"
+#include "dispatchtool/schema.hpp"
+
+namespace dt {
+
+enum class LibraryKind : std::uint8_t { Def, Impl, Fragment };
+const char* to_string(LibraryKind k);        // "DEF" | "IMPL" | "FRAGMENT"
+const char* macro_name(LibraryKind k);       // "TORCH_LIBRARY" | "TORCH_LIBRARY_IMPL" | ...
+
+// One input file = one library block.
+struct Library {
+  std::string ns;            // "_" for a wildcard IMPL block
+  LibraryKind kind = LibraryKind::Fragment;
+  bool kind_explicit = false;
+  std::optional<KeyId> key;  // IMPL blocks only
+  Location where;            // the file (line 1) or the `kind` field
+};
+
+enum class AliasAnalysis : std::uint8_t { FromSchema, Conservative, PureFunction, ConservativeDefault };
+const char* to_string(AliasAnalysis a);  // as _dispatch_dump prints it
+
+struct Definition {
+  Schema schema;            // qualified
+  std::string printed;      // print_schema(schema) for the profile
+  std::string debug;        // "registered at ..."
+  AliasAnalysis alias = AliasAnalysis::FromSchema;
+  std::vector<std::string> tags;
+  Location where;
+  std::uint32_t library = 0;
+};
+
+struct Kernel {
+  std::string debug;                 // the kernel's name as shown in tables
+  std::optional<std::string> signature;  // inferred C++ schema, printed
+  bool fallthrough = false;
+  bool boxed_only = false;
+  bool catch_all = false;            // registered without a key (stored as CIA)
+  Location where;
+  std::uint32_t library = 0;
+  std::uint32_t seq = 0;             // global registration order
+};
+
+struct KeyKernels {
+  KeyId key = kUndefined;
+  std::vector<Kernel> kernels;  // newest first; front() is the active one
+};
+
+struct Operator {
+  std::string name;  // ns::name[.overload]
+  std::optional<Definition> def;
+  std::vector<KeyKernels> kernels;  // sorted by key (enum order)
+  std::optional<std::string> first_cpp_signature_debug;  // for the override warning
+  Location first_seen;
+
+  [[nodiscard]] const Kernel* get(KeyId k) const;
+  [[nodiscard]] const std::vector<Kernel>* all(KeyId k) const;
+};
+
+struct Fallback {
+  KeyId key = kUndefined;
+  std::string debug;
+  bool fallthrough = false;
+  bool core = false;  // registered by PyTorch itself (profile)
+  Location where;
+};
+
+// What happens to a registration the dispatcher refuses.
+enum class OnRefusal : std::uint8_t { Fail, Record };
+
+class Registry {
+ public:
+  explicit Registry(const Profile& profile);
+
+  [[nodiscard]] const Profile& profile() const { return *profile_; }
+
+  std::uint32_t add_library(Library lib);
+  [[nodiscard]] const std::vector<Library>& libraries() const { return libraries_; }
+
+  // Dispatcher-level registrations; a refusal is returned as a Diagnostic
+  // with PyTorch's message and every location involved.
+  std::optional<Diagnostic> define(Definition def);
+  std::optional<Diagnostic> impl(const std::string& op, KeyId key, Kernel k);
+  std::optional<Diagnostic> fallback(Fallback f);
+
+  [[nodiscard]] const std::vector<Operator>& operators() const { return ops_; }
+  // Operators sorted by qualified name (byte order).
+  [[nodiscard]] std::vector<const Operator*> sorted_operators() const;
+  [[nodiscard]] const Operator* find(std::string_view name) const;
+  // Backend fallback for a runtime key (by table slot).
+  [[nodiscard]] const Fallback* fallback_for(KeyId k) const;
+  [[nodiscard]] const std::vector<Fallback>& user_fallbacks() const { return user_fallbacks_; }
+
+  // Warnings PyTorch would print while registering (kernel overrides).
+  [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return warnings_; }
+
+  std::string privateuse1_name;  // torch.utils.rename_privateuse1_backend
+  Location privateuse1_where;
+
+ private:
+  Operator& entry(const std::string& name, const Location& where);
+
+  const Profile* profile_;
+  std::vector<Library> libraries_;
+  std::vector<Operator> ops_;
+  std::unordered_map<std::string, std::uint32_t> index_;
+  std::vector<std::optional<Fallback>> fallbacks_;  // by table slot
+  std::vector<Fallback> user_fallbacks_;
+  std::vector<Diagnostic> warnings_;
+  std::uint32_t seq_ = 0;
+  bool warned_once_ = false;
+};
+
+}  // namespace dt

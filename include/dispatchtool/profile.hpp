@@ -1,0 +1,155 @@
+// The dispatch-key universe of one PyTorch release ("profile"), loaded from
+// data (configs/profiles/*.toml) and expanded exactly as c10 does: keyset bits,
+// enum values, runtime-key (table) order, alias sets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "dispatchtool/diagnostic.hpp"
+#include "dispatchtool/expected.hpp"
+
+namespace dt {
+
+using KeySet = std::uint64_t;
+using KeyId = std::uint16_t;  // the DispatchKey enum value
+inline constexpr KeyId kUndefined = 0;
+
+enum class KeyKind : std::uint8_t {
+  Undefined,
+  Functionality,  // a plain functionality key: FPGA, BackendSelect, AutogradOther, ...
+  BuildingBlock,  // a per-backend functionality: Dense, Sparse, AutogradFunctionality, ...
+  PerBackend,     // a per-backend runtime key: CPU, SparseCUDA, AutogradXLA, ...
+  Alias,          // Autograd, CompositeImplicitAutograd, ...
+  Marker,         // EndOfFunctionalityKeys, StartOf<F>Backends: not a key
+};
+
+// The alias keys whose rules the resolver implements (spec B.2).
+enum class AliasRule : std::uint8_t { None, Autograd, CIA, CIANested, CEA, CEANF, FTBD };
+
+struct KeyInfo {
+  std::string name;
+  KeyKind kind = KeyKind::Marker;
+  KeySet bits = 0;           // DispatchKeySet(k); empty for Undefined, aliases
+  AliasRule alias = AliasRule::None;
+  int slot = -1;             // row in the dispatch table; -1 if not a runtime key
+  int backend = -1;          // backend component index for PerBackend keys
+  bool parseable = false;    // accepted by parseDispatchKey (Python strings)
+};
+
+struct FallbackSpec {
+  KeyId key = kUndefined;
+  bool fallthrough = false;
+  std::string debug;
+  Location where;
+};
+
+struct ProfileQuirks {
+  bool override_warning_once = false;
+  std::vector<KeyId> override_warning_exempt;
+  std::vector<KeyId> multiple_fallbacks_exempt;
+  std::vector<std::string> reserved_namespaces;
+  std::vector<std::string> reserved_namespace_kinds;
+  bool meta_on_composite_substring = true;
+  bool dimname_prints_as_str = false;
+  bool privateuse1_rename = false;                 // torch.utils.rename_privateuse1_backend exists
+  std::vector<std::string> python_library_kinds;   // kinds torch.library.Library accepts
+};
+
+class Profile {
+ public:
+  // Parses and validates a profile file; errors point into `file`.
+  static Expected<Profile, Diagnostic> parse(std::string_view text, const std::string& file);
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::string& description() const { return description_; }
+  [[nodiscard]] const std::string& torch_version() const { return torch_version_; }
+  [[nodiscard]] const std::string& source() const { return source_; }
+
+  // Every enum value 0 .. EndOfAliasKeys, markers included.
+  [[nodiscard]] std::span<const KeyInfo> keys() const { return keys_; }
+  [[nodiscard]] const KeyInfo& key(KeyId k) const { return keys_[k]; }
+  [[nodiscard]] const std::string& name_of(KeyId k) const { return keys_[k].name; }
+  // Runtime keys in table order, Undefined first (spec A.4).
+  [[nodiscard]] const std::vector<KeyId>& runtime_keys() const { return runtime_; }
+  [[nodiscard]] const std::vector<KeyId>& alias_keys() const { return aliases_; }
+  [[nodiscard]] const std::vector<std::string>& backends() const { return backends_; }
+  [[nodiscard]] std::optional<KeyId> find(std::string_view name) const;
+  [[nodiscard]] std::optional<KeyId> alias_key(AliasRule r) const;
+  // All key names a user may write, for did-you-mean suggestions.
+  [[nodiscard]] std::vector<std::string_view> key_names() const;
+
+  [[nodiscard]] bool is_alias(KeyId k) const { return keys_[k].kind == KeyKind::Alias; }
+  [[nodiscard]] bool is_runtime(KeyId k) const { return keys_[k].slot >= 0; }
+  [[nodiscard]] static bool has(KeySet ks, KeySet key_bits) { return (ks & key_bits) == key_bits; }
+
+  // isIncludedInAlias(k, alias) for a runtime key k (spec B.2).
+  [[nodiscard]] bool in_alias(KeyId k, AliasRule alias) const;
+  // getRuntimeDispatchKeySet(alias) expanded to runtime keys in table order.
+  [[nodiscard]] std::vector<KeyId> alias_members(KeyId alias) const;
+  // getBackendKeySetFromAutograd(k) (spec B.3).
+  [[nodiscard]] KeySet backend_keyset_from_autograd(KeyId k) const;
+  // getAutogradKeyFromBackend(backend of k) (spec B.4).
+  [[nodiscard]] KeyId autograd_key_for_backend_of(KeyId k) const;
+  // isBackendDispatchKey(k) (spec B.5).
+  [[nodiscard]] bool is_backend_dispatch_key(KeyId k) const;
+  [[nodiscard]] KeySet autogradother_backends() const { return autogradother_backends_; }
+  // Runtime keys of a keyset in table order.
+  [[nodiscard]] std::vector<KeyId> iterate(KeySet ks) const;
+
+  [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
+  [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
+  // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
+  [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
+
+  // Name of `k` with PrivateUse1 renamed (torch.utils.rename_privateuse1_backend).
+  [[nodiscard]] std::string display_name(KeyId k, std::string_view privateuse1) const;
+  // The KeyId named `name` after renaming PrivateUse1 to `privateuse1`.
+  [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name,
+                                                  std::string_view privateuse1) const;
+
+ private:
+  std::string name_, description_, torch_version_, source_;
+  std::vector<std::string> backends_;
+  std::vector<KeyInfo> keys_;
+  std::vector<KeyId> runtime_;
+  std::vector<KeyId> aliases_;
+  std::unordered_map<std::string_view, KeyId> by_name_;
+  std::size_t nb_ = 0;     // number of backend components
+  KeyId nf_ = 0;           // EndOfFunctionalityKeys
+  KeySet all_backends_ = 0;
+  KeySet autograd_functionality_ = 0;  // {AutogradFunctionality, AutogradOther, AutogradNestedTensor}
+  KeySet autogradother_backends_ = 0;
+  KeySet backend_keyset_ = 0;
+  KeySet math_keyset_ = 0;
+  KeySet nested_keyset_ = 0;
+  KeySet nonfunctional_keyset_ = 0;
+  KeyId nested_tensor_ = kUndefined, autograd_other_ = kUndefined,
+        autograd_nested_ = kUndefined, functorch_batched_ = kUndefined;
+  std::vector<int> autograd_backend_keys_;   // backend indices (B.3)
+  std::vector<int> autograd_key_backends_;   // backend indices (B.4)
+  std::vector<FallbackSpec> fallbacks_;
+  ProfileQuirks quirks_;
+  std::vector<std::pair<int, KeyId>> autocast_keys_;
+
+  friend class ProfileBuilder;
+};
+
+struct EmbeddedProfile {
+  const char* name;  // "torch-1.13"
+  const char* path;  // "configs/profiles/torch-1.13.toml"
+  const char* text;
+};
+const std::vector<EmbeddedProfile>& embedded_profiles();
+
+inline constexpr std::string_view kDefaultProfile = "torch-main";
+
+// `spec` is an embedded profile name or a path ending in ".toml".
+Expected<Profile, Diagnostic> load_profile(std::string_view spec);
+
+}  // namespace dt

@@ -1,0 +1,26 @@
+// torch._python_dispatcher.PythonDispatcher as a registry builder: the demo
+// operator __test__::foo and register(keys) with its three checks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dispatchtool/model.hpp"
+
+namespace dt {
+
+inline constexpr const char* kPythonDispatcherOp = "__test__::foo";
+
+// A registry holding only `foo(Tensor x) -> Tensor` in namespace __test__,
+// defined as PythonDispatcher's constructor does.
+Registry python_dispatcher_registry(const Profile& profile);
+
+// PythonDispatcher.register(keys): returns the RuntimeError text on refusal.
+// As in Python, keys before an unsupported key stay registered.
+std::optional<std::string> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys);
+
+// Python's repr() of a list of str: ['CPU', 'XLA'].
+std::string python_list_repr(const std::vector<std::string>& items);
+
+}  // namespace dt

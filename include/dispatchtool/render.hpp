@@ -1,0 +1,52 @@
+// Renderers: the exact texts PyTorch prints (_dispatch_dump_table,
+// _dispatch_dump, PythonDispatcher) and a readable view for people.
+// All append to a string; callers flush it as they go.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dispatchtool/model.hpp"
+#include "dispatchtool/resolver.hpp"
+
+namespace dt {
+
+// Restricts the rows/lines shown; empty = everything.
+struct KeyFilter {
+  bool active = false;
+  std::vector<KeyId> keys;  // runtime keys (aliases already expanded) or registered keys
+  [[nodiscard]] bool empty() const { return !active; }
+  [[nodiscard]] bool allows(KeyId k) const;
+};
+
+// torch._C._dispatch_dump_table(name)
+void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f, std::string& out);
+// torch._C._dispatch_dump(name)
+void render_registrations_raw(const Registry& reg, const Operator& op, const KeyFilter& f, std::string& out);
+
+// torch._python_dispatcher.PythonDispatcher: the fixed key subset and the
+// strings dispatchTable() / registrations() return.
+struct PythonDispatcherKeys {
+  static const std::vector<std::string>& runtime_keys();
+  static const std::vector<std::string>& alias_keys();
+  static std::vector<std::string> keys();  // runtime + alias
+};
+void render_table_python_dispatcher(const std::string& raw_table, std::string& out);
+void render_registrations_python_dispatcher(const std::string& raw_registrations, std::string& out);
+
+// Python's str.split(sep) (empty fields kept), used to mimic PythonDispatcher.
+std::vector<std::string_view> py_split(std::string_view s, std::string_view sep);
+// re.sub(r"registered at .*FallbackKernel\.cpp.*(\[)", "[", line)
+std::string mask_fallback_paths(std::string_view line);
+
+struct HumanStyle {
+  bool color = false;
+  bool show_core_fallbacks = false;
+  bool expand = false;  // one line per key instead of runs of equal rows
+};
+void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                        std::string& out);
+void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f,
+                                const HumanStyle& s, std::string& out);
+
+}  // namespace dt

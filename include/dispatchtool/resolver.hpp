@@ -1,0 +1,71 @@
+// computeDispatchTableEntryWithDebug (spec C.2): which kernel a runtime key of
+// an operator resolves to, and why.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "dispatchtool/model.hpp"
+#include "dispatchtool/profile.hpp"
+
+namespace dt {
+
+enum class Provenance : std::uint8_t {
+  Kernel,                  // "kernel"
+  DefaultBackend,          // "default backend kernel" (CEANF or CEA)
+  Nested,                  // "nested kernel"
+  Math,                    // "math kernel"
+  AmbiguousAutogradOther,  // "ambiguous autogradother"
+  Autograd,                // "autograd kernel"
+  Batched,                 // "batched kernel"
+  BackendFallback,         // "backend fallback"
+  Missing,                 // "missing"
+};
+const char* to_string(Provenance p);
+
+struct Entry {
+  Provenance why = Provenance::Missing;
+  const Kernel* kernel = nullptr;      // a registered kernel (not for fallbacks/ambiguity)
+  const Fallback* fallback = nullptr;  // for BackendFallback
+  KeyId source = kUndefined;           // the key the kernel is registered on
+
+  [[nodiscard]] bool valid() const { return why != Provenance::Missing; }
+  [[nodiscard]] std::string_view debug() const;  // the text tables print
+  [[nodiscard]] bool fallthrough() const;
+};
+
+// Why a CompositeImplicitAutograd kernel was not used for a key (for explain).
+struct MathSkip {
+  bool has_backend_kernel = false;       // the rule of C.2 step 2.3b
+  std::vector<KeyId> backend_kernels;    // which registered keys made it true
+  bool cea_present = false;
+};
+
+class Resolver {
+ public:
+  explicit Resolver(const Registry& reg);
+
+  [[nodiscard]] const Profile& profile() const { return *p_; }
+  [[nodiscard]] const Registry& registry() const { return *reg_; }
+  [[nodiscard]] Entry compute(const Operator& op, KeyId k) const;
+  // Every runtime key in table order (Undefined first); missing entries included.
+  void compute_table(const Operator& op, std::vector<Entry>& out) const;
+  // The registered non-alias keys that count as "backend kernels" for k.
+  [[nodiscard]] MathSkip math_skip(const Operator& op, KeyId k) const;
+
+ private:
+  struct Slot {
+    KeyId key = kUndefined;
+    bool ceanf = false, cea = false, nested = false, cia = false, autograd = false, ftbd = false;
+    KeySet backends_from_autograd = 0;
+  };
+  [[nodiscard]] bool has_any(const Operator& op, KeySet ks) const;
+
+  const Registry* reg_;
+  const Profile* p_;
+  std::vector<Slot> slots_;
+  KeyId ceanf_, cea_, nested_, cia_, autograd_, ftbd_, autograd_other_;
+};
+
+}  // namespace dt

@@ -1,0 +1,103 @@
+// Operator schemas: parsing and printing PyTorch FunctionSchema strings such as
+//   aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)
+// and PyTorch's check of a def schema against the schema inferred from a C++
+// kernel signature.
+//
+// The parser follows torch/csrc/jit/frontend/function_schema_parser.cpp and
+// schema_type_parser.cpp (PyTorch 1.13); the printer follows FunctionSchema's
+// and Argument's operator<< (ATen/core/function_schema{.h,_inl.h}), so that
+// print_schema(parse_schema(s)) is what str(torch._C.parse_schema(s)) prints.
+// The known differences are listed at parse_schema.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dispatchtool/expected.hpp"
+
+namespace dt {
+
+struct SchemaArgument {
+  // Normalised type text, alias annotations included, as PyTorch prints it:
+  // "Tensor(a!)", "int[2]", "Scalar?", "Tensor?[]", "Dict(str, Tensor)".
+  // "Dimname" is kept as written (see SchemaPrintOptions).
+  std::string type;
+  // May be empty (returns; inferred kernel schemas use _0, _1, ...).
+  std::string name;
+  // Normalised default text as PyTorch prints it: "1", "[1, 2]", "None",
+  // "\"mean\"", "0.5", "1.", "True". Never set for returns.
+  std::optional<std::string> default_value;
+  bool kwarg_only = false;  // after the '*' marker; never set for returns
+
+  friend bool operator==(const SchemaArgument&, const SchemaArgument&) = default;
+};
+
+struct Schema {
+  std::string ns;        // "" when unqualified ("aten" in "aten::add")
+  std::string name;      // "" for a nameless schema "(Tensor x) -> Tensor"
+  std::string overload;  // "" when none
+  std::vector<SchemaArgument> arguments;
+  std::vector<SchemaArgument> returns;
+  bool is_vararg = false;  // "..." ends the arguments
+  bool is_varret = false;  // "..." ends the returns
+  // The returns were written in parentheses. Informational only: printing
+  // decides on parentheses by PyTorch's rule, not by this flag.
+  bool returns_parenthesised = false;
+
+  friend bool operator==(const Schema&, const Schema&) = default;
+};
+
+struct SchemaError {
+  std::size_t offset = 0;  // byte index into the parsed text
+  std::string message;     // e.g. "expected '->' after the argument list, found 'Tensor'"
+};
+
+struct SchemaPrintOptions {
+  // PyTorch 1.13 parses Dimname as str and prints it as "str"; newer
+  // releases print "Dimname".
+  bool dimname_as_str = false;
+};
+
+// Parses a named ("ns::name.overload(...) -> ...", "name(...) -> ...") or a
+// nameless ("(...) -> ...") schema. Accepts what PyTorch 1.13's
+// torch._C.parse_schema accepts, with these deliberate differences:
+//   - alias sets print in the order written (PyTorch prints them in hash-set
+//     order, which is why its own dumps show "Tensor(b|a)");
+//   - "Tensor(a)?[]" and "Tensor(a)[][]" print as written (PyTorch prints
+//     "Tensor?(a)[]" and "Tensor[]()[]", which it cannot parse back);
+//   - the legacy bare write marker "Tensor!" is rejected;
+//   - "double" and "int64_t" are rejected with a hint (1.13 takes them for
+//     type variables; later releases reject them);
+//   - SymFloat and SymBool (later releases) are accepted;
+//   - Union members are deduplicated and sorted and Union(T, None) becomes
+//     T?, but Union(int, float, complex) is not unified to Scalar;
+//   - list sizes, integers and device indices must be well-formed numbers
+//     (PyTorch reads "int[1.5]" as "int[1]" and "0x10" as 0); complex
+//     default values are rejected.
+Expected<Schema, SchemaError> parse_schema(std::string_view text);
+
+// "ns::name.overload(args) -> returns" ("(args) -> returns" when nameless).
+std::string print_schema(const Schema& s, const SchemaPrintOptions& opt = {});
+// "(args) -> returns" only.
+std::string print_arguments_and_returns(const Schema& s, const SchemaPrintOptions& opt = {});
+
+// The type as PyTorch compares and names it in findSchemaDifferences
+// (Argument::type()->str()): alias annotations and list sizes dropped,
+// ScalarType/Layout/MemoryFormat/SymInt/ConstQuantizerPtr -> int,
+// Dimname -> str. "Tensor(a!)[]" -> "Tensor[]", "ScalarType?" -> "int?".
+// Returns the text unchanged if it is not a valid type.
+std::string comparable_type(std::string_view type);
+
+// PyTorch's check of a def schema against the schema inferred from a kernel
+// signature (c10::findSchemaDifferences, aten/src/ATen/core/op_registration/
+// infer_schema.cpp). Returns the "reason" text, e.g.
+// "The number of arguments is different. 2 vs 1.", or nullopt when the two
+// are compatible. Only argument/return counts and types (comparable_type)
+// are compared; names, defaults, alias annotations, kwarg-only markers and
+// varargs are not.
+std::optional<std::string> schema_mismatch_reason(const Schema& expected, const Schema& inferred);
+
+}  // namespace dt

@@ -1,0 +1,208 @@
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dispatchtool/python_dispatcher.hpp"
+#include "dispatchtool/text.hpp"
+
+namespace dt::cli {
+
+void report(const Io& io, const Diagnostic& d) { std::fputs(format(d).c_str(), io.err); }
+
+int usage_error(const Io& io, const std::string& message) {
+  std::fprintf(io.err, "dispatchtool: error: %s\n", message.c_str());
+  return kExitError;
+}
+
+bool use_color(const Io& io, const std::string& mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  return io.out_is_tty && !io.no_color_env;
+}
+
+void add_profile_option(CLI::App& sub, std::string& profile) {
+  sub.add_option("--profile", profile,
+                 "PyTorch release: a built-in profile (torch-main, torch-1.13) or a profile file PATH.toml")
+      ->capture_default_str();
+}
+
+void add_input_options(CLI::App& sub, InputOptions& o) {
+  sub.add_option("files", o.files, "registration files (TOML); - reads standard input");
+  sub.add_option("--register", o.register_calls,
+                 "no files: PythonDispatcher's demo operator with fn_KEY kernels on these keys, e.g. "
+                 "CPU,XLA,CompositeImplicitAutograd (repeatable: one register() call each)");
+  add_profile_option(sub, o.profile);
+  sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)");
+  sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)");
+  sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+}
+
+void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
+  sub.add_flag("--raw", raw, "exactly what PyTorch prints, with a '### ns::name.overload' line per operator");
+  sub.add_option("--style", style, "human (default), raw, or python-dispatcher (PythonDispatcher's view)")
+      ->check(CLI::IsMember({"human", "raw", "python-dispatcher"}));
+}
+
+Style style_of(const std::string& style, bool raw) {
+  if (raw || style == "raw") return Style::Raw;
+  if (style == "python-dispatcher") return Style::PythonDispatcher;
+  return Style::Human;
+}
+
+std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec) {
+  auto p = load_profile(spec);
+  if (!p) {
+    report(io, p.error());
+    return std::nullopt;
+  }
+  return std::make_unique<Profile>(std::move(*p));
+}
+
+namespace {
+
+// --op NAME: exact qualified name, or an unqualified name that one namespace has.
+std::optional<std::vector<const Operator*>> select_ops(const Io& io, const Registry& reg,
+                                                       const std::vector<std::string>& wanted) {
+  std::vector<const Operator*> all = reg.sorted_operators();
+  if (wanted.empty()) return all;
+  std::vector<const Operator*> out;
+  for (const auto& w : wanted) {
+    if (const Operator* op = reg.find(w)) {
+      out.push_back(op);
+      continue;
+    }
+    std::vector<const Operator*> matches;
+    if (w.find("::") == std::string::npos)
+      for (const Operator* op : all)
+        if (std::string_view(op->name).substr(op->name.find("::") + 2) == w) matches.push_back(op);
+    if (matches.size() == 1) {
+      out.push_back(matches.front());
+      continue;
+    }
+    if (matches.size() > 1) {
+      std::vector<std::string> names;
+      for (const auto* m : matches) names.push_back(m->name);
+      usage_error(io, fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(names, ", ")));
+      return std::nullopt;
+    }
+    std::vector<std::string_view> names;
+    for (const auto* op : all) names.emplace_back(op->name);
+    usage_error(io, fmt::format("unknown operator '{}'{}", w, did_you_mean(w, names)));
+    return std::nullopt;
+  }
+  std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool parse_key_filter(const Io& io, const Registry& reg, const std::string& spec, KeyFilter& table,
+                      KeyFilter& registrations) {
+  if (spec.empty()) return true;
+  const Profile& p = reg.profile();
+  std::stringstream ss(spec);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    name.erase(0, name.find_first_not_of(' '));
+    name.erase(name.find_last_not_of(' ') + 1);
+    if (name.empty()) continue;
+    auto k = p.find(name);
+    if (!k) k = p.find_renamed(name, reg.privateuse1_name);
+    if (!k) {
+      usage_error(io, fmt::format("--keys: unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names())));
+      return false;
+    }
+    registrations.keys.push_back(*k);
+    if (p.is_alias(*k)) {
+      for (KeyId m : p.alias_members(*k)) table.keys.push_back(m);
+    } else if (p.is_runtime(*k)) {
+      table.keys.push_back(*k);
+    } else {
+      // A building block (Dense, Sparse, ...) stands for its runtime keys.
+      for (KeyId m : p.iterate(p.key(*k).bits | ((KeySet{1} << p.backends().size()) - 1)))
+        if (Profile::has(p.key(m).bits, p.key(*k).bits)) table.keys.push_back(m);
+    }
+  }
+  table.active = registrations.active = true;
+  return true;
+}
+
+}  // namespace
+
+std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
+  Session s;
+  auto profile = open_profile(io, o.profile);
+  if (!profile) return std::nullopt;
+  s.profile = std::move(*profile);
+  if (!o.register_calls.empty()) {
+    if (!o.files.empty()) {
+      usage_error(io, "--register builds PythonDispatcher's demo operator; it takes no files");
+      return std::nullopt;
+    }
+    s.loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(*s.profile), {}});
+    for (const auto& call : o.register_calls) {
+      std::vector<std::string> keys;
+      std::stringstream ss(call);
+      for (std::string k; std::getline(ss, k, ',');) keys.push_back(k);
+      if (auto err = python_dispatcher_register(s.loaded->registry, keys)) {
+        usage_error(io, *err);
+        return std::nullopt;
+      }
+    }
+  } else {
+    if (o.files.empty()) {
+      usage_error(io, "no input files (give TOML files, - for standard input, or --register KEYS)");
+      return std::nullopt;
+    }
+    LoadOptions lo;
+    lo.on_refusal = on_refusal;
+    auto loaded = load(*s.profile, o.files, io.read, lo);
+    if (!loaded) {
+      report(io, loaded.error());
+      return std::nullopt;
+    }
+    s.loaded = std::make_unique<LoadResult>(std::move(*loaded));
+  }
+  for (const auto& w : s.loaded->registry.warnings()) report(io, w);
+  auto ops = select_ops(io, s.loaded->registry, o.ops);
+  if (!ops) return std::nullopt;
+  s.ops = std::move(*ops);
+  if (!parse_key_filter(io, s.loaded->registry, o.keys, s.table_filter, s.registration_filter)) return std::nullopt;
+  s.color = use_color(io, o.color);
+  return s;
+}
+
+int run(int argc, const char* const* argv, const Io& io) {
+  CLI::App app{"dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
+               "Reads TOML registration files and computes dispatch tables exactly as c10 does.",
+               "dispatchtool"};
+  app.set_version_flag("--version", std::string("dispatchtool ") + DT_VERSION);
+  app.require_subcommand(1);
+  app.footer(
+      "Examples:\n"
+      "  dispatchtool table configs/examples/custom_op.toml\n"
+      "  dispatchtool table --raw --profile torch-1.13 ops/*.toml\n"
+      "  dispatchtool table --register CPU,XLA,CompositeImplicitAutograd\n"
+      "  dispatchtool registrations --op myops::foo configs/examples/custom_op.toml\n"
+      "  dispatchtool keys --profile torch-1.13\n"
+      "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
+  const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
+                                         add_keys_command(app, io)};
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    const int code = app.exit(e, out, err);
+    std::fputs(out.str().c_str(), io.out);
+    std::fputs(err.str().c_str(), io.err);
+    return code == 0 ? kExitOk : kExitError;
+  }
+  for (const auto& c : commands)
+    if (c.sub->parsed()) return c.run();
+  return kExitError;
+}
+
+}  // namespace dt::cli

@@ -1,0 +1,104 @@
+// The command-line front end: parses arguments, calls the core, prints, and
+// chooses exit codes. Nothing below src/cli is linked into the tests.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "dispatchtool/loader.hpp"
+#include "dispatchtool/profile.hpp"
+#include "dispatchtool/render.hpp"
+#include "dispatchtool/resolver.hpp"
+
+namespace dt::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitError = 2;
+
+// Injected I/O (tests and main provide it).
+struct Io {
+  std::FILE* out = stdout;
+  std::FILE* err = stderr;
+  ReadFile read;
+  bool out_is_tty = false;
+  bool no_color_env = false;  // NO_COLOR is set
+};
+
+// Buffered writer: appends to a string, writes it out in large chunks.
+class Writer {
+ public:
+  explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(kChunk + 4096); }
+  ~Writer() { flush(); }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+  std::string& buf() { return buf_; }
+  void maybe_flush() {
+    if (buf_.size() >= kChunk) flush();
+  }
+  void flush() {
+    if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
+    buf_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1 << 20;
+  std::FILE* f_;
+  std::string buf_;
+};
+
+// Options shared by the subcommands that read registration files.
+struct InputOptions {
+  std::vector<std::string> files;
+  std::string profile = std::string(kDefaultProfile);
+  std::vector<std::string> ops;
+  std::string keys;
+  std::string color = "auto";
+  std::vector<std::string> register_calls;  // --register K1,K2 (PythonDispatcher demo)
+};
+void add_profile_option(CLI::App& sub, std::string& profile);
+void add_input_options(CLI::App& sub, InputOptions& o);
+
+// --style for table/registrations.
+enum class Style { Human, Raw, PythonDispatcher };
+void add_style_options(CLI::App& sub, std::string& style, bool& raw);
+Style style_of(const std::string& style, bool raw);
+
+// Prints a diagnostic to stderr.
+void report(const Io& io, const Diagnostic& d);
+// "dispatchtool: error: MESSAGE" for problems that have no file location.
+int usage_error(const Io& io, const std::string& message);
+
+// Loaded inputs plus what the view needs.
+struct Session {
+  std::unique_ptr<Profile> profile;
+  std::unique_ptr<LoadResult> loaded;
+  std::vector<const Operator*> ops;  // selected, sorted by name
+  KeyFilter table_filter;            // runtime keys
+  KeyFilter registration_filter;     // registered keys
+  bool color = false;
+};
+
+// Loads the profile and the files, applies --op/--keys. Prints errors and
+// warnings; returns std::nullopt after an error (exit status 2).
+std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal = OnRefusal::Fail);
+std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec);
+bool use_color(const Io& io, const std::string& mode);
+
+// Subcommands: each registers itself and returns the action to run after parsing.
+struct Command {
+  CLI::App* sub;
+  std::function<int()> run;
+};
+Command add_table_command(CLI::App& app, const Io& io);
+Command add_registrations_command(CLI::App& app, const Io& io);
+Command add_keys_command(CLI::App& app, const Io& io);
+
+int run(int argc, const char* const* argv, const Io& io);
+
+}  // namespace dt::cli

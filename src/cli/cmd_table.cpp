@@ -1,0 +1,59 @@
+// dispatchtool table: computed dispatch tables.
+#include "cli.hpp"
+
+namespace dt::cli {
+
+Command add_table_command(CLI::App& app, const Io& io) {
+  struct Options {
+    InputOptions in;
+    std::string style = "human";
+    bool raw = false;
+    bool fallbacks = false;
+    bool expand = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("table", "Compute and print dispatch tables (computeDispatchTableEntryWithDebug)");
+  add_input_options(*sub, o->in);
+  add_style_options(*sub, o->style, o->raw);
+  sub->add_flag("--fallbacks", o->fallbacks, "readable view: also show rows served by PyTorch's own backend fallbacks");
+  sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
+  sub->footer(
+      "Examples:\n"
+      "  dispatchtool table configs/examples/custom_op.toml\n"
+      "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor corpus/*.toml\n"
+      "  dispatchtool table --keys CPU,Autograd configs/examples/custom_op.toml\n"
+      "  dispatchtool table --style python-dispatcher --register CPU,XLA,CompositeImplicitAutograd");
+  return {sub, [o, &io]() -> int {
+            auto s = open_session(io, o->in);
+            if (!s) return kExitError;
+            const Resolver resolver(s->loaded->registry);
+            const Style style = style_of(o->style, o->raw);
+            Writer w(io.out);
+            std::string raw;
+            const HumanStyle human{s->color, o->fallbacks, o->expand};
+            bool first = true;
+            for (const Operator* op : s->ops) {
+              switch (style) {
+                case Style::Raw:
+                  w.buf() += "### " + op->name + "\n";
+                  render_table_raw(resolver, *op, s->table_filter, w.buf());
+                  break;
+                case Style::PythonDispatcher:
+                  if (s->ops.size() > 1) w.buf() += "### " + op->name + "\n";
+                  raw.clear();
+                  render_table_raw(resolver, *op, s->table_filter, raw);
+                  render_table_python_dispatcher(raw, w.buf());
+                  break;
+                case Style::Human:
+                  if (!first) w.buf() += '\n';
+                  render_table_human(resolver, *op, s->table_filter, human, w.buf());
+                  break;
+              }
+              first = false;
+              w.maybe_flush();
+            }
+            return kExitOk;
+          }};
+}
+
+}  // namespace dt::cli

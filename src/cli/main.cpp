@@ -1,0 +1,17 @@
+// dispatchtool: see README.md. All logic lives in the core library and in the
+// subcommand files; main only wires the real process I/O.
+#include <cstdlib>
+#include <unistd.h>
+
+#include "cli.hpp"
+
+int main(int argc, char** argv) {
+  dt::cli::Io io;
+  io.read = dt::filesystem_reader();
+  io.out_is_tty = isatty(STDOUT_FILENO) != 0;
+  const char* no_color = std::getenv("NO_COLOR");
+  io.no_color_env = no_color != nullptr && *no_color != '\0';
+  const int status = dt::cli::run(argc, argv, io);
+  std::fflush(stdout);
+  return status;
+}

@@ -1,0 +1,574 @@
+#include "dispatchtool/loader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "dispatchtool/text.hpp"
+#include "toml_reader.hpp"
+
+namespace dt {
+
+ReadFile filesystem_reader() {
+  return [](const std::string& path) -> Expected<std::string, std::string> {
+    if (path == "-") {
+      std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+      return s;
+    }
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (f == nullptr) return unexpected(std::string(std::strerror(errno)));
+    std::string s;
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+    const bool bad = std::ferror(f) != 0;
+    std::fclose(f);
+    if (bad) return unexpected(std::string("read error"));
+    return s;
+  };
+}
+
+std::string OperatorName::qualified() const {
+  std::string out = ns + "::" + name;
+  if (!overload.empty()) out += "." + overload;
+  return out;
+}
+
+namespace {
+
+bool is_ident(std::string_view s, bool allow_leading_digit = false) {
+  if (s.empty()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (std::isalpha(c) || c == '_' || (std::isdigit(c) && (i > 0 || allow_leading_digit))) continue;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parse_operator_name(std::string_view text, OperatorName& out) {
+  out = {};
+  if (auto p = text.find("::"); p != std::string_view::npos) {
+    out.ns = std::string(text.substr(0, p));
+    text.remove_prefix(p + 2);
+    if (!is_ident(out.ns)) return false;
+  }
+  if (auto p = text.find('.'); p != std::string_view::npos) {
+    out.overload = std::string(text.substr(p + 1));
+    text = text.substr(0, p);
+    if (!is_ident(out.overload, true)) return false;
+  }
+  out.name = std::string(text);
+  return is_ident(out.name);
+}
+
+namespace {
+
+// Devices of torch.library's device_types (c10::Device names).
+std::optional<std::string> device_key(std::string_view device, const Registry& reg) {
+  if (device == "default") return "CompositeExplicitAutograd";
+  if (device == "privateuseone" || (!reg.privateuse1_name.empty() && device == reg.privateuse1_name))
+    return "PrivateUse1";
+  for (const auto& b : reg.profile().backends()) {
+    if (b.starts_with("PrivateUse")) continue;
+    std::string lower = b;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == device) return b;
+  }
+  for (std::string_view k : {"FPGA", "Vulkan", "Metal"}) {
+    std::string lower(k);
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == device && reg.profile().find(k)) return std::string(k);
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> device_names(const Registry& reg) {
+  std::vector<std::string> out{"default", "privateuseone"};
+  for (const auto& b : reg.profile().backends()) {
+    if (b.starts_with("PrivateUse")) continue;
+    std::string lower = b;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    out.push_back(lower);
+  }
+  if (!reg.privateuse1_name.empty()) out.push_back(reg.privateuse1_name);
+  return out;
+}
+
+class FileLoader {
+ public:
+  FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt,
+             std::vector<Diagnostic>& refusals, std::optional<std::string>& def_namespaces_err)
+      : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {
+    (void)def_namespaces_err;
+  }
+
+  // Returns a fatal error (input error, or a refusal under OnRefusal::Fail).
+  std::optional<Diagnostic> load(const toml::table& root) {
+    TableReader r(root, file_, "the file's top level", &error_);
+    r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback"});
+    auto ns = r.str("namespace");
+    auto kind = r.str("kind");
+    auto dkey = r.str("dispatch_key");
+    auto pu1 = r.str("privateuse1_backend");
+    if (r.failed()) return take();
+
+    if (pu1) {
+      if (!p_.quirks().privateuse1_rename)
+        return error(pu1->where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
+                                             "privateuse1_backend needs a newer profile (e.g. torch-main)",
+                                             p_.name()));
+      if (!is_ident(pu1->value)) return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
+      if (!reg_.privateuse1_name.empty() && reg_.privateuse1_name != pu1->value) {
+        Diagnostic d = make_error(pu1->where,
+                     fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
+                                 "once per process (torch.utils.rename_privateuse1_backend)",
+                                 reg_.privateuse1_name),
+                     {{reg_.privateuse1_where, "renamed here"}});
+        return d;
+      }
+      reg_.privateuse1_name = pu1->value;
+      reg_.privateuse1_where = pu1->where;
+    }
+
+    Library lib;
+    lib.where = Location{file_, 1, 1};
+    if (kind) {
+      lib.kind_explicit = true;
+      lib.where = kind->where;
+      if (kind->value == "DEF") lib.kind = LibraryKind::Def;
+      else if (kind->value == "IMPL") lib.kind = LibraryKind::Impl;
+      else if (kind->value == "FRAGMENT") lib.kind = LibraryKind::Fragment;
+      else
+        return error(kind->where, fmt::format("unknown library kind '{}'{}; expected \"DEF\", \"IMPL\" or \"FRAGMENT\"",
+                                              kind->value, did_you_mean(kind->value, {"DEF", "IMPL", "FRAGMENT"})));
+    }
+    if (ns) {
+      if (ns->value != "_" && !is_ident(ns->value))
+        return error(ns->where, fmt::format("invalid namespace '{}'", ns->value));
+      lib.ns = ns->value;
+    }
+    if (dkey) {
+      if (lib.kind != LibraryKind::Impl)
+        return error(dkey->where, "dispatch_key is only allowed in a file with kind = \"IMPL\" (TORCH_LIBRARY_IMPL)");
+      auto k = key(dkey->value, dkey->where);
+      if (!k) return take();
+      if (*k != kUndefined) lib.key = *k;
+    }
+    lib_ = &lib;
+    ns_given_ = ns.has_value();
+    lib_debug_ = fmt::format("registered at {}:{}", file_, lib.where.line);
+
+    // Library-level refusals (F.7, F.8).
+    if (ns_given_ && lib.ns == "_" && lib.kind != LibraryKind::Impl) {
+      if (refuse(lib.where, fmt::format("{}: cannot define {} with the wildcard namespace _ (every {} "
+                                        "defines operators for a distinct namespace!) Did you mean to use "
+                                        "TORCH_LIBRARY_IMPL instead?  {}",
+                                        macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context())))
+        return take();
+    }
+    if (ns_given_ && lib.kind != LibraryKind::Impl) {
+      const auto& q = p_.quirks();
+      if (std::find(q.reserved_namespaces.begin(), q.reserved_namespaces.end(), lib.ns) != q.reserved_namespaces.end() &&
+          std::find(q.reserved_namespace_kinds.begin(), q.reserved_namespace_kinds.end(), to_string(lib.kind)) !=
+              q.reserved_namespace_kinds.end()) {
+        if (refuse(ns->where, fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
+                                          lib.ns)))
+          return take();
+      }
+    }
+    if (lib.kind == LibraryKind::Def && ns_given_) {
+      for (const auto& other : reg_.libraries()) {
+        if (other.kind == LibraryKind::Def && other.ns == lib.ns) {
+          Diagnostic d = make_error(lib.where,
+                       fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
+                                   "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
+                                   "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
+                                   "really intended to define operators for a single namespace in a distributed way, you "
+                                   "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
+                                   "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
+                                   lib.ns, other.where.file, other.where.line, lib_debug_),
+                       {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
+          if (refuse(std::move(d))) return take();
+          break;
+        }
+      }
+    }
+    lib_index_ = reg_.add_library(lib);
+    lib_ = &reg_.libraries()[lib_index_];
+
+    if (const auto* defs = r.table_array("def"))
+      for (const auto& e : *defs)
+        if (load_def(*e.as_table())) return take();
+    if (r.failed()) return take();
+    if (const auto* impls = r.table_array("impl"))
+      for (const auto& e : *impls)
+        if (load_impl(*e.as_table())) return take();
+    if (r.failed()) return take();
+    if (const auto* fbs = r.table_array("fallback"))
+      for (const auto& e : *fbs)
+        if (load_fallback(*e.as_table())) return take();
+    if (r.failed()) return take();
+    return std::nullopt;
+  }
+
+ private:
+  // ---- errors -----------------------------------------------------------
+  std::optional<Diagnostic> take() { return std::move(error_); }
+  std::optional<Diagnostic> error(Location where, std::string msg) {
+    return make_error(std::move(where), std::move(msg));
+  }
+  void set_error(Location where, std::string msg) {
+    if (!error_) error_ = make_error(std::move(where), std::move(msg));
+  }
+  // A registration PyTorch refuses; true if loading must stop.
+  bool refuse(Diagnostic d) {
+    if (d.code.empty()) d.code = "library-kind";
+    if (opt_.on_refusal == OnRefusal::Record) {
+      refusals_.push_back(std::move(d));
+      return false;
+    }
+    error_ = std::move(d);
+    return true;
+  }
+  bool refuse(Location where, std::string msg) { return refuse(make_error(std::move(where), std::move(msg))); }
+  std::string context() const {
+    return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
+                       lib_->where.line);
+  }
+
+  // ---- keys ---------------------------------------------------------------
+  std::optional<KeyId> key(const std::string& name, const Location& where) {
+    if (auto k = p_.find(name)) return k;
+    if (auto k = p_.find_renamed(name, reg_.privateuse1_name)) return k;
+    std::vector<std::string_view> names = p_.key_names();
+    std::vector<std::string> renamed;
+    if (!reg_.privateuse1_name.empty())
+      for (KeyId k = 0; k < p_.keys().size(); ++k)
+        if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, reg_.privateuse1_name) != p_.name_of(k))
+          renamed.push_back(p_.display_name(k, reg_.privateuse1_name));
+    for (const auto& n : renamed) names.emplace_back(n);
+    set_error(where, fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, names)));
+    return std::nullopt;
+  }
+
+  // ---- names ----------------------------------------------------------------
+  // Qualifies an operator name with the file's namespace; checks F.7 rules.
+  std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def) {
+    OperatorName n;
+    if (!parse_operator_name(text, n)) {
+      set_error(where, fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
+      return std::nullopt;
+    }
+    if (n.ns.empty()) {
+      if (!ns_given_ || lib_->ns == "_") {
+        set_error(where, fmt::format("operator name '{}' has no namespace and the file sets none; write "
+                                     "'ns::{}' or set namespace = \"...\" at the top of the file",
+                                     text, text));
+        return std::nullopt;
+      }
+      n.ns = lib_->ns;
+    } else if (ns_given_ && lib_->ns != "_" && n.ns != lib_->ns) {
+      const std::string msg =
+          is_def ? fmt::format("Explicitly provided namespace ({}) in schema string does not match namespace of "
+                               "enclosing {} block ({}).  Move this definition to the (unique) TORCH_LIBRARY block "
+                               "corresponding to this namespace (and consider deleting the namespace from your schema "
+                               "string.)  {}",
+                               n.ns, macro_name(lib_->kind), lib_->ns, context())
+                 : fmt::format("impl(\"{}\", ...): Explicitly provided namespace ({}) in operator name does not match "
+                               "namespace of enclosing {} block ({}).  Move this definition to the (unique) "
+                               "TORCH_LIBRARY block corresponding to this namespace (and consider deleting the "
+                               "namespace from your schema string.)  {}",
+                               text, n.ns, macro_name(lib_->kind), lib_->ns, context());
+      refuse(where, msg);
+      return std::nullopt;
+    }
+    return n.qualified();
+  }
+
+  std::optional<Schema> schema_at(const Located<std::string>& s) {
+    auto parsed = parse_schema(s.value);
+    if (!parsed) {
+      Location at = s.where;
+      at.column += static_cast<std::uint32_t>(parsed.error().offset) + 1;  // past the opening quote
+      set_error(at, fmt::format("malformed schema: {}", parsed.error().message));
+      return std::nullopt;
+    }
+    return std::move(*parsed);
+  }
+
+  // ---- [[def]] ---------------------------------------------------------------
+  bool load_def(const toml::table& t) {
+    TableReader r(t, file_, "a [[def]] entry", &error_);
+    r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch"});
+    auto schema_text = r.str("schema");
+    auto name = r.str("name");
+    auto alias = r.str("alias_analysis");
+    auto tags = r.str_array("tags");
+    auto debug = r.str("debug");
+    const toml::table* dispatch = r.table("dispatch");
+    if (r.failed()) return true;
+    const Location where = r.self();
+    if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'"), true;
+    if (lib_->kind == LibraryKind::Impl) {
+      std::string shown = name ? name->value : schema_text->value.substr(0, schema_text->value.find('('));
+      if (refuse(where, fmt::format("def(\"{}\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  "
+                                    "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
+                                    "namespace.  {}",
+                                    shown, context())))
+        return true;
+      return false;
+    }
+    auto schema = schema_at(*schema_text);
+    if (!schema) return true;
+    std::string qualified_text;
+    if (name) {
+      if (!schema->name.empty())
+        return set_error(schema_text->where, "with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\""), true;
+      qualified_text = name->value;
+    } else {
+      if (schema->name.empty())
+        return set_error(schema_text->where, "a nameless schema \"(...) -> ...\" needs a 'name' field (torch.library.define(qualname, schema))"), true;
+      qualified_text = schema->ns.empty() ? schema->name : schema->ns + "::" + schema->name;
+      if (!schema->overload.empty()) qualified_text += "." + schema->overload;
+    }
+    const Location& name_where = name ? name->where : schema_text->where;
+    auto qualified = qualify(qualified_text, name_where, true);
+    if (!qualified) return error_.has_value();
+    OperatorName on;
+    parse_operator_name(*qualified, on);
+    schema->ns = on.ns;
+    schema->name = on.name;
+    schema->overload = on.overload;
+
+    Definition def;
+    def.printed = print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});
+    def.schema = std::move(*schema);
+    def.debug = debug ? debug->value : fmt::format("registered at {}:{}", file_, where.line);
+    def.where = where;
+    def.library = lib_index_;
+    if (alias) {
+      const std::string& a = alias->value;
+      if (a.empty() || a == "FROM_SCHEMA") def.alias = AliasAnalysis::FromSchema;
+      else if (a == "CONSERVATIVE") def.alias = AliasAnalysis::Conservative;
+      else if (a == "PURE_FUNCTION") def.alias = AliasAnalysis::PureFunction;
+      else if (a == "CONSERVATIVE (default)") def.alias = AliasAnalysis::ConservativeDefault;
+      else
+        return set_error(alias->where, fmt::format("Invalid alias_analysis type {}{}; expected \"\", \"FROM_SCHEMA\", "
+                                                   "\"CONSERVATIVE\" or \"PURE_FUNCTION\"",
+                                                   a, did_you_mean(a, {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"}))),
+               true;
+    }
+    if (tags)
+      for (auto& tg : *tags) def.tags.push_back(tg.value);
+    if (auto d = reg_.define(std::move(def)))
+      if (refuse(std::move(*d))) return true;
+
+    if (dispatch) {
+      for (auto&& [k, v] : *dispatch) {
+        const Location kwhere = location_of(k.source(), file_);
+        if (!v.is_string())
+          return set_error(location_of(v.source(), file_), fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())), true;
+        const std::string kernel(v.as_string()->get());
+        std::string_view keys = k.str();
+        while (!keys.empty()) {
+          const auto comma = keys.find(',');
+          std::string one(keys.substr(0, comma));
+          keys = comma == std::string_view::npos ? std::string_view{} : keys.substr(comma + 1);
+          one.erase(0, one.find_first_not_of(" \t"));
+          one.erase(one.find_last_not_of(" \t") + 1);
+          auto kid = key(one, kwhere);
+          if (!kid) return true;
+          Kernel kern;
+          kern.debug = kernel;
+          kern.where = location_of(v.source(), file_);
+          kern.library = lib_index_;
+          if (register_impl(*qualified, *kid, std::move(kern))) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  bool register_impl(const std::string& op, KeyId k, Kernel kern) {
+    if (k == kUndefined) kern.catch_all = true;
+    const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
+    if (auto d = reg_.impl(op, stored, std::move(kern)))
+      return refuse(std::move(*d));
+    return false;
+  }
+
+  // ---- [[impl]] ----------------------------------------------------------------
+  bool load_impl(const toml::table& t) {
+    TableReader r(t, file_, "an [[impl]] entry", &error_);
+    r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only"});
+    auto op = r.str("op");
+    auto k1 = r.str("key");
+    auto ks = r.str_array("keys");
+    auto devs = r.str_array("device_types");
+    auto kernel = r.str("kernel");
+    auto ft = r.boolean("fallthrough");
+    auto sig = r.str("signature");
+    auto boxed = r.boolean("boxed_only");
+    if (r.failed()) return true;
+    const Location where = r.self();
+    if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
+    const int given = (k1 ? 1 : 0) + (ks ? 1 : 0) + (devs ? 1 : 0);
+    if (given > 1) {
+      const Location second = devs ? r.where("device_types") : r.where("keys");
+      return set_error(second, "give at most one of 'key', 'keys' and 'device_types'"), true;
+    }
+    const bool fallthrough = ft && ft->value;
+    if (!kernel && !fallthrough) return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+
+    // Which keys: as written (for the IMPL-block consistency check) and resolved.
+    std::vector<std::pair<KeyId, Location>> keys;
+    if (k1) {
+      auto k = key(k1->value, k1->where);
+      if (!k) return true;
+      keys.emplace_back(*k, k1->where);
+    } else if (ks) {
+      if (ks->empty()) return set_error(r.where("keys"), "'keys' must not be empty"), true;
+      for (const auto& n : *ks) {
+        auto k = key(n.value, n.where);
+        if (!k) return true;
+        keys.emplace_back(*k, n.where);
+      }
+    } else if (devs) {
+      if (devs->empty()) return set_error(r.where("device_types"), "'device_types' must not be empty"), true;
+      for (const auto& d : *devs) {
+        auto name = device_key(d.value, reg_);
+        if (!name) {
+          std::vector<std::string> names = device_names(reg_);
+          std::vector<std::string_view> views(names.begin(), names.end());
+          return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))), true;
+        }
+        keys.emplace_back(*p_.find(*name), d.where);
+      }
+    } else if (lib_->key) {
+      keys.emplace_back(*lib_->key, where);
+    } else {
+      keys.emplace_back(kUndefined, where);  // catch-all
+    }
+
+    auto qualified = qualify(op->value, op->where, false);
+    if (!qualified) return error_.has_value();
+
+    std::optional<std::string> signature;
+    if (sig) {
+      auto s = schema_at(*sig);
+      if (!s) return true;
+      signature = print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});
+    }
+
+    for (const auto& [k, kwhere] : keys) {
+      if (lib_->kind == LibraryKind::Impl && lib_->key && k != *lib_->key) {
+        if (refuse(kwhere, fmt::format("impl(\"{}\", ...): Explicitly provided dispatch key ({}) is inconsistent with the "
+                                       "dispatch key of the enclosing TORCH_LIBRARY_IMPL block ({}).  Please declare a "
+                                       "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
+                                       "there.  {}",
+                                       op->value, p_.name_of(k), p_.name_of(*lib_->key), context())))
+          return true;
+        continue;
+      }
+      Kernel kern;
+      kern.debug = kernel ? kernel->value : fmt::format("registered at {}:{}", file_, where.line);
+      kern.signature = signature;
+      kern.fallthrough = fallthrough;
+      kern.boxed_only = boxed && boxed->value;
+      kern.where = kwhere.line == where.line && kwhere.column == where.column ? op->where : kwhere;
+      kern.library = lib_index_;
+      if (register_impl(*qualified, k, std::move(kern))) return true;
+    }
+    return false;
+  }
+
+  // ---- [[fallback]] -----------------------------------------------------------------
+  bool load_fallback(const toml::table& t) {
+    TableReader r(t, file_, "a [[fallback]] entry", &error_);
+    r.allow_only({"key", "kernel", "fallthrough"});
+    auto k1 = r.str("key");
+    auto kernel = r.str("kernel");
+    auto ft = r.boolean("fallthrough");
+    if (r.failed()) return true;
+    const Location where = r.self();
+    const bool fallthrough = ft && ft->value;
+    if (!kernel && !fallthrough) return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    if (lib_->kind_explicit && lib_->kind != LibraryKind::Impl) {
+      return refuse(where, fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
+                                       "call this function inside a TORCH_LIBRARY_IMPL block?  {}",
+                                       macro_name(lib_->kind), context()));
+    }
+    std::optional<KeyId> k;
+    Location kwhere = where;
+    if (k1) {
+      k = key(k1->value, k1->where);
+      if (!k) return true;
+      kwhere = k1->where;
+      if (lib_->key && *k != *lib_->key)
+        return set_error(k1->where, fmt::format("fallback key {} differs from the file's dispatch_key {}", p_.name_of(*k),
+                                                p_.name_of(*lib_->key))),
+               true;
+    } else if (lib_->key) {
+      k = lib_->key;
+    } else {
+      return set_error(where, "a [[fallback]] entry needs a 'key' (or a file dispatch_key)"), true;
+    }
+    if (ns_given_ && lib_->ns != "_" && lib_->kind == LibraryKind::Impl) {
+      return refuse(where, fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
+                                       "specified {}) are not supported.  If you intended to apply this fallback function "
+                                       "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
+                                       "m.fallback(...); }}\n\n{}",
+                                       lib_->ns, p_.name_of(*k), context()));
+    }
+    Fallback f;
+    f.key = *k;
+    f.debug = kernel ? kernel->value : fmt::format("registered at {}:{}", file_, where.line);
+    f.fallthrough = fallthrough;
+    f.where = kwhere;
+    if (auto d = reg_.fallback(std::move(f))) return refuse(std::move(*d));
+    return false;
+  }
+
+  Registry& reg_;
+  const Profile& p_;
+  const std::string& file_;
+  const LoadOptions& opt_;
+  std::vector<Diagnostic>& refusals_;
+  std::optional<Diagnostic> error_;
+  const Library* lib_ = nullptr;
+  std::uint32_t lib_index_ = 0;
+  bool ns_given_ = false;
+  std::string lib_debug_;
+};
+
+}  // namespace
+
+Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
+                                      const ReadFile& read, const LoadOptions& options) {
+  LoadResult result{Registry(profile), {}};
+  std::optional<std::string> unused;
+  for (const auto& path : paths) {
+    const std::string shown = path == "-" ? "<stdin>" : path;
+    auto text = read(path);
+    if (!text) return unexpected(make_error(Location{shown, 0, 0}, "cannot read file: " + text.error()));
+    auto root = parse_toml(*text, shown);
+    if (!root) return unexpected(std::move(root.error()));
+    FileLoader fl(result.registry, shown, options, result.refusals, unused);
+    if (auto err = fl.load(*root)) return unexpected(std::move(*err));
+  }
+  return result;
+}
+
+}  // namespace dt

@@ -1,0 +1,216 @@
+#include "dispatchtool/model.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace dt {
+
+const char* to_string(LibraryKind k) {
+  switch (k) {
+    case LibraryKind::Def: return "DEF";
+    case LibraryKind::Impl: return "IMPL";
+    case LibraryKind::Fragment: return "FRAGMENT";
+  }
+  return "FRAGMENT";
+}
+
+const char* macro_name(LibraryKind k) {
+  switch (k) {
+    case LibraryKind::Def: return "TORCH_LIBRARY";
+    case LibraryKind::Impl: return "TORCH_LIBRARY_IMPL";
+    case LibraryKind::Fragment: return "TORCH_LIBRARY_FRAGMENT";
+  }
+  return "TORCH_LIBRARY_FRAGMENT";
+}
+
+const char* to_string(AliasAnalysis a) {
+  switch (a) {
+    case AliasAnalysis::FromSchema: return "FROM_SCHEMA";
+    case AliasAnalysis::Conservative: return "CONSERVATIVE";
+    case AliasAnalysis::PureFunction: return "PURE_FUNCTION";
+    case AliasAnalysis::ConservativeDefault: return "CONSERVATIVE (default)";
+  }
+  return "FROM_SCHEMA";
+}
+
+const Kernel* Operator::get(KeyId k) const {
+  const auto* v = all(k);
+  return (v == nullptr || v->empty()) ? nullptr : &v->front();
+}
+
+const std::vector<Kernel>* Operator::all(KeyId k) const {
+  auto it = std::lower_bound(kernels.begin(), kernels.end(), k,
+                             [](const KeyKernels& kk, KeyId key) { return kk.key < key; });
+  return (it == kernels.end() || it->key != k) ? nullptr : &it->kernels;
+}
+
+Registry::Registry(const Profile& profile)
+    : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
+  for (const auto& f : profile.fallbacks())
+    fallbacks_[static_cast<std::size_t>(profile.key(f.key).slot)] =
+        Fallback{f.key, f.debug, f.fallthrough, true, f.where};
+}
+
+std::uint32_t Registry::add_library(Library lib) {
+  libraries_.push_back(std::move(lib));
+  return static_cast<std::uint32_t>(libraries_.size() - 1);
+}
+
+Operator& Registry::entry(const std::string& name, const Location& where) {
+  auto [it, inserted] = index_.try_emplace(name, static_cast<std::uint32_t>(ops_.size()));
+  if (inserted) {
+    ops_.emplace_back();
+    ops_.back().name = name;
+    ops_.back().first_seen = where;
+  }
+  return ops_[it->second];
+}
+
+const Operator* Registry::find(std::string_view name) const {
+  auto it = index_.find(std::string(name));
+  return it == index_.end() ? nullptr : &ops_[it->second];
+}
+
+std::vector<const Operator*> Registry::sorted_operators() const {
+  std::vector<const Operator*> out;
+  out.reserve(ops_.size());
+  for (const auto& op : ops_) out.push_back(&op);
+  std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  return out;
+}
+
+const Fallback* Registry::fallback_for(KeyId k) const {
+  const int slot = profile_->key(k).slot;
+  if (slot < 0) return nullptr;
+  const auto& f = fallbacks_[static_cast<std::size_t>(slot)];
+  return f ? &*f : nullptr;
+}
+
+namespace {
+
+std::optional<Diagnostic> check_kernel_schema(const Operator& op, const Kernel& k) {
+  if (!op.def || !k.signature) return std::nullopt;
+  auto inferred = parse_schema(*k.signature);
+  if (!inferred) return std::nullopt;  // validated by the loader
+  auto reason = schema_mismatch_reason(op.def->schema, *inferred);
+  if (!reason) return std::nullopt;
+  Diagnostic d;
+  d.where = k.where;
+  d.message = fmt::format(
+      "Inferred operator schema for a C++ kernel function doesn't match the expected function "
+      "schema.\n  operator: {}\n  expected schema: {}\n    {}\n  inferred schema: {}\n    {}\n  "
+      "reason: {}",
+      op.name, op.def->printed, op.def->debug, *k.signature, k.debug, *reason);
+  d.notes.push_back({op.def->where, "the operator is defined here"});
+  d.code = "schema-mismatch";
+  return d;
+}
+
+}  // namespace
+
+std::optional<Diagnostic> Registry::define(Definition def) {
+  const std::string name = def.schema.overload.empty()
+                               ? def.schema.ns + "::" + def.schema.name
+                               : def.schema.ns + "::" + def.schema.name + "." + def.schema.overload;
+  Operator& op = entry(name, def.where);
+  if (op.def) {
+    Diagnostic d;
+    d.where = def.where;
+    d.message = fmt::format(
+        "Tried to register an operator ({}) with the same name and overload name multiple "
+        "times. Each overload's schema should only be registered with a single call to def(). "
+        "Duplicate registration: {}. Original registration: {}",
+        def.printed, def.debug, op.def->debug);
+    d.notes.push_back({op.def->where, "the original definition is here"});
+    d.code = "duplicate-def";
+    return d;
+  }
+  op.def = std::move(def);
+  for (const auto& kk : op.kernels)
+    for (const auto& k : kk.kernels)
+      if (auto d = check_kernel_schema(op, k)) {
+        // PyTorch reports it when the second of the two arrives: here, the def.
+        std::swap(d->where, d->notes.front().where);
+        d->notes.front().message = "the kernel is registered here";
+        op.def.reset();
+        return d;
+      }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
+  const Profile& p = *profile_;
+  Operator& op = entry(name, k.where);
+  if (auto d = check_kernel_schema(op, k)) return d;
+  k.seq = seq_++;
+  auto it = std::lower_bound(op.kernels.begin(), op.kernels.end(), key,
+                             [](const KeyKernels& kk, KeyId kid) { return kk.key < kid; });
+  if (it == op.kernels.end() || it->key != key) it = op.kernels.insert(it, KeyKernels{key, {}});
+  if (!it->kernels.empty()) {
+    const auto& ex = p.quirks().override_warning_exempt;
+    const bool exempt = std::find(ex.begin(), ex.end(), key) != ex.end();
+    if (!exempt && !(p.quirks().override_warning_once && warned_once_)) {
+      warned_once_ = true;
+      Diagnostic d;
+      d.severity = Severity::Warning;
+      d.where = k.where;
+      d.message = fmt::format(
+          "{}Overriding a previously registered kernel for the same operator and the same "
+          "dispatch key\n  operator: {}\n    {}\n  dispatch key: {}\n  previous kernel: {}\n  "
+          "     new kernel: {}",
+          p.quirks().override_warning_once
+              ? "Warning only once for all operators,  other operators may also be overridden.\n"
+              : "",
+          op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
+          k.catch_all ? "(catch all)" : p.name_of(key),
+          op.first_cpp_signature_debug.value_or("no debug info"), k.debug);
+      d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
+      d.code = "duplicate-registration";
+      warnings_.push_back(std::move(d));
+    }
+  }
+  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough)
+    op.first_cpp_signature_debug = k.debug;
+  it->kernels.insert(it->kernels.begin(), std::move(k));
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> Registry::fallback(Fallback f) {
+  const Profile& p = *profile_;
+  std::vector<KeyId> targets =
+      p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
+  for (KeyId k : targets) {
+    const int slot = p.key(k).slot;
+    if (slot < 0) {
+      Diagnostic d;
+      d.where = f.where;
+      d.message = fmt::format("cannot register a backend fallback for '{}': it is not a runtime "
+                              "dispatch key (it has no row in the dispatch table)",
+                              p.name_of(k));
+      return d;
+    }
+    auto& cur = fallbacks_[static_cast<std::size_t>(slot)];
+    const auto& ex = p.quirks().multiple_fallbacks_exempt;
+    if (cur && std::find(ex.begin(), ex.end(), k) == ex.end()) {
+      Diagnostic d;
+      d.where = f.where;
+      d.message = fmt::format(
+          "Tried to register multiple backend fallbacks for the same dispatch key {}; previous "
+          "registration {}, new registration {}",
+          p.name_of(k), cur->debug, f.debug);
+      d.notes.push_back({cur->where, cur->core ? "the previous fallback is registered by PyTorch "
+                                                 "itself (profile " + p.name() + ")"
+                                               : "the previous fallback is registered here"});
+      d.code = "duplicate-fallback";
+      return d;
+    }
+    Fallback one = f;
+    one.key = k;
+    cur = one;
+    user_fallbacks_.push_back(std::move(one));
+  }
+  return std::nullopt;
+}
+
+}  // namespace dt

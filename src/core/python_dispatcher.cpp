@@ -1,0 +1,76 @@
+#include "dispatchtool/python_dispatcher.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "dispatchtool/render.hpp"
+
+namespace dt {
+
+namespace {
+std::string python_str_repr(const std::string& s) {
+  // repr() prefers single quotes unless the string contains ' and no ".
+  const bool has_single = s.find('\'') != std::string::npos;
+  const bool has_double = s.find('"') != std::string::npos;
+  const char q = (has_single && !has_double) ? '"' : '\'';
+  std::string out(1, q);
+  for (char c : s) {
+    if (c == q || c == '\\') out += '\\';
+    if (c == '\n') { out += "\\n"; continue; }
+    if (c == '\t') { out += "\\t"; continue; }
+    out += c;
+  }
+  out += q;
+  return out;
+}
+}  // namespace
+
+std::string python_list_repr(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ", ";
+    out += python_str_repr(items[i]);
+  }
+  return out + "]";
+}
+
+Registry python_dispatcher_registry(const Profile& profile) {
+  Registry reg(profile);
+  Library lib;
+  lib.ns = "__test__";
+  lib.kind = LibraryKind::Fragment;
+  lib.where = Location{"<PythonDispatcher>", 0, 0};
+  reg.add_library(lib);
+  Definition def;
+  def.schema = *parse_schema("__test__::foo(Tensor x) -> Tensor");
+  def.printed = print_schema(def.schema);
+  def.debug = "registered at /dev/null:0";
+  def.where = lib.where;
+  (void)reg.define(std::move(def));
+  return reg;
+}
+
+std::optional<std::string> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys) {
+  const std::set<std::string> unique(keys.begin(), keys.end());
+  if (unique.size() != keys.size())
+    return fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys));
+  if (unique.count("CompositeImplicitAutograd") && unique.count("CompositeExplicitAutograd"))
+    return std::string(
+        "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
+  const auto supported = PythonDispatcherKeys::keys();
+  for (const auto& k : keys) {
+    if (std::find(supported.begin(), supported.end(), k) == supported.end())
+      return fmt::format("{} is not supported, please select a dispatch key in {}.", k,
+                         python_list_repr(supported));
+    Kernel kern;
+    kern.debug = "fn_" + k;
+    kern.signature = "(Tensor _0) -> Tensor _0";
+    kern.where = Location{"--register", 0, 0};
+    (void)reg.impl(kPythonDispatcherOp, *reg.profile().find(k), std::move(kern));
+  }
+  return std::nullopt;
+}
+
+}  // namespace dt

@@ -1,0 +1,61 @@
+// Internal: typed, located access to toml++ tables for the profile and input
+// loaders. The first problem is kept as a Diagnostic; accessors then return
+// empty values, so callers check error() once after reading an entry.
+#pragma once
+
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <toml++/toml.h>
+
+#include "dispatchtool/diagnostic.hpp"
+#include "dispatchtool/expected.hpp"
+
+namespace dt {
+
+template <class T>
+struct Located {
+  T value;
+  Location where;
+};
+
+// Parses TOML text; syntax errors become "FILE:LINE:COL: error: ...".
+Expected<toml::table, Diagnostic> parse_toml(std::string_view text, const std::string& file);
+
+Location location_of(const toml::source_region& r, const std::string& file);
+
+class TableReader {
+ public:
+  TableReader(const toml::table& table, const std::string& file, std::string_view what,
+              std::optional<Diagnostic>* error);
+
+  // Reports the first field not in `allowed` (with a did-you-mean).
+  void allow_only(std::initializer_list<std::string_view> allowed);
+
+  [[nodiscard]] bool contains(std::string_view key) const { return table_.contains(key); }
+  std::optional<Located<std::string>> str(std::string_view key);
+  std::optional<Located<bool>> boolean(std::string_view key);
+  std::optional<std::vector<Located<std::string>>> str_array(std::string_view key);
+  // An array of tables ([[name]]); each element handed to `fn(const toml::table&, Location)`.
+  const toml::array* table_array(std::string_view key);
+  const toml::table* table(std::string_view key);
+  Location where(std::string_view key) const;  // of the value (or of the table)
+  [[nodiscard]] Location self() const { return location_of(table_.source(), file_); }
+
+  void fail(Location where, std::string message);
+  [[nodiscard]] bool failed() const { return error_->has_value(); }
+  [[nodiscard]] const std::string& file() const { return file_; }
+
+ private:
+  const toml::node* get(std::string_view key, toml::node_type type, std::string_view type_name);
+
+  const toml::table& table_;
+  const std::string& file_;
+  std::string what_;
+  std::optional<Diagnostic>* error_;
+};
+
+}  // namespace dt
