@@ -1,0 +1,95 @@
+// Test helpers: load in-memory TOML files through the real loader.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "dispatchtool/loader.hpp"
+#include "dispatchtool/render.hpp"
+#include "dispatchtool/resolver.hpp"
+
+namespace dt::test {
+
+inline const Profile& profile(const std::string& name) {
+  static std::map<std::string, Profile> cache;
+  auto it = cache.find(name);
+  if (it == cache.end()) {
+    auto p = load_profile(name);
+    REQUIRE_MESSAGE(p.has_value(), (p ? "" : format(p.error())));
+    it = cache.emplace(name, std::move(*p)).first;
+  }
+  return it->second;
+}
+
+using Files = std::vector<std::pair<std::string, std::string>>;  // name, text
+
+inline ReadFile memory_reader(const Files& files) {
+  return [files](const std::string& path) -> Expected<std::string, std::string> {
+    for (const auto& [n, t] : files)
+      if (n == path) return t;
+    return unexpected(std::string("No such file or directory"));
+  };
+}
+
+inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, const Files& files,
+                                                   OnRefusal on_refusal = OnRefusal::Fail) {
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.first);
+  LoadOptions o;
+  o.on_refusal = on_refusal;
+  return load(profile(prof), paths, memory_reader(files), o);
+}
+
+inline LoadResult must_load(const std::string& prof, const Files& files) {
+  auto r = load_files(prof, files);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
+  return std::move(*r);
+}
+
+// The raw table (_dispatch_dump_table) of one operator.
+inline std::string raw_table(const LoadResult& l, const std::string& op) {
+  const Operator* o = l.registry.find(op);
+  REQUIRE(o != nullptr);
+  std::string out;
+  render_table_raw(Resolver(l.registry), *o, KeyFilter{}, out);
+  return out;
+}
+
+inline std::string raw_registrations(const LoadResult& l, const std::string& op) {
+  const Operator* o = l.registry.find(op);
+  REQUIRE(o != nullptr);
+  std::string out;
+  render_registrations_raw(l.registry, *o, KeyFilter{}, out);
+  return out;
+}
+
+// Only the lines of `text` whose key (text before ':') is in `keys`.
+inline std::string rows(const std::string& text, const std::vector<std::string>& keys) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    const std::string key = line.substr(0, line.find(':'));
+    for (const auto& k : keys)
+      if (k == key) out += line + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+inline std::string read_text(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  REQUIRE_MESSAGE(f != nullptr, "cannot open " << path);
+  std::string s;
+  char buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+}  // namespace dt::test

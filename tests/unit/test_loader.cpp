@@ -1,0 +1,153 @@
+// The loader: the input contract, its errors (FILE:LINE:COL), and the
+// registrations PyTorch refuses (spec F), with every location involved.
+#include "helpers.hpp"
+
+namespace dt::test {
+namespace {
+
+std::string error_of(const Files& files, const std::string& prof = "torch-main") {
+  auto r = load_files(prof, files);
+  REQUIRE_MESSAGE(!r.has_value(), "expected an error");
+  return format(r.error());
+}
+
+const std::string kDef = "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n";
+
+}  // namespace
+
+TEST_CASE("input errors name the file, line and column") {
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nkernal = \"k\"\n"}}) ==
+        "a.toml:7:1: error: unknown field 'kernal' in an [[impl]] entry (did you mean 'kernel'?)\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPUU\"\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:7: error: unknown dispatch key 'CPUU' (did you mean 'CPU'?)\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = 3\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:7: error: field 'key' in an [[impl]] entry must be a string, not an integer\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nkeys = [\"CUDA\"]\nkernel = \"k\"\n"}}) ==
+        "a.toml:7:8: error: give at most one of 'key', 'keys' and 'device_types'\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkinds = \"DEF\"\n"}}) ==
+        "a.toml:2:1: error: unknown field 'kinds' in the file's top level (did you mean 'kind'?)\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"DEFF\"\n"}}) ==
+        "a.toml:2:8: error: unknown library kind 'DEFF' (did you mean 'DEF'?); expected \"DEF\", \"IMPL\" or \"FRAGMENT\"\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"(Tensor x) -> Tensor\"\n"}}) ==
+        "a.toml:3:10: error: a nameless schema \"(...) -> ...\" needs a 'name' field "
+        "(torch.library.define(qualname, schema))\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nname = \"t::foo\"\nschema = \"foo(Tensor x) -> Tensor\"\n"}}) ==
+        "a.toml:4:10: error: with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\"\n");
+  CHECK(error_of({{"a.toml", "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"}}).find(
+            "a.toml:2:10: error: operator name 'foo' has no namespace") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[def]\n"}}) ==
+        "a.toml:2:1: error: field 'def' in the file's top level must be an array of tables, not a table\n");
+  // TOML syntax errors keep toml++'s description.
+  CHECK(error_of({{"a.toml", "namespace = \"t\n"}}).rfind("a.toml:1:", 0) == 0);
+  CHECK(error_of({{"a.toml", kDef}, {"b.toml", "x"}}).rfind("b.toml:1:", 0) == 0);
+}
+
+TEST_CASE("missing files are reported") {
+  auto r = load(profile("torch-main"), {"nope.toml"}, memory_reader({}), {});
+  REQUIRE_FALSE(r.has_value());
+  CHECK(format(r.error()) == "nope.toml: error: cannot read file: No such file or directory\n");
+}
+
+TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
+  CHECK(error_of({{"a.toml", kDef}, {"b.toml", kDef}}) ==
+        "b.toml:2:1: error: Tried to register an operator (t::foo(Tensor x) -> Tensor) with the same name and "
+        "overload name multiple times. Each overload's schema should only be registered with a single call to "
+        "def(). Duplicate registration: registered at b.toml:2. Original registration: registered at a.toml:2\n"
+        "a.toml:2:1: note: the original definition is here\n");
+}
+
+TEST_CASE("two DEF libraries for one namespace (F.5)") {
+  const std::string def = "namespace = \"t\"\nkind = \"DEF\"\n";
+  CHECK(error_of({{"a.toml", def}, {"b.toml", def}}).find(
+            "b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
+}
+
+TEST_CASE("backend fallbacks: one per key, PyTorch's own included (F.7)") {
+  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
+  CHECK(load_files("torch-main", {{"a.toml", fb}}).has_value());
+  CHECK(error_of({{"a.toml", fb}, {"b.toml", fb}}) ==
+        "b.toml:4:1: error: Tried to register multiple backend fallbacks for the same dispatch key XLA; previous "
+        "registration xla_fb, new registration xla_fb\n"
+        "a.toml:4:1: note: the previous fallback is registered here\n");
+  const std::string ag = "[[fallback]]\nkey = \"AutogradCPU\"\nkernel = \"mine\"\n";
+  const std::string err = error_of({{"a.toml", ag}}, "torch-1.13");
+  CHECK(err.find("a.toml:2:7: error: Tried to register multiple backend fallbacks for the same dispatch key "
+                 "AutogradCPU; previous registration registered at "
+                 "./aten/src/ATen/core/VariableFallbackKernel.cpp:39, new registration mine\n") == 0);
+  CHECK(err.find("configs/profiles/torch-1.13.toml:") != std::string::npos);
+  CHECK(err.find(": note: the previous fallback is registered by PyTorch itself (profile torch-1.13)\n") !=
+        std::string::npos);
+}
+
+TEST_CASE("library-kind rules (F.7, F.8)") {
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[def]]\nschema = \"foo() -> ()\"\n"}}) ==
+        "a.toml:4:1: error: def(\"foo\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  All def()s "
+        "should be placed in the (unique) TORCH_LIBRARY block for their namespace.  (Error occurred while "
+        "processing TORCH_LIBRARY_IMPL block at a.toml:2)\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[impl]]\nop = \"foo\"\nkey = "
+                             "\"CUDA\"\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:7: error: impl(\"foo\", ...): Explicitly provided dispatch key (CUDA) is inconsistent with the "
+        "dispatch key of the enclosing TORCH_LIBRARY_IMPL block (CPU).  Please declare a separate TORCH_LIBRARY_IMPL "
+        "block for this dispatch key and move your impl() there.  (Error occurred while processing "
+        "TORCH_LIBRARY_IMPL block at a.toml:2)\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"u::foo() -> ()\"\n"}}).find(
+            "a.toml:3:10: error: Explicitly provided namespace (u) in schema string does not match namespace of "
+            "enclosing TORCH_LIBRARY_FRAGMENT block (t).") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"_\"\nkind = \"DEF\"\n"}}).find(
+            "a.toml:2:8: error: TORCH_LIBRARY: cannot define TORCH_LIBRARY with the wildcard namespace _") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"prim\"\nkind = \"DEF\"\n"}}) ==
+        "a.toml:1:13: error: ('prim', ' is a reserved namespace. Please try creating a library with another "
+        "name.')\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"DEF\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"f\"\n"}}).find(
+            "a.toml:3:1: error: fallback(...): Cannot define an operator inside of a TORCH_LIBRARY block.") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"f\"\n"}})
+            .find("a.toml:4:1: error: fallback(...): Fallback functions which apply to only a single namespace (you "
+                  "specified t) are not supported.") == 0);
+}
+
+TEST_CASE("OnRefusal::Record collects every refusal and keeps going") {
+  auto r = load_files("torch-main", {{"a.toml", kDef}, {"b.toml", kDef}, {"c.toml", kDef}}, OnRefusal::Record);
+  REQUIRE(r.has_value());
+  CHECK(r->refusals.size() == 2);
+  CHECK(r->registry.find("t::foo") != nullptr);
+}
+
+TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
+  const auto l = must_load(
+      "torch-main",
+      {{"a.toml", kDef + "dispatch = { \"CUDA, HIP\" = \"gpu\", CPU = \"cpu\" }\n"
+                         "[[impl]]\nop = \"foo\"\ndevice_types = [\"meta\", \"default\"]\nkernel = \"py\"\nboxed_only = true\n"
+                         "[[impl]]\nop = \"t::foo\"\nkeys = [\"XLA\", \"Lazy\"]\nfallthrough = true\n"}});
+  const std::string reg = raw_registrations(l, "t::foo");
+  CHECK(reg ==
+        "name: t::foo\n"
+        "schema: t::foo(Tensor x) -> Tensor\n"
+        "debug: registered at a.toml:2\n"
+        "alias analysis kind: FROM_SCHEMA\n"
+        "CPU: cpu :: (none) [ boxed unboxed ]\n"
+        "CUDA: gpu :: (none) [ boxed unboxed ]\n"
+        "HIP: gpu :: (none) [ boxed unboxed ]\n"
+        "XLA: registered at a.toml:10 :: (none) [ fallthrough boxed ]\n"
+        "Lazy: registered at a.toml:10 :: (none) [ fallthrough boxed ]\n"
+        "Meta: py :: (none) [ boxed ]\n"
+        "CompositeExplicitAutograd[alias]: py :: (none) [ boxed ]\n");
+  CHECK(rows(raw_table(l, "t::foo"), {"XLA", "MPS"}) ==
+        "XLA: fallthrough registered at a.toml:10 [kernel]\n"
+        "MPS: py [default backend kernel]\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"cdua\"]\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:17: error: unknown device type 'cdua' (did you mean 'cuda'?)\n");
+}
+
+TEST_CASE("privateuse1_backend renames PrivateUse1 keys (main only)") {
+  const auto l = must_load("torch-main", {{"a.toml", "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
+                                                     "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                                     "dispatch = { npu = \"a\", AutogradNpu = \"b\", SparseNpu = \"c\" }\n"}});
+  CHECK(rows(raw_table(l, "t::foo"), {"PrivateUse1", "AutogradPrivateUse1", "SparsePrivateUse1"}) ==
+        "PrivateUse1: a [kernel]\nSparsePrivateUse1: c [kernel]\nAutogradPrivateUse1: b [kernel]\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"}}, "torch-1.13").find(
+            "a.toml:2:23: error: profile torch-1.13 has no torch.utils.rename_privateuse1_backend") == 0);
+  CHECK(error_of({{"a.toml", "privateuse1_backend = \"npu\"\n"}, {"b.toml", "privateuse1_backend = \"xpu2\"\n"}})
+            .find("b.toml:1:23: error: PrivateUse1 is already renamed to 'npu'") == 0);
+}
+
+}  // namespace dt::test

@@ -1,0 +1,125 @@
+// The key universe against the expectations written in the semantics spec
+// (A.4 row order, B.1 autogradother_backends, B.2 alias expansions, B.3).
+#include <sstream>
+
+#include "helpers.hpp"
+
+namespace dt::test {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::stringstream ss(read_text(path));
+  std::vector<std::string> out;
+  for (std::string l; std::getline(ss, l);)
+    if (!l.empty()) out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> names(const Profile& p, const std::vector<KeyId>& ks) {
+  std::vector<std::string> out;
+  for (KeyId k : ks) out.push_back(p.name_of(k));
+  return out;
+}
+
+const char* const kVersions[][2] = {{"torch-1.13", "1.13"}, {"torch-main", "main"}};
+
+}  // namespace
+
+TEST_CASE("runtime keys come in the spec's A.4 table order") {
+  for (const auto& [prof, ver] : kVersions) {
+    CAPTURE(prof);
+    const Profile& p = profile(prof);
+    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-A4-runtime-keys-" + ver + ".txt");
+    CHECK(names(p, p.runtime_keys()) == expected);
+  }
+  CHECK(profile("torch-1.13").runtime_keys().size() == 106);
+  CHECK(profile("torch-main").runtime_keys().size() == 138);
+}
+
+TEST_CASE("alias keys expand to the spec's B.2 lists") {
+  for (const auto& [prof, ver] : kVersions) {
+    CAPTURE(prof);
+    const Profile& p = profile(prof);
+    const auto lines = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B2-aliases-" + ver + ".txt");
+    REQUIRE(lines.size() == p.alias_keys().size());
+    for (const auto& line : lines) {
+      const std::string alias = line.substr(0, line.find(':'));
+      CAPTURE(alias);
+      std::stringstream ss(line.substr(line.find(':') + 1));
+      std::vector<std::string> expected;
+      for (std::string k; ss >> k;) expected.push_back(k);
+      auto id = p.find(alias);
+      REQUIRE(id.has_value());
+      CHECK(p.is_alias(*id));
+      CHECK(names(p, p.alias_members(*id)) == expected);
+    }
+  }
+}
+
+TEST_CASE("autogradother_backends matches spec B.1") {
+  for (const auto& [prof, ver] : kVersions) {
+    CAPTURE(prof);
+    const Profile& p = profile(prof);
+    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B1-autogradother-" + ver + ".txt");
+    CHECK(names(p, p.iterate(p.autogradother_backends())) == expected);
+  }
+}
+
+TEST_CASE("getBackendKeySetFromAutograd (spec B.3)") {
+  const Profile& p = profile("torch-1.13");
+  auto of = [&](const char* k) { return names(p, p.iterate(p.backend_keyset_from_autograd(*p.find(k)))); };
+  CHECK(of("AutogradCPU") == std::vector<std::string>{"CPU"});
+  CHECK(of("AutogradXLA") == std::vector<std::string>{"XLA"});
+  CHECK(of("AutogradHIP").empty());
+  CHECK(of("AutogradVE").empty());
+  CHECK(of("CPU").empty());
+  CHECK(of("AutogradNestedTensor").size() == 14);
+  CHECK(of("AutogradOther").size() == 36);
+  const Profile& m = profile("torch-main");
+  auto ofm = [&](const char* k) { return names(m, m.iterate(m.backend_keyset_from_autograd(*m.find(k)))); };
+  CHECK(ofm("AutogradMAIA") == std::vector<std::string>{"MAIA"});
+  CHECK(ofm("AutogradMTIA").empty());
+}
+
+TEST_CASE("keysets use subset semantics (spec A.1, B.5)") {
+  const Profile& p = profile("torch-1.13");
+  const KeyId cpu = *p.find("CPU"), dense = *p.find("Dense"), sparse_cpu = *p.find("SparseCPU");
+  CHECK(Profile::has(p.key(cpu).bits, p.key(dense).bits));  // {CPU} contains Dense
+  CHECK_FALSE(Profile::has(p.key(dense).bits, p.key(cpu).bits));
+  CHECK(p.is_backend_dispatch_key(dense));
+  CHECK(p.is_backend_dispatch_key(sparse_cpu));
+  CHECK_FALSE(p.is_backend_dispatch_key(*p.find("NestedTensorCPU")));
+  CHECK(p.name_of(p.autograd_key_for_backend_of(sparse_cpu)) == "AutogradCPU");
+  CHECK(p.name_of(p.autograd_key_for_backend_of(*p.find("FPGA"))) == "AutogradOther");
+  CHECK(p.name_of(p.autograd_key_for_backend_of(*p.find("HIP"))) == "AutogradOther");
+}
+
+TEST_CASE("enum values of 1.13 (spec A.2)") {
+  const Profile& p = profile("torch-1.13");
+  CHECK(*p.find("CPU") == 43);
+  CHECK(*p.find("PrivateUse3") == 56);
+  CHECK(*p.find("QuantizedCPU") == 58);
+  CHECK(*p.find("AutogradCPU") == 103);
+  CHECK(*p.find("Autograd") == 117);
+  CHECK(*p.find("CompositeExplicitAutogradNonFunctional") == 121);
+  CHECK(*p.find("PythonDispatcher") == 40);
+  const Profile& m = profile("torch-main");
+  CHECK(*m.find("CPU") == 50);
+  CHECK(*m.find("Meta") == 65);
+  CHECK(*m.find("FuncTorchBatchedDecomposition") == 153);
+  CHECK(*m.find("CompositeExplicitAutogradNonFunctional") == 156);
+}
+
+TEST_CASE("profile errors are located") {
+  auto bad = Profile::parse("name = \"x\"\nbackends = [\"CPU\"]\nfunctionality = [\"Dense\"]\naliases = [\"Autograd\", \"Autogrud\"]\n", "p.toml");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(format(bad.error()) == "p.toml:4:24: error: unknown alias key 'Autogrud' (did you mean 'Autograd'?)\n");
+  auto syntax = Profile::parse("name = \n", "q.toml");
+  REQUIRE_FALSE(syntax.has_value());
+  CHECK(syntax.error().where.line == 1);
+  auto unknown = load_profile("torch-1.31");
+  REQUIRE_FALSE(unknown.has_value());
+  CHECK(unknown.error().message.find("did you mean 'torch-1.13'") != std::string::npos);
+}
+
+}  // namespace dt::test

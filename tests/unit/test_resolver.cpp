@@ -1,0 +1,190 @@
+// The resolver and the exact renderers against the examples of the semantics
+// spec (sections C, D, E).
+#include "dispatchtool/python_dispatcher.hpp"
+#include "helpers.hpp"
+
+namespace dt::test {
+namespace {
+
+std::string pd_table(const std::string& prof, const std::vector<std::vector<std::string>>& calls) {
+  Registry reg = python_dispatcher_registry(profile(prof));
+  for (const auto& c : calls) REQUIRE_FALSE(python_dispatcher_register(reg, c).has_value());
+  std::string raw, out;
+  render_table_raw(Resolver(reg), *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
+  render_table_python_dispatcher(raw, out);
+  return out;
+}
+
+const char* const kSig = "signature = \"(Tensor _0) -> Tensor _0\"\n";
+
+std::string impl(const std::string& key, const std::string& kernel) {
+  return "[[impl]]\nop = \"foo\"\nkey = \"" + key + "\"\nkernel = \"" + kernel + "\"\n" + kSig;
+}
+
+std::string def_foo() {
+  return "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\ndebug = \"registered at /dev/null:0\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("spec E.3: PythonDispatcher register([CPU, XLA, CompositeImplicitAutograd])") {
+  CHECK(pd_table("torch-1.13", {{"CPU", "XLA", "CompositeImplicitAutograd"}}) ==
+        "\nComputed Dispatch Table\n"
+        "key             kernel\n"
+        "---------------------------\n"
+        "CPU             fn_CPU [kernel]\n"
+        "XLA             fn_XLA [kernel]\n"
+        "Lazy            fn_CompositeImplicitAutograd [math kernel]\n"
+        "FPGA            fn_CompositeImplicitAutograd [math kernel]\n"
+        "AutogradOther   fn_CompositeImplicitAutograd [math kernel]\n"
+        "AutogradCPU     fallthrough [backend fallback]\n"
+        "AutogradXLA     fallthrough [backend fallback]\n"
+        "AutogradLazy    fn_CompositeImplicitAutograd [math kernel]\n");
+  // "In main the two fallback rows read `AutogradCPU     [backend fallback]`."
+  const std::string m = pd_table("torch-main", {{"CPU", "XLA", "CompositeImplicitAutograd"}});
+  CHECK(m.find("AutogradCPU     [backend fallback]\n") != std::string::npos);
+  CHECK(m.find("AutogradXLA     [backend fallback]\n") != std::string::npos);
+}
+
+TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  CHECK(python_dispatcher_register(reg, {"CPU", "CPU"}).value() ==
+        "Overriden is not allowed but found duplicates in ['CPU', 'CPU'].");
+  CHECK(python_dispatcher_register(reg, {"CompositeImplicitAutograd", "CompositeExplicitAutograd"}).value() ==
+        "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
+  CHECK(python_dispatcher_register(reg, {"CPU", "CUDA"}).value() ==
+        "CUDA is not supported, please select a dispatch key in ['CPU', 'AutogradCPU', 'FPGA', "
+        "'AutogradOther', 'XLA', 'AutogradXLA', 'Lazy', 'AutogradLazy', 'CompositeExplicitAutograd', "
+        "'Autograd', 'CompositeImplicitAutograd'].");
+  // Keys before the unsupported one stay registered.
+  CHECK(reg.find(kPythonDispatcherOp)->get(*reg.profile().find("CPU")) != nullptr);
+}
+
+TEST_CASE("spec E.3: registrations() view, inactive quirk") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}));
+  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU"}));
+  std::string raw, out;
+  render_registrations_raw(reg, *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
+  render_registrations_python_dispatcher(raw, out);
+  CHECK(out ==
+        "\nRegistered Kernels\n"
+        "key             kernel\n"
+        "---------------------------\n"
+        "CPU             fn_CPU\n"
+        "CPU (inactive)  (inactive):\n"
+        "CompositeImplicitAutograd[alias] fn_CompositeImplicitAutograd\n");
+  CHECK(reg.warnings().size() == 1);
+}
+
+TEST_CASE("spec E.1: _dispatch_dump example") {
+  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CPU", "SECOND") + impl("CPU", "THIRD") +
+                                                         impl("CompositeImplicitAutograd", "fn_math")}});
+  CHECK(raw_registrations(l, "t::foo") ==
+        "name: t::foo\n"
+        "schema: t::foo(Tensor x) -> Tensor\n"
+        "debug: registered at /dev/null:0\n"
+        "alias analysis kind: FROM_SCHEMA\n"
+        "CPU: THIRD :: (Tensor _0) -> Tensor _0 [ boxed unboxed ]\n"
+        "CPU (inactive): SECOND :: (Tensor _0) -> Tensor _0 [ boxed unboxed ]\n"
+        "CompositeImplicitAutograd[alias]: fn_math :: (Tensor _0) -> Tensor _0 [ boxed unboxed ]\n");
+  // Overriding warns (F.1), naming the first kernel with a C++ signature.
+  REQUIRE(l.registry.warnings().size() == 1);
+  CHECK(l.registry.warnings()[0].message ==
+        "Overriding a previously registered kernel for the same operator and the same dispatch key\n"
+        "  operator: t::foo(Tensor x) -> Tensor\n"
+        "    registered at /dev/null:0\n"
+        "  dispatch key: CPU\n"
+        "  previous kernel: SECOND\n"
+        "       new kernel: THIRD");
+}
+
+TEST_CASE("spec D.1: an operator with only a def prints PyTorch's fallback rows") {
+  const auto l = must_load("torch-1.13", {{"t.toml", def_foo()}});
+  const std::string t = raw_table(l, "t::foo");
+  CHECK(t.find("AutogradCPU: fallthrough registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39 "
+               "[backend fallback]\n") != std::string::npos);
+  CHECK(t.rfind("BackendSelect: fallthrough registered at ./aten/src/ATen/core/BackendSelectFallbackKernel.cpp:3 "
+                "[backend fallback]\n", 0) == 0);
+  std::size_t rows_count = 0;
+  for (char c : t) rows_count += c == '\n';
+  CHECK(rows_count == 28);
+}
+
+TEST_CASE("spec C.4: AutogradOther ambiguity") {
+  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                         impl("SparseCPU", "sparse")}});
+  const std::string t = raw_table(l, "t::foo");
+  CHECK(rows(t, {"AutogradOther"}) == "AutogradOther: ambiguous_autogradother [ambiguous autogradother]\n");
+  // A direct AutogradOther kernel avoids it.
+  const auto l2 = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                          impl("SparseCPU", "sparse") + impl("AutogradOther", "ao")}});
+  CHECK(rows(raw_table(l2, "t::foo"), {"AutogradOther"}) == "AutogradOther: ao [kernel]\n");
+  // A building block counts too (B.7).
+  const auto l3 = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                          impl("Quantized", "q")}});
+  CHECK(rows(raw_table(l3, "t::foo"), {"AutogradOther"}) ==
+        "AutogradOther: ambiguous_autogradother [ambiguous autogradother]\n");
+}
+
+TEST_CASE("spec C.2 consequences") {
+  SUBCASE("CIA + CEA: CEA wins on its set and disables CIA elsewhere") {
+    const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                           impl("CompositeExplicitAutograd", "cea")}});
+    const std::string t = raw_table(l, "t::foo");
+    CHECK(rows(t, {"Undefined", "CPU", "AutogradCPU", "NestedTensorCPU", "AutogradOther"}) ==
+          "Undefined: cea [default backend kernel]\n"
+          "CPU: cea [default backend kernel]\n"
+          "AutogradOther: fallthrough registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:35 [backend "
+          "fallback]\n"
+          "AutogradCPU: fallthrough registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39 [backend "
+          "fallback]\n");
+  }
+  SUBCASE("CIA + CEANF: XLA keeps the math kernel, CPU gets CEANF") {
+    const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                           impl("CompositeExplicitAutogradNonFunctional", "nf")}});
+    CHECK(rows(raw_table(l, "t::foo"), {"Undefined", "CPU", "XLA", "AutogradCPU"}) ==
+          "Undefined: nf [default backend kernel]\n"
+          "CPU: nf [default backend kernel]\n"
+          "XLA: math [math kernel]\n"
+          "AutogradCPU: math [math kernel]\n");
+  }
+  SUBCASE("a Dense kernel counts as a backend kernel for AutogradCPU (B.7)") {
+    const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                           impl("Dense", "dense") + impl("Autograd", "ag")}});
+    CHECK(rows(raw_table(l, "t::foo"), {"CPU", "AutogradCPU", "AutogradHIP"}) ==
+          "CPU: math [math kernel]\n"
+          "AutogradCPU: ag [autograd kernel]\n"
+          "AutogradHIP: math [math kernel]\n");  // getBackendKeySetFromAutograd(AutogradHIP) is empty
+  }
+  SUBCASE("the nested kernel fills AutogradNestedTensor even with NestedTensorCPU kernels") {
+    const auto l = must_load("torch-1.13",
+                             {{"t.toml", def_foo() + impl("CompositeImplicitAutogradNestedTensor", "nested") +
+                                             impl("NestedTensorCPU", "ntcpu")}});
+    CHECK(rows(raw_table(l, "t::foo"), {"NestedTensorCPU", "NestedTensorCUDA", "AutogradNestedTensor"}) ==
+          "NestedTensorCPU: ntcpu [kernel]\n"
+          "NestedTensorCUDA: nested [nested kernel]\n"
+          "AutogradNestedTensor: nested [nested kernel]\n");
+  }
+  SUBCASE("main: FuncTorchBatchedDecomposition gives a batched kernel") {
+    const auto l = must_load("torch-main", {{"t.toml", def_foo() + impl("FuncTorchBatchedDecomposition", "b")}});
+    CHECK(rows(raw_table(l, "t::foo"), {"FuncTorchBatched"}) == "FuncTorchBatched: b [batched kernel]\n");
+  }
+}
+
+TEST_CASE("catch-all registrations are stored as CompositeImplicitAutograd (B.6)") {
+  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + "[[impl]]\nop = \"foo\"\nkernel = \"any\"\n"}});
+  CHECK(rows(raw_registrations(l, "t::foo"), {"CompositeImplicitAutograd[alias]"}) ==
+        "CompositeImplicitAutograd[alias]: any :: (none) [ boxed unboxed ]\n");
+  CHECK(rows(raw_table(l, "t::foo"), {"Undefined"}) == "Undefined: any [math kernel]\n");
+}
+
+TEST_CASE("the table does not depend on registration order") {
+  const std::string a = impl("CompositeImplicitAutograd", "math"), b = impl("SparseCPU", "sp"),
+                    c = impl("CompositeExplicitAutograd", "cea"), d = impl("AutogradCPU", "acpu");
+  const auto l1 = must_load("torch-1.13", {{"t.toml", def_foo() + a + b + c + d}});
+  const auto l2 = must_load("torch-1.13", {{"t.toml", def_foo() + d + c + b + a}});
+  CHECK(raw_table(l1, "t::foo") == raw_table(l2, "t::foo"));
+}
+
+}  // namespace dt::test
