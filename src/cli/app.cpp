@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli.hpp"
 #include "dispatchtool/python_dispatcher.hpp"
@@ -32,9 +33,15 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
   sub.add_option("files", o.files, "registration files (TOML); - reads standard input");
   sub.add_option("--register", o.register_calls,
                  "no files: PythonDispatcher's demo operator with fn_KEY kernels on these keys, e.g. "
-                 "CPU,XLA,CompositeImplicitAutograd (repeatable: one register() call each)");
+                 "CPU,XLA,CompositeImplicitAutograd (repeatable: one register() call each)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_profile_option(sub, o.profile);
-  sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)");
+  sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)");
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
@@ -191,6 +198,13 @@ int run(int argc, const char* const* argv, const Io& io) {
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
                                          add_keys_command(app, io)};
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string_view> names;
+    for (const auto& c : commands) names.emplace_back(c.sub->get_name());
+    if (std::find(names.begin(), names.end(), std::string_view(argv[1])) == names.end())
+      return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1],
+                                         did_you_mean(argv[1], names), fmt::join(names, ", ")));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -17,7 +17,8 @@ the expected output:
 
 Input files are written to a fresh directory, the tool runs there, and stdout,
 stderr and the exit status must match exactly (an omitted stdout/stderr
-section means "empty"). `--update` rewrites the expected sections from the
+section means "empty"). `@ROOT@` in args stands for the repository root, so
+cases can use the shipped examples. `--update` rewrites the expected sections from the
 tool's output (review the diff before committing!).
 """
 import argparse
@@ -55,6 +56,7 @@ def main():
     ap.add_argument("--update", action="store_true")
     ap.add_argument("case")
     a = ap.parse_args()
+    a.tool = os.path.abspath(a.tool)
     header, meta, sections = parse(a.case)
     files = [(n[len("file: "):], body) for n, body in sections if n.startswith("file: ")]
     expected = {n: body for n, body in sections if not n.startswith("file: ")}
@@ -68,7 +70,9 @@ def main():
         env = dict(os.environ)
         env.pop("NO_COLOR", None)
         env.update(dict(kv.split("=", 1) for kv in shlex.split(meta.get("env", ""))))
-        proc = subprocess.run([a.tool] + shlex.split(meta["args"]), cwd=d, capture_output=True,
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        args = [x.replace("@ROOT@", root) for x in shlex.split(meta["args"])]
+        proc = subprocess.run([a.tool] + args, cwd=d, capture_output=True,
                               input=(stdin or "").encode(), env=env, timeout=120)
     got = {"stdout": proc.stdout.decode(), "stderr": proc.stderr.decode()}
     status = int(meta.get("status", "0"))
