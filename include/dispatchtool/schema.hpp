@@ -75,8 +75,11 @@ struct SchemaPrintOptions {
 //   - Union members are deduplicated and sorted and Union(T, None) becomes
 //     T?, but Union(int, float, complex) is not unified to Scalar;
 //   - list sizes, integers and device indices must be well-formed numbers
-//     (PyTorch reads "int[1.5]" as "int[1]" and "0x10" as 0); complex
-//     default values are rejected.
+//     (PyTorch reads "int[1.5]" as "int[1]", "0x10" as 0 and wraps device
+//     indices above 127); list sizes are limited to 65535;
+//   - complex default values are rejected;
+//   - custom class types (__torch__.torch.classes.ns.Name) are not checked
+//     for registration.
 Expected<Schema, SchemaError> parse_schema(std::string_view text);
 
 // "ns::name.overload(args) -> returns" ("(args) -> returns" when nameless).

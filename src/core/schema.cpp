@@ -325,7 +325,7 @@ void append_quoted(std::string& out, std::string_view s) {
         if (c > 0x1f && c < 0x7f) {
           out += c;
         } else {
-          int v = static_cast<signed char>(c);
+          int v = static_cast<signed char>(c);  // NOLINT(bugprone-signed-char-misuse): as PyTorch does
           std::array<char, 3> digits{};
           digits[2] = static_cast<char>('0' + v % 8);
           v /= 8;
