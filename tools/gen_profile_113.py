@@ -35,7 +35,7 @@ import os
 import re
 import sys
 import tempfile
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -728,7 +728,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
             fails.check("Tried to register multiple backend fallbacks for the same dispatch key" in err,
                         "second fallback on %s refused" % k, err.split("\n")[0])
         del regs
-    del libs
+    libs.clear()
 
     return {
         "backends": u.backends,
