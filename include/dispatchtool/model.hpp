@@ -63,6 +63,7 @@ struct Operator {
   std::vector<KeyKernels> kernels;  // sorted by key (enum order)
   std::optional<std::string> first_cpp_signature_debug;  // for the override warning
   Location first_seen;
+  std::string signature_checked;  // last kernel signature found compatible with def (a cache)
 
   [[nodiscard]] const Kernel* get(KeyId k) const;
   [[nodiscard]] const std::vector<Kernel>* all(KeyId k) const;
@@ -119,6 +120,7 @@ class Registry {
   std::vector<Fallback> user_fallbacks_;
   std::vector<Diagnostic> warnings_;
   std::uint32_t seq_ = 0;
+  std::uint32_t last_ = UINT32_MAX;  // operator of the previous registration
   bool warned_once_ = false;
 };
 

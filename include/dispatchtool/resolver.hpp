@@ -44,7 +44,22 @@ struct MathSkip {
 
 class Resolver {
  public:
+  // One operator prepared for computing many rows: its direct kernels by
+  // table slot and its alias kernels, looked up once.
+  struct OpView {
+    const Operator* op = nullptr;
+    std::vector<const Kernel*> direct;  // by slot
+    std::vector<KeySet> registered;     // bits of every registered non-alias key
+    const Kernel *ceanf = nullptr, *cea = nullptr, *nested = nullptr, *cia = nullptr, *autograd = nullptr,
+                 *ftbd = nullptr;
+    bool autogradother_backend = false;  // has_any(autogradother_backends)
+  };
+
   explicit Resolver(const Registry& reg);
+
+  void prepare(const Operator& op, OpView& view) const;
+  // The entry of the key in table slot `slot` (computeDispatchTableEntryWithDebug).
+  [[nodiscard]] Entry compute(const OpView& view, std::size_t slot) const;
 
   [[nodiscard]] const Profile& profile() const { return *p_; }
   [[nodiscard]] const Registry& registry() const { return *reg_; }
@@ -60,7 +75,6 @@ class Resolver {
     bool ceanf = false, cea = false, nested = false, cia = false, autograd = false, ftbd = false;
     KeySet backends_from_autograd = 0;
   };
-  [[nodiscard]] bool has_any(const Operator& op, KeySet ks) const;
 
   const Registry* reg_;
   const Profile* p_;

@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <deque>
+#include <future>
+#include <thread>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -266,6 +270,17 @@ class FileLoader {
   // ---- names ----------------------------------------------------------------
   // Qualifies an operator name with the file's namespace; checks F.7 rules.
   std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def) {
+    // Consecutive entries usually name the same operator.
+    if (!is_def && text == last_op_text_) return last_op_qualified_;
+    auto q = qualify_uncached(text, where, is_def);
+    if (q && !is_def) {
+      last_op_text_ = text;
+      last_op_qualified_ = *q;
+    }
+    return q;
+  }
+
+  std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def) {
     OperatorName n;
     if (!parse_operator_name(text, n)) {
       set_error(where, fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
@@ -467,9 +482,16 @@ class FileLoader {
 
     std::optional<std::string> signature;
     if (sig) {
-      auto s = schema_at(*sig);
-      if (!s) return true;
-      signature = print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});
+      // Kernels of one operator nearly always share their signature text.
+      auto cached = signatures_.find(sig->value);
+      if (cached == signatures_.end()) {
+        auto s = schema_at(*sig);
+        if (!s) return true;
+        cached = signatures_
+                     .emplace(sig->value, print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str}))
+                     .first;
+      }
+      signature = cached->second;
     }
 
     for (const auto& [k, kwhere] : keys) {
@@ -551,20 +573,46 @@ class FileLoader {
   std::uint32_t lib_index_ = 0;
   bool ns_given_ = false;
   std::string lib_debug_;
+  std::unordered_map<std::string, std::string> signatures_;  // signature text -> printed form
+  std::string last_op_text_, last_op_qualified_;
 };
+
+}  // namespace
+
+namespace {
+
+std::string shown_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+// Reads and parses one file (runs on a worker thread).
+Expected<toml::table, Diagnostic> read_and_parse(const ReadFile& read, const std::string& path) {
+  auto text = read(path);
+  if (!text) return unexpected(make_error(Location{shown_name(path), 0, 0}, "cannot read file: " + text.error()));
+  return parse_toml(*text, shown_name(path));
+}
 
 }  // namespace
 
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options) {
   LoadResult result{Registry(profile), {}};
+  // Files are read and parsed ahead on worker threads, a bounded window at a
+  // time; each document is converted here, in command-line order, so results
+  // and the first error reported do not depend on timing.
+  const std::size_t window = std::max<std::size_t>(2, std::thread::hardware_concurrency());
+  std::deque<std::future<Expected<toml::table, Diagnostic>>> ahead;
+  std::size_t next = 0;
+  auto refill = [&] {
+    while (next < paths.size() && ahead.size() < window)
+      ahead.push_back(std::async(std::launch::async, read_and_parse, std::cref(read), std::cref(paths[next++])));
+  };
   std::optional<std::string> unused;
   for (const auto& path : paths) {
-    const std::string shown = path == "-" ? "<stdin>" : path;
-    auto text = read(path);
-    if (!text) return unexpected(make_error(Location{shown, 0, 0}, "cannot read file: " + text.error()));
-    auto root = parse_toml(*text, shown);
-    if (!root) return unexpected(std::move(root.error()));
+    refill();
+    auto root = ahead.front().get();
+    ahead.pop_front();
+    refill();
+    if (!root) return unexpected(std::move(root.error()));  // pending futures finish in their destructors
+    const std::string shown = shown_name(path);
     FileLoader fl(result.registry, shown, options, result.refusals, unused);
     if (auto err = fl.load(*root)) return unexpected(std::move(*err));
   }

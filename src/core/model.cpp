@@ -58,7 +58,10 @@ std::uint32_t Registry::add_library(Library lib) {
 }
 
 Operator& Registry::entry(const std::string& name, const Location& where) {
+  // Registrations come in runs for one operator: check the last one first.
+  if (last_ != UINT32_MAX && ops_[last_].name == name) return ops_[last_];
   auto [it, inserted] = index_.try_emplace(name, static_cast<std::uint32_t>(ops_.size()));
+  last_ = it->second;
   if (inserted) {
     ops_.emplace_back();
     ops_.back().name = name;
@@ -89,12 +92,15 @@ const Fallback* Registry::fallback_for(KeyId k) const {
 
 namespace {
 
-std::optional<Diagnostic> check_kernel_schema(const Operator& op, const Kernel& k) {
-  if (!op.def || !k.signature) return std::nullopt;
+std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
+  if (!op.def || !k.signature || *k.signature == op.signature_checked) return std::nullopt;
   auto inferred = parse_schema(*k.signature);
   if (!inferred) return std::nullopt;  // validated by the loader
   auto reason = schema_mismatch_reason(op.def->schema, *inferred);
-  if (!reason) return std::nullopt;
+  if (!reason) {
+    op.signature_checked = *k.signature;
+    return std::nullopt;
+  }
   Diagnostic d;
   d.where = k.where;
   d.message = fmt::format(
@@ -127,6 +133,7 @@ std::optional<Diagnostic> Registry::define(Definition def) {
     return d;
   }
   op.def = std::move(def);
+  op.signature_checked.clear();
   for (const auto& kk : op.kernels)
     for (const auto& k : kk.kernels)
       if (auto d = check_kernel_schema(op, k)) {

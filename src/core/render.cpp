@@ -15,9 +15,13 @@ bool KeyFilter::allows(KeyId k) const {
 
 void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f, std::string& out) {
   const Profile& p = r.profile();
-  for (KeyId k : p.runtime_keys()) {
+  thread_local Resolver::OpView view;
+  r.prepare(op, view);
+  const auto& keys = p.runtime_keys();
+  for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+    const KeyId k = keys[slot];
     if (!f.allows(k)) continue;
-    const Entry e = r.compute(op, k);
+    const Entry e = r.compute(view, slot);
     if (!e.valid()) continue;
     out += p.name_of(k);
     out += ": ";

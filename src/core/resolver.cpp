@@ -56,52 +56,71 @@ Resolver::Resolver(const Registry& reg) : reg_(&reg), p_(&reg.profile()) {
   }
 }
 
-bool Resolver::has_any(const Operator& op, KeySet ks) const {
+void Resolver::prepare(const Operator& op, OpView& v) const {
+  v.op = &op;
+  v.direct.assign(slots_.size(), nullptr);
+  v.registered.clear();
+  auto get = [&](KeyId key) -> const Kernel* { return key == kUndefined ? nullptr : op.get(key); };
+  v.ceanf = get(ceanf_);
+  v.cea = get(cea_);
+  v.nested = get(nested_);
+  v.cia = get(cia_);
+  v.autograd = get(autograd_);
+  v.ftbd = get(ftbd_);
+  v.autogradother_backend = false;
   for (const auto& kk : op.kernels) {
     if (kk.kernels.empty() || p_->is_alias(kk.key)) continue;
-    if (Profile::has(ks, p_->key(kk.key).bits)) return true;
+    const KeyInfo& info = p_->key(kk.key);
+    if (info.slot >= 0) v.direct[static_cast<std::size_t>(info.slot)] = &kk.kernels.front();
+    v.registered.push_back(info.bits);
+    if (Profile::has(p_->autogradother_backends(), info.bits)) v.autogradother_backend = true;
   }
-  return false;
 }
 
-Entry Resolver::compute(const Operator& op, KeyId k) const {
-  const Slot& s = slots_[static_cast<std::size_t>(p_->key(k).slot)];
+Entry Resolver::compute(const OpView& v, std::size_t slot) const {
+  const Slot& s = slots_[slot];
   auto from = [](const Kernel* kern, Provenance why, KeyId src) { return Entry{why, kern, nullptr, src}; };
-  auto get = [&](KeyId key) -> const Kernel* { return key == kUndefined ? nullptr : op.get(key); };
 
   // 1. A kernel registered directly on the runtime key.
-  if (const Kernel* d = get(k)) return from(d, Provenance::Kernel, k);
+  if (const Kernel* d = v.direct[slot]) return from(d, Provenance::Kernel, s.key);
   // 2.1 / 2.2 CompositeExplicitAutogradNonFunctional, CompositeExplicitAutograd.
-  if (s.ceanf)
-    if (const Kernel* d = get(ceanf_)) return from(d, Provenance::DefaultBackend, ceanf_);
-  const Kernel* cea = get(cea_);
-  if (s.cea && cea != nullptr) return from(cea, Provenance::DefaultBackend, cea_);
+  if (s.ceanf && v.ceanf != nullptr) return from(v.ceanf, Provenance::DefaultBackend, ceanf_);
+  if (s.cea && v.cea != nullptr) return from(v.cea, Provenance::DefaultBackend, cea_);
   // 2.3a CompositeImplicitAutogradNestedTensor.
-  if (s.nested)
-    if (const Kernel* d = get(nested_)) return from(d, Provenance::Nested, nested_);
+  if (s.nested && v.nested != nullptr) return from(v.nested, Provenance::Nested, nested_);
   // 2.3b CompositeImplicitAutograd, unless a backend kernel exists (or ambiguity).
-  if (s.cia) {
-    if (const Kernel* d = get(cia_)) {
-      if (k == autograd_other_ && has_any(op, p_->autogradother_backends()))
-        return Entry{Provenance::AmbiguousAutogradOther, nullptr, nullptr, cia_};
-      const bool has_backend_kernel = cea != nullptr || has_any(op, s.backends_from_autograd);
-      if (!has_backend_kernel) return from(d, Provenance::Math, cia_);
-    }
+  if (s.cia && v.cia != nullptr) {
+    if (s.key == autograd_other_ && v.autogradother_backend)
+      return Entry{Provenance::AmbiguousAutogradOther, nullptr, nullptr, cia_};
+    bool has_backend_kernel = v.cea != nullptr;
+    if (!has_backend_kernel && s.backends_from_autograd != 0)
+      for (KeySet bits : v.registered)
+        if (Profile::has(s.backends_from_autograd, bits)) {
+          has_backend_kernel = true;
+          break;
+        }
+    if (!has_backend_kernel) return from(v.cia, Provenance::Math, cia_);
   }
   // 2.4 Autograd.
-  if (s.autograd)
-    if (const Kernel* d = get(autograd_)) return from(d, Provenance::Autograd, autograd_);
+  if (s.autograd && v.autograd != nullptr) return from(v.autograd, Provenance::Autograd, autograd_);
   // 2.5 FuncTorchBatchedDecomposition (main).
-  if (s.ftbd)
-    if (const Kernel* d = get(ftbd_)) return from(d, Provenance::Batched, ftbd_);
+  if (s.ftbd && v.ftbd != nullptr) return from(v.ftbd, Provenance::Batched, ftbd_);
   // 3. Backend fallback.
-  if (const Fallback* f = reg_->fallback_for(k)) return Entry{Provenance::BackendFallback, nullptr, f, k};
+  if (const Fallback* f = reg_->fallback_for(s.key)) return Entry{Provenance::BackendFallback, nullptr, f, s.key};
   return Entry{};
 }
 
+Entry Resolver::compute(const Operator& op, KeyId k) const {
+  OpView v;
+  prepare(op, v);
+  return compute(v, static_cast<std::size_t>(p_->key(k).slot));
+}
+
 void Resolver::compute_table(const Operator& op, std::vector<Entry>& out) const {
+  OpView v;
+  prepare(op, v);
   out.clear();
-  for (const Slot& s : slots_) out.push_back(compute(op, s.key));
+  for (std::size_t i = 0; i < slots_.size(); ++i) out.push_back(compute(v, i));
 }
 
 MathSkip Resolver::math_skip(const Operator& op, KeyId k) const {

@@ -56,23 +56,38 @@ void TableReader::fail(Location where, std::string message) {
 }
 
 void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
-  const std::vector<std::string_view> names(allowed);
+  indexed_ = true;
+  fields_.clear();
+  for (auto name : allowed) fields_.emplace_back(name, nullptr);
   for (auto&& [k, v] : table_) {
-    if (std::find(names.begin(), names.end(), std::string_view(k.str())) != names.end()) continue;
+    const std::string_view key(k.str());
+    auto it = std::find_if(fields_.begin(), fields_.end(), [&](const auto& f) { return f.first == key; });
+    if (it != fields_.end()) {
+      it->second = &v;
+      continue;
+    }
+    const std::vector<std::string_view> names(allowed);
     fail(location_of(k.source(), file_),
-         fmt::format("unknown field '{}' in {}{}", k.str(), what_, did_you_mean(k.str(), names)));
+         fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
     return;
   }
 }
 
+const toml::node* TableReader::lookup(std::string_view key) const {
+  if (!indexed_) return table_.get(key);
+  for (const auto& [name, node] : fields_)
+    if (name == key) return node;
+  return nullptr;
+}
+
 Location TableReader::where(std::string_view key) const {
-  if (const auto* n = table_.get(key)) return location_of(n->source(), file_);
+  if (const auto* n = lookup(key)) return location_of(n->source(), file_);
   return self();
 }
 
 const toml::node* TableReader::get(std::string_view key, toml::node_type type,
                                    std::string_view tname) {
-  const toml::node* n = table_.get(key);
+  const toml::node* n = lookup(key);
   if (n == nullptr || failed()) return nullptr;
   if (n->type() != type) {
     fail(location_of(n->source(), file_),

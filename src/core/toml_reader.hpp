@@ -32,10 +32,12 @@ class TableReader {
   TableReader(const toml::table& table, const std::string& file, std::string_view what,
               std::optional<Diagnostic>* error);
 
-  // Reports the first field not in `allowed` (with a did-you-mean).
+  // Reports the first field not in `allowed` (with a did-you-mean). The
+  // allowed names must outlive the reader (string literals); afterwards the
+  // accessors read the fields found in this single pass over the table.
   void allow_only(std::initializer_list<std::string_view> allowed);
 
-  [[nodiscard]] bool contains(std::string_view key) const { return table_.contains(key); }
+  [[nodiscard]] bool contains(std::string_view key) const { return lookup(key) != nullptr; }
   std::optional<Located<std::string>> str(std::string_view key);
   std::optional<Located<bool>> boolean(std::string_view key);
   std::optional<std::vector<Located<std::string>>> str_array(std::string_view key);
@@ -51,11 +53,14 @@ class TableReader {
 
  private:
   const toml::node* get(std::string_view key, toml::node_type type, std::string_view type_name);
+  [[nodiscard]] const toml::node* lookup(std::string_view key) const;
 
   const toml::table& table_;
   const std::string& file_;
   std::string what_;
   std::optional<Diagnostic>* error_;
+  bool indexed_ = false;
+  std::vector<std::pair<std::string_view, const toml::node*>> fields_;  // after allow_only
 };
 
 }  // namespace dt

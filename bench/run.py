@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""dispatchtool benchmark: speed and memory on the real PyTorch 1.13 corpus.
+
+Exports every operator registered in the installed PyTorch (tools/export_corpus.py),
+builds a 10x scaled copy (every namespace cloned ten times), and times whole
+processes (best of --runs) with their peak resident memory:
+
+  floor   build/bench/dispatchtool_toml_floor: a plain toml++ parse of the same
+          files, the floor for any toml++-based tool
+  table   dispatchtool table --raw --profile torch-1.13
+  lint    dispatchtool lint --profile torch-1.13 (when the subcommand exists)
+  torch   /usr/bin/python3 printing _dispatch_dump_table for every operator
+          (the real dispatcher; 1x only: it cannot hold ten copies of aten)
+
+Targets (printed with the ratios): table within 1.3x of the floor, at least 7x
+faster than the real dispatcher's whole process, peak memory at most 60 MiB,
+linear growth from 1x to 10x; lint within 1.5x of table.
+
+Usage: bench/run.py [--build build] [--runs 5] [--workdir build/bench-data]
+"""
+import argparse
+import hashlib
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PYTHON = "/usr/bin/python3"
+
+TORCH_DUMP = r"""
+import sys, torch
+names = sorted(torch._C._dispatch_get_registrations_for_dispatch_key(''))
+out = sys.stdout
+for n in names:
+    out.write('### ' + n + '\n')
+    out.write(torch._C._dispatch_dump_table(n))
+"""
+
+
+MEASURE = None  # build/bench/dispatchtool_measure
+
+
+def run(cmd):
+    """Runs cmd (stdout to /dev/null) under the measuring launcher; returns
+    (seconds, peak RSS in MiB, exit status)."""
+    p = subprocess.run([MEASURE] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = [l for l in p.stderr.splitlines() if l.startswith("measure: ")][-1]
+    secs, kib, status = line.split()[1:]
+    return float(secs), int(kib) / 1024.0, int(status)
+
+
+def best(cmd, runs, ok=(0,)):
+    times, rss = [], 0.0
+    for _ in range(runs):
+        dt, mib, rc = run(cmd)
+        if rc not in ok:
+            sys.exit(f"bench: {' '.join(cmd[:3])} ... exited with {rc}")
+        times.append(dt)
+        rss = max(rss, mib)
+    return min(times), rss
+
+
+def digest(cmd):
+    p = subprocess.run(cmd, capture_output=True, check=True)
+    return hashlib.sha256(p.stdout).hexdigest(), len(p.stdout)
+
+
+def export(workdir):
+    one = os.path.join(workdir, "corpus-1x")
+    if not os.path.exists(os.path.join(one, "MANIFEST")):
+        subprocess.run([PYTHON, os.path.join(ROOT, "tools", "export_corpus.py"), one], check=True,
+                       stdout=subprocess.DEVNULL)
+    ten = os.path.join(workdir, "corpus-10x")
+    if not os.path.exists(os.path.join(ten, "DONE")):
+        os.makedirs(ten, exist_ok=True)
+        for name in sorted(os.listdir(one)):
+            if not name.endswith(".toml"):
+                continue
+            text = open(os.path.join(one, name), encoding="utf-8").read()
+            ns = re.search(r'^namespace = "([^"]+)"', text, re.M).group(1)
+            for c in range(10):
+                clone = text.replace(f'namespace = "{ns}"', f'namespace = "{ns}_c{c}"')
+                clone = clone.replace(f'"{ns}::', f'"{ns}_c{c}::')
+                with open(os.path.join(ten, f"c{c}-{name}"), "w", encoding="utf-8") as f:
+                    f.write(clone)
+        open(os.path.join(ten, "DONE"), "w").close()
+    files = {}
+    for label, d in (("1x", one), ("10x", ten)):
+        files[label] = sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith(".toml"))
+    return files
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--workdir", default=None)
+    a = ap.parse_args()
+    tool = os.path.join(a.build, "dispatchtool")
+    floor = os.path.join(a.build, "bench", "dispatchtool_toml_floor")
+    global MEASURE
+    MEASURE = os.path.join(a.build, "bench", "dispatchtool_measure")
+    workdir = a.workdir or os.path.join(a.build, "bench-data")
+    for exe in (tool, floor, MEASURE):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"bench: {exe} not found; build first (cmake --build {a.build})")
+    if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
+        sys.exit("bench: /usr/bin/python3 cannot import torch (apt-get install python3-torch)")
+    has_lint = subprocess.run([tool, "lint", "--help"], capture_output=True).returncode == 0
+
+    files = export(workdir)
+    table = lambda fs: [tool, "table", "--raw", "--profile", "torch-1.13"] + fs
+    lint = lambda fs: [tool, "lint", "--profile", "torch-1.13", "--format", "text"] + fs
+
+    # The tool's output must be the real dispatcher's, byte for byte.
+    tool_digest, out_bytes = digest(table(files["1x"]))
+    torch_digest, _ = digest([PYTHON, "-c", TORCH_DUMP])
+    same = tool_digest == torch_digest
+
+    res = {}
+    for label in ("1x", "10x"):
+        fs = files[label]
+        res[("floor", label)] = best([floor] + fs, a.runs)
+        res[("table", label)] = best(table(fs), a.runs)
+        if has_lint:
+            res[("lint", label)] = best(lint(fs), a.runs, ok=(0, 1))
+    res[("torch", "1x")] = best([PYTHON, "-c", TORCH_DUMP], max(1, a.runs // 2))
+
+    size = {l: sum(os.path.getsize(f) for f in fs) for l, fs in files.items()}
+    print(f"corpus: 1x = {len(files['1x'])} files, {size['1x'] / 2**20:.1f} MiB of TOML; "
+          f"10x = {len(files['10x'])} files, {size['10x'] / 2**20:.1f} MiB; "
+          f"table --raw output (1x) = {out_bytes / 2**20:.1f} MiB")
+    print(f"best of {a.runs} runs, whole processes, output to /dev/null\n")
+    print(f"{'':34}{'1x time':>10}{'1x peak':>10}{'10x time':>11}{'10x peak':>11}")
+    names = [("floor", "toml++ parse only (floor)"), ("table", "dispatchtool table --raw")]
+    if has_lint:
+        names.append(("lint", "dispatchtool lint"))
+    names.append(("torch", "real dispatcher (python3 + torch)"))
+    for key, title in names:
+        row = f"{title:34}"
+        for label in ("1x", "10x"):
+            if (key, label) in res:
+                t, m = res[(key, label)]
+                row += f"{t * 1000:>8.0f}ms{m:>7.1f}MiB" if label == "1x" else f"{t * 1000:>9.0f}ms{m:>8.1f}MiB"
+            else:
+                row += f"{'-':>10}{'-':>10}" if label == "1x" else f"{'-':>11}{'-':>11}"
+        print(row)
+
+    t1, m1 = res[("table", "1x")]
+    t10, m10 = res[("table", "10x")]
+    f1, f10 = res[("floor", "1x")][0], res[("floor", "10x")][0]
+    tt, tm = res[("torch", "1x")]
+
+    def verdict(ok):
+        return "ok" if ok else "MISSED"
+
+    print("\nratios and targets:")
+    print(f"  output identical to the real dispatcher (1x):  {'yes' if same else 'NO'}")
+    print(f"  table / toml++ floor   1x: {t1 / f1:5.2f}x   10x: {t10 / f10:5.2f}x   "
+          f"target <= 1.30x   {verdict(max(t1 / f1, t10 / f10) <= 1.3)}")
+    print(f"  real dispatcher / table (1x): {tt / t1:6.1f}x   target >= 7x   {verdict(tt / t1 >= 7)}")
+    print(f"  table peak memory 1x: {m1:.1f} MiB (real dispatcher {tm:.1f} MiB, ratio {tm / m1:.1f}x)   "
+          f"target <= 60 MiB   {verdict(m1 <= 60)}")
+    print(f"  growth 1x -> 10x: time {t10 / t1:5.2f}x, memory {m10 / m1:5.2f}x "
+          f"(corpus {size['10x'] / size['1x']:.1f}x)   target: linear (time <= ~10x)   "
+          f"{verdict(t10 / t1 <= 11)}")
+    if has_lint:
+        l1, l10 = res[("lint", "1x")][0], res[("lint", "10x")][0]
+        print(f"  lint / table           1x: {l1 / t1:5.2f}x   10x: {l10 / t10:5.2f}x   "
+              f"target <= 1.50x   {verdict(max(l1 / t1, l10 / t10) <= 1.5)}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
