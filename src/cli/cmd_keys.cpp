@@ -26,20 +26,28 @@ std::string_view kind_name(const Profile& p, KeyId k) {
 Command add_keys_command(CLI::App& app, const Io& io) {
   struct Options {
     std::string profile = std::string(kDefaultProfile);
+    bool names = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("keys", "List the runtime keys (table rows) and alias keys of a profile");
   add_profile_option(*sub, o->profile);
+  sub->add_flag("--names", o->names, "only the names a registration may use, one per line (for scripts and completion)");
   sub->footer(
       "Examples:\n"
       "  dispatchtool keys\n"
-      "  dispatchtool keys --profile torch-1.13");
+      "  dispatchtool keys --profile torch-1.13\n"
+      "  dispatchtool keys --names | grep Autograd");
   return {sub, [o, &io]() -> int {
             auto p = open_profile(io, o->profile);
             if (!p) return kExitError;
             const Profile& prof = **p;
             Writer w(io.out);
             std::string& out = w.buf();
+            if (o->names) {
+              for (KeyId k = 0; k < prof.keys().size(); ++k)
+                if (prof.key(k).kind != KeyKind::Marker) out += prof.name_of(k) + "\n";
+              return kExitOk;
+            }
             out += fmt::format("profile {}: {}\n", prof.name(), prof.description());
             out += fmt::format("{} runtime keys (dispatch-table rows, lowest priority first):\n",
                                prof.runtime_keys().size());

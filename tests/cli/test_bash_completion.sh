@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Exercises completions/dispatchtool.bash the way bash calls it.
+# usage: test_bash_completion.sh BUILD_DIR
+set -u
+PATH="$1:$PATH"
+source "$(dirname "$0")/../../completions/dispatchtool.bash"
+fail=0 pass=0
+check() {  # check "words..." expected-word
+  local line="$1" want="$2"
+  read -r -a COMP_WORDS <<<"$line"
+  [[ "$line" == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMPREPLY=()
+  _dispatchtool
+  if printf '%s\n' "${COMPREPLY[@]}" | grep -qx -- "$want"; then
+    pass=$((pass + 1))
+  else
+    echo "FAIL: '$line' does not offer '$want' (got: ${COMPREPLY[*]:0:8})"
+    fail=$((fail + 1))
+  fi
+}
+check "dispatchtool ta" table
+check "dispatchtool table --st" --style
+check "dispatchtool table --style py" python-dispatcher
+check "dispatchtool table --keys AutogradC" AutogradCPU
+check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
+check "dispatchtool table --profile torch-1" torch-1.13
+check "dispatchtool lint --format sa" sarif
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
