@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,17 @@ struct MathSkip {
   bool cea_present = false;
 };
 
+// One step of computeDispatchTableEntryWithDebug, recorded to explain a result.
+struct TraceStep {
+  const char* step;       // "1", "2.1", "2.2", "2.3a", "2.3b", "2.4", "2.5", "3"
+  KeyId key;              // step 1/3: the runtime key; otherwise the alias consulted
+  bool applies;           // the runtime key is covered by that alias (steps 2.x)
+  const Kernel* kernel;   // the kernel registered on that key/alias, if any
+  bool taken;             // this step produced the result
+  std::string why;        // 2.3b: "ambiguous" or "has_backend_kernel"
+};
+using Trace = std::vector<TraceStep>;
+
 class Resolver {
  public:
   // One operator prepared for computing many rows: its direct kernels by
@@ -59,7 +71,8 @@ class Resolver {
 
   void prepare(const Operator& op, OpView& view) const;
   // The entry of the key in table slot `slot` (computeDispatchTableEntryWithDebug).
-  [[nodiscard]] Entry compute(const OpView& view, std::size_t slot) const;
+  // With `trace`, every step considered is recorded (for `explain`).
+  [[nodiscard]] Entry compute(const OpView& view, std::size_t slot, Trace* trace = nullptr) const;
 
   [[nodiscard]] const Profile& profile() const { return *p_; }
   [[nodiscard]] const Registry& registry() const { return *reg_; }

@@ -77,21 +77,31 @@ void Resolver::prepare(const Operator& op, OpView& v) const {
   }
 }
 
-Entry Resolver::compute(const OpView& v, std::size_t slot) const {
+Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
   const Slot& s = slots_[slot];
+  // Records one step of the algorithm when explaining; free otherwise.
+  auto note = [&](const char* step, KeyId alias, bool applies, const Kernel* kern, bool taken, std::string why = {}) {
+    if (trace != nullptr) trace->push_back(TraceStep{step, alias, applies, kern, taken, std::move(why)});
+  };
   auto from = [](const Kernel* kern, Provenance why, KeyId src) { return Entry{why, kern, nullptr, src}; };
 
   // 1. A kernel registered directly on the runtime key.
+  note("1", s.key, true, v.direct[slot], v.direct[slot] != nullptr);
   if (const Kernel* d = v.direct[slot]) return from(d, Provenance::Kernel, s.key);
   // 2.1 / 2.2 CompositeExplicitAutogradNonFunctional, CompositeExplicitAutograd.
+  note("2.1", ceanf_, s.ceanf, v.ceanf, s.ceanf && v.ceanf != nullptr);
   if (s.ceanf && v.ceanf != nullptr) return from(v.ceanf, Provenance::DefaultBackend, ceanf_);
+  note("2.2", cea_, s.cea, v.cea, s.cea && v.cea != nullptr);
   if (s.cea && v.cea != nullptr) return from(v.cea, Provenance::DefaultBackend, cea_);
   // 2.3a CompositeImplicitAutogradNestedTensor.
+  note("2.3a", nested_, s.nested, v.nested, s.nested && v.nested != nullptr);
   if (s.nested && v.nested != nullptr) return from(v.nested, Provenance::Nested, nested_);
   // 2.3b CompositeImplicitAutograd, unless a backend kernel exists (or ambiguity).
   if (s.cia && v.cia != nullptr) {
-    if (s.key == autograd_other_ && v.autogradother_backend)
+    if (s.key == autograd_other_ && v.autogradother_backend) {
+      note("2.3b", cia_, true, v.cia, true, "ambiguous");
       return Entry{Provenance::AmbiguousAutogradOther, nullptr, nullptr, cia_};
+    }
     bool has_backend_kernel = v.cea != nullptr;
     if (!has_backend_kernel && s.backends_from_autograd != 0)
       for (KeySet bits : v.registered)
@@ -99,14 +109,21 @@ Entry Resolver::compute(const OpView& v, std::size_t slot) const {
           has_backend_kernel = true;
           break;
         }
+    note("2.3b", cia_, true, v.cia, !has_backend_kernel, has_backend_kernel ? "has_backend_kernel" : "");
     if (!has_backend_kernel) return from(v.cia, Provenance::Math, cia_);
+  } else {
+    note("2.3b", cia_, s.cia, v.cia, false);
   }
   // 2.4 Autograd.
+  note("2.4", autograd_, s.autograd, v.autograd, s.autograd && v.autograd != nullptr);
   if (s.autograd && v.autograd != nullptr) return from(v.autograd, Provenance::Autograd, autograd_);
   // 2.5 FuncTorchBatchedDecomposition (main).
+  if (ftbd_ != kUndefined) note("2.5", ftbd_, s.ftbd, v.ftbd, s.ftbd && v.ftbd != nullptr);
   if (s.ftbd && v.ftbd != nullptr) return from(v.ftbd, Provenance::Batched, ftbd_);
   // 3. Backend fallback.
-  if (const Fallback* f = reg_->fallback_for(s.key)) return Entry{Provenance::BackendFallback, nullptr, f, s.key};
+  const Fallback* f = reg_->fallback_for(s.key);
+  note("3", s.key, true, nullptr, f != nullptr);
+  if (f != nullptr) return Entry{Provenance::BackendFallback, nullptr, f, s.key};
   return Entry{};
 }
 

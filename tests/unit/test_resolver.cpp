@@ -188,3 +188,31 @@ TEST_CASE("the table does not depend on registration order") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("the explain trace agrees with the computed entry for every key") {
+  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
+                                                         impl("SparseCPU", "sp") + impl("CPU", "cpu") +
+                                                         impl("CompositeExplicitAutogradNonFunctional", "nf") +
+                                                         impl("Autograd", "ag") + impl("FuncTorchBatched", "b")}});
+  const Resolver r(l.registry);
+  Resolver::OpView v;
+  r.prepare(*l.registry.find("t::foo"), v);
+  const auto& keys = l.registry.profile().runtime_keys();
+  for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+    CAPTURE(l.registry.profile().name_of(keys[slot]));
+    Trace trace;
+    const Entry traced = r.compute(v, slot, &trace);
+    const Entry plain = r.compute(v, slot);
+    CHECK(traced.why == plain.why);
+    CHECK(traced.debug() == plain.debug());
+    std::size_t taken = 0;
+    for (const auto& s : trace) taken += s.taken ? 1 : 0;
+    CHECK(taken == (plain.valid() ? 1u : 0u));
+    REQUIRE_FALSE(trace.empty());
+    if (plain.valid()) CHECK(trace.back().taken);  // the walk stops at the step that decides
+  }
+}
+
+}  // namespace dt::test

@@ -1,0 +1,38 @@
+// dispatchtool explain: why a key of an operator gets the kernel it gets.
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dispatchtool/explain.hpp"
+
+namespace dt::cli {
+
+Command add_explain_command(CLI::App& app, const Io& io) {
+  auto o = std::make_shared<InputOptions>();
+  CLI::App* sub = app.add_subcommand("explain", "Explain, step by step, how a key of an operator gets its kernel");
+  add_input_options(*sub, *o);
+  sub->footer(
+      "--keys names the runtime keys to explain; --op the operator (optional when the files define one).\n"
+      "Examples:\n"
+      "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
+      "  dispatchtool explain --keys AutogradOther configs/examples/autogradother_ambiguity.toml\n"
+      "  dispatchtool explain --register CPU,CompositeImplicitAutograd --keys AutogradCPU,XLA");
+  return {sub, [o, &io]() -> int {
+            if (o->keys.empty()) return usage_error(io, "explain needs --keys KEY[,KEY...] (e.g. --keys AutogradCPU)");
+            auto s = open_session(io, *o);
+            if (!s) return kExitError;
+            if (s->ops.size() != 1)
+              return usage_error(io, fmt::format("explain needs one operator; {} match (choose one with --op)",
+                                                 s->ops.size()));
+            const Resolver resolver(s->loaded->registry);
+            Writer w(io.out);
+            bool first = true;
+            for (KeyId k : s->table_filter.keys) {
+              if (!first) w.buf() += '\n';
+              first = false;
+              render_explain(resolver, *s->ops.front(), k, HumanStyle{s->color, false, false}, w.buf());
+            }
+            return kExitOk;
+          }};
+}
+
+}  // namespace dt::cli
