@@ -22,31 +22,16 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
             auto s = open_session(io, o->in);
             if (!s) return kExitError;
             const Registry& reg = s->loaded->registry;
-            const Style style = style_of(o->style, o->raw);
-            Writer w(io.out);
-            std::string raw;
             const HumanStyle human{s->color, false, false};
-            bool first = true;
-            for (const Operator* op : s->ops) {
-              switch (style) {
-                case Style::Raw:
-                  w.buf() += "### " + op->name + "\n";
-                  render_registrations_raw(reg, *op, s->registration_filter, w.buf());
-                  break;
-                case Style::PythonDispatcher:
-                  if (s->ops.size() > 1) w.buf() += "### " + op->name + "\n";
-                  raw.clear();
-                  render_registrations_raw(reg, *op, s->registration_filter, raw);
-                  render_registrations_python_dispatcher(raw, w.buf());
-                  break;
-                case Style::Human:
-                  if (!first) w.buf() += '\n';
-                  render_registrations_human(reg, *op, s->registration_filter, human, w.buf());
-                  break;
-              }
-              first = false;
-              w.maybe_flush();
-            }
+            print_operators(
+                io, s->ops, style_of(o->style, o->raw),
+                [&](const Operator& op, std::string& out) {
+                  render_registrations_raw(reg, op, s->registration_filter, out);
+                },
+                render_registrations_python_dispatcher,
+                [&](const Operator& op, std::string& out) {
+                  render_registrations_human(reg, op, s->registration_filter, human, out);
+                });
             return kExitOk;
           }};
 }

@@ -27,31 +27,14 @@ Command add_table_command(CLI::App& app, const Io& io) {
             auto s = open_session(io, o->in);
             if (!s) return kExitError;
             const Resolver resolver(s->loaded->registry);
-            const Style style = style_of(o->style, o->raw);
-            Writer w(io.out);
-            std::string raw;
             const HumanStyle human{s->color, o->fallbacks, o->expand};
-            bool first = true;
-            for (const Operator* op : s->ops) {
-              switch (style) {
-                case Style::Raw:
-                  w.buf() += "### " + op->name + "\n";
-                  render_table_raw(resolver, *op, s->table_filter, w.buf());
-                  break;
-                case Style::PythonDispatcher:
-                  if (s->ops.size() > 1) w.buf() += "### " + op->name + "\n";
-                  raw.clear();
-                  render_table_raw(resolver, *op, s->table_filter, raw);
-                  render_table_python_dispatcher(raw, w.buf());
-                  break;
-                case Style::Human:
-                  if (!first) w.buf() += '\n';
-                  render_table_human(resolver, *op, s->table_filter, human, w.buf());
-                  break;
-              }
-              first = false;
-              w.maybe_flush();
-            }
+            print_operators(
+                io, s->ops, style_of(o->style, o->raw),
+                [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },
+                render_table_python_dispatcher,
+                [&](const Operator& op, std::string& out) {
+                  render_table_human(resolver, op, s->table_filter, human, out);
+                });
             return kExitOk;
           }};
 }
