@@ -60,6 +60,32 @@ Style style_of(const std::string& style, bool raw) {
   return Style::Human;
 }
 
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
+                     void (*python_dispatcher)(const std::string& raw, std::string& out), const RenderOp& human) {
+  Writer w(io.out);
+  std::string text;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const Operator& op = *ops[i];
+    switch (style) {
+      case Style::Raw:
+        w.buf() += "### " + op.name + "\n";
+        raw(op, w.buf());
+        break;
+      case Style::PythonDispatcher:
+        if (ops.size() > 1) w.buf() += "### " + op.name + "\n";
+        text.clear();
+        raw(op, text);
+        python_dispatcher(text, w.buf());
+        break;
+      case Style::Human:
+        if (i > 0) w.buf() += '\n';
+        human(op, w.buf());
+        break;
+    }
+    w.maybe_flush();
+  }
+}
+
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec) {
   auto p = load_profile(spec);
   if (!p) {
@@ -194,10 +220,11 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool table --raw --profile torch-1.13 ops/*.toml\n"
       "  dispatchtool table --register CPU,XLA,CompositeImplicitAutograd\n"
       "  dispatchtool registrations --op myops::foo configs/examples/custom_op.toml\n"
+      "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
-                                         add_keys_command(app, io)};
+                                         add_explain_command(app, io), add_keys_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

@@ -84,6 +84,13 @@ struct Session {
   bool color = false;
 };
 
+// Prints every selected operator in `style`: the raw text after a
+// '### ns::name.overload' line, PythonDispatcher's view of that raw text
+// ('###' lines only for several operators), or the readable view.
+using RenderOp = std::function<void(const Operator&, std::string&)>;
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
+                     void (*python_dispatcher)(const std::string& raw, std::string& out), const RenderOp& human);
+
 // Loads the profile and the files, applies --op/--keys. Prints errors and
 // warnings; returns std::nullopt after an error (exit status 2).
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal = OnRefusal::Fail);
@@ -97,6 +104,7 @@ struct Command {
 };
 Command add_table_command(CLI::App& app, const Io& io);
 Command add_registrations_command(CLI::App& app, const Io& io);
+Command add_explain_command(CLI::App& app, const Io& io);
 Command add_keys_command(CLI::App& app, const Io& io);
 
 int run(int argc, const char* const* argv, const Io& io);
