@@ -154,6 +154,10 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
   auto it = std::lower_bound(op.kernels.begin(), op.kernels.end(), key,
                              [](const KeyKernels& kk, KeyId kid) { return kk.key < kid; });
   if (it == op.kernels.end() || it->key != key) it = op.kernels.insert(it, KeyKernels{key, {}});
+  // OperatorEntry::registerKernel records the first C++ signature before it
+  // warns, so "previous kernel" can name the new kernel itself.
+  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough)
+    op.first_cpp_signature_debug = k.debug;
   if (!it->kernels.empty()) {
     const auto& ex = p.quirks().override_warning_exempt;
     const bool exempt = std::find(ex.begin(), ex.end(), key) != ex.end();
@@ -177,8 +181,6 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
       warnings_.push_back(std::move(d));
     }
   }
-  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough)
-    op.first_cpp_signature_debug = k.debug;
   it->kernels.insert(it->kernels.begin(), std::move(k));
   return std::nullopt;
 }
