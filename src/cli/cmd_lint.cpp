@@ -1,0 +1,212 @@
+// dispatchtool lint: registration conflicts, with every location involved.
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+#include "dispatchtool/lint.hpp"
+
+namespace dt::cli {
+
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> files;
+  std::string profile;
+  std::string format = "text";
+  std::vector<std::string> select, ignore, severity;
+  std::string fail_on;
+  std::string config;
+  bool no_config = false;
+  std::string baseline, write_baseline;
+  bool list_rules = false;
+};
+
+// "a,b" -> {"a", "b"}, for options that take lists.
+std::vector<std::string> split_commas(const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const auto& v : values) {
+    std::stringstream ss(v);
+    for (std::string part; std::getline(ss, part, ',');) {
+      part.erase(0, part.find_first_not_of(' '));
+      part.erase(part.find_last_not_of(' ') + 1);
+      if (!part.empty()) out.push_back(part);
+    }
+  }
+  return out;
+}
+
+// Rule ids given on the command line; false (after a usage error) if one is unknown.
+bool check_rule_ids(const Io& io, std::string_view option, const std::vector<std::string>& ids) {
+  for (const auto& id : ids)
+    if (auto err = lint::unknown_rule_error(id)) {
+      usage_error(io, fmt::format("{}: {}", option, *err));
+      return false;
+    }
+  return true;
+}
+
+// The configuration the command line gives; std::nullopt after a usage error.
+std::optional<lint::Config> command_line_config(const Io& io, const LintOptions& o) {
+  lint::Config c;
+  c.select = split_commas(o.select);
+  c.ignore = split_commas(o.ignore);
+  if (!check_rule_ids(io, "--select", c.select) || !check_rule_ids(io, "--ignore", c.ignore)) return std::nullopt;
+  for (const auto& spec : split_commas(o.severity)) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos) {
+      usage_error(io, fmt::format("--severity: expected RULE=LEVEL, got '{}'", spec));
+      return std::nullopt;
+    }
+    const std::string rule = spec.substr(0, eq);
+    if (!check_rule_ids(io, "--severity", {rule})) return std::nullopt;
+    auto sev = lint::parse_severity(spec.substr(eq + 1));
+    if (!sev) {
+      usage_error(io, fmt::format("--severity: unknown level '{}' for {}; expected error, warning or info",
+                                  spec.substr(eq + 1), rule));
+      return std::nullopt;
+    }
+    c.severity.push_back({rule, *sev});
+  }
+  if (!o.fail_on.empty()) c.fail_on = lint::parse_severity(o.fail_on);
+  if (!o.baseline.empty()) c.baseline = o.baseline;
+  if (!o.profile.empty()) c.profile = o.profile;
+  return c;
+}
+
+// --config FILE, or .dispatchtool-lint.toml in the current directory.
+std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
+  std::string path = o.config;
+  if (path.empty()) {
+    if (o.no_config || !std::filesystem::is_regular_file(std::string(lint::kConfigFileName))) return lint::Config{};
+    path = std::string(lint::kConfigFileName);
+  }
+  auto text = io.read(path);
+  if (!text) {
+    report(io, make_error(Location{path, 0, 0}, "cannot read lint configuration: " + text.error()));
+    return std::nullopt;
+  }
+  auto c = lint::parse_config(*text, path);
+  if (!c) {
+    report(io, c.error());
+    return std::nullopt;
+  }
+  // A relative baseline path is relative to the configuration file.
+  if (c->baseline && std::filesystem::path(*c->baseline).is_relative())
+    c->baseline = (std::filesystem::path(path).parent_path() / *c->baseline).lexically_normal().string();
+  return std::move(*c);
+}
+
+std::optional<lint::Baseline> read_baseline(const Io& io, const std::string& path) {
+  auto text = io.read(path);
+  if (!text) {
+    report(io, make_error(Location{path, 0, 0}, "cannot read lint baseline: " + text.error()));
+    return std::nullopt;
+  }
+  auto b = lint::parse_baseline(*text, path);
+  if (!b) {
+    report(io, b.error());
+    return std::nullopt;
+  }
+  return std::move(*b);
+}
+
+int write_baseline_file(const Io& io, const std::string& path, const std::vector<lint::Finding>& findings) {
+  const lint::Baseline b = lint::make_baseline(findings);
+  const std::string text = lint::write_baseline(b);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size()) {
+    if (f != nullptr) std::fclose(f);
+    return usage_error(io, fmt::format("cannot write baseline '{}': {}", path, std::strerror(errno)));
+  }
+  if (std::fclose(f) != 0) return usage_error(io, fmt::format("cannot write baseline '{}'", path));
+  std::fprintf(io.err, "dispatchtool lint: wrote %s: %zu %s accepting %zu %s\n", path.c_str(), b.entries.size(),
+               b.entries.size() == 1 ? "entry" : "entries", findings.size(),
+               findings.size() == 1 ? "finding" : "findings");
+  return kExitOk;
+}
+
+int run_lint(const Io& io, const LintOptions& o) {
+  if (o.list_rules) {
+    std::string out;
+    lint::render_rule_list(out);
+    std::fputs(out.c_str(), io.out);
+    return kExitOk;
+  }
+  auto cli_config = command_line_config(io, o);
+  if (!cli_config) return kExitError;
+  auto from_file = file_config(io, o);
+  if (!from_file) return kExitError;
+  const lint::Config config = lint::merge(std::move(*from_file), *cli_config);
+  if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
+
+  auto profile = open_profile(io, config.profile.value_or(std::string(kDefaultProfile)));
+  if (!profile) return kExitError;
+  auto loaded = load(**profile, o.files, io.read, LoadOptions{OnRefusal::Record});
+  if (!loaded) {
+    report(io, loaded.error());
+    return kExitError;
+  }
+  std::vector<lint::Finding> findings = lint::run(*loaded);
+  lint::apply(config, findings);
+  if (!o.write_baseline.empty()) return write_baseline_file(io, o.write_baseline, findings);
+
+  std::size_t baselined = 0;
+  if (config.baseline) {
+    auto baseline = read_baseline(io, *config.baseline);
+    if (!baseline) return kExitError;
+    baselined = lint::apply_baseline(*baseline, findings);
+  }
+
+  const lint::Summary summary = lint::summarize(findings, baselined);
+  std::error_code ec;
+  const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
+  std::string out;
+  lint::render(*lint::parse_format(o.format), findings, info, summary, out);
+  std::fputs(out.c_str(), io.out);
+  std::fprintf(io.err, "dispatchtool lint: %s\n", lint::summary_line(summary).c_str());
+  return lint::fails(findings, config.fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+Command add_lint_command(CLI::App& app, const Io& io) {
+  auto o = std::make_shared<LintOptions>();
+  CLI::App* sub = app.add_subcommand("lint", "Check registrations for conflicts and dispatcher pitfalls (CI-friendly)");
+  sub->add_option("files", o->files, "registration files (TOML); - reads standard input");
+  sub->add_option("--profile", o->profile,
+                  "PyTorch release: a built-in profile (torch-main, torch-1.13) or a profile file PATH.toml "
+                  "[default: the config's profile, else torch-main]");
+  sub->add_option("--format", o->format, "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+  // One value per occurrence (repeatable), so that FILE... after them stays a file.
+  auto repeatable = [](CLI::Option* opt) {
+    opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  repeatable(sub->add_option("--select", o->select, "only these rules (comma-separated or repeated)"));
+  repeatable(sub->add_option("--ignore", o->ignore, "skip these rules (comma-separated or repeated)"));
+  repeatable(
+      sub->add_option("--severity", o->severity, "RULE=LEVEL: report RULE as error, warning or info (repeatable)"));
+  sub->add_option("--fail-on", o->fail_on, "exit 1 when a finding is at least this severe: error (default), warning, info")
+      ->check(CLI::IsMember({"error", "warning", "info"}));
+  sub->add_option("--config", o->config,
+                  std::string("lint configuration (TOML); default: ") + std::string(lint::kConfigFileName) +
+                      " in the current directory, if present");
+  sub->add_flag("--no-config", o->no_config, "do not read " + std::string(lint::kConfigFileName));
+  sub->add_option("--baseline", o->baseline, "accept the findings listed in this baseline file; only new ones count");
+  sub->add_option("--write-baseline", o->write_baseline,
+                  "write the current findings to this baseline file (TOML) and exit 0");
+  sub->add_flag("--list-rules", o->list_rules, "list the rules with their default severity and exit");
+  sub->footer(
+      "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 bad input or usage.\n"
+      "Examples:\n"
+      "  dispatchtool lint ops/*.toml\n"
+      "  dispatchtool lint --format sarif ops/*.toml > lint.sarif\n"
+      "  dispatchtool lint --select duplicate-registration,impl-without-def --fail-on warning ops/*.toml\n"
+      "  dispatchtool lint --write-baseline lint-baseline.toml ops/*.toml   # then: --baseline lint-baseline.toml\n"
+      "Rules: dispatchtool lint --list-rules; docs/lint.md");
+  return {sub, [o, &io]() -> int { return run_lint(io, *o); }};
+}
+
+}  // namespace dt::cli
