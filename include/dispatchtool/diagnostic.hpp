@@ -38,6 +38,10 @@ struct Diagnostic {
   // "duplicate-fallback", "library-kind", "schema-mismatch",
   // "duplicate-registration").
   std::string code;
+  // For registration diagnostics, what they concern (lint baselines key on
+  // these): the operator (or the namespace, for library-level problems) and
+  // the dispatch key, each empty when not applicable.
+  std::string op, key;
 };
 
 inline Diagnostic make_error(Location where, std::string message, std::vector<Note> notes = {}) {

@@ -42,16 +42,6 @@ KeyId alias(const CheckContext& c, AliasRule r) { return c.p.alias_key(r).value_
 // The active kernel on `k`, or nullptr (never for Undefined, an absent alias).
 const Kernel* active(const Operator& op, KeyId k) { return k == kUndefined ? nullptr : op.get(k); }
 
-// The text between `open` and the next `close` after it; "" if absent.
-std::string between(std::string_view s, std::string_view open, std::string_view close) {
-  const auto a = s.find(open);
-  if (a == std::string_view::npos) return {};
-  const auto from = a + open.size();
-  const auto b = s.find(close, from);
-  if (b == std::string_view::npos) return {};
-  return std::string(s.substr(from, b - from));
-}
-
 Finding finding_at(const Location& where, std::string message, std::string op, std::string key) {
   Finding f;
   f.where = where;
@@ -71,51 +61,12 @@ std::vector<const Kernel*> all_kernels_by_seq(const Operator& op) {
 
 // ---- refusals recorded by the loader ---------------------------------------------
 
-// Subject of a refusal (operator or namespace, and key), read from PyTorch's message.
-struct Subject {
-  std::string op, key;
-};
-using SubjectOf = Subject (*)(std::string_view message);
-
-Subject duplicate_def_subject(std::string_view m) {
-  return {between(m, "Tried to register an operator (", "("), {}};
-}
-
-Subject duplicate_fallback_subject(std::string_view m) {
-  return {{}, between(m, "for the same dispatch key ", ";")};
-}
-
-Subject schema_mismatch_subject(std::string_view m) { return {between(m, "\n  operator: ", "\n"), {}}; }
-
-Subject library_kind_subject(std::string_view m) {
-  Subject s;
-  // Operator-level refusals name the operator as PyTorch's API call does.
-  for (auto [open, close] : std::array<std::pair<std::string_view, std::string_view>, 2>{
-           {{"def(\"", "\")"}, {"impl(\"", "\", ...)"}}})
-    if (s.op.empty()) s.op = between(m, open, close);
-  s.key = between(m, "Explicitly provided dispatch key (", ")");
-  if (!s.op.empty()) return s;
-  // Library-level refusals: the namespace.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kNamespace{{
-      {"register the namespace ", ";"},
-      {"('", "', ' is a reserved namespace"},
-      {"(you specified ", ")"},
-      {"Explicitly provided namespace (", ")"},
-  }};
-  for (auto [open, close] : kNamespace)
-    if (s.op.empty()) s.op = between(m, open, close);
-  if (s.op.empty() && m.find("with the wildcard namespace _") != std::string_view::npos) s.op = "_";
-  if (s.key.empty()) s.key = between(m, "TORCH_LIBRARY_IMPL(_, ", ", m)");
-  if (s.key.empty()) s.key = between(m, "backend fallback for '", "'");
-  return s;
-}
-
-void from_refusals(const CheckContext& c, std::string_view code, SubjectOf subject, std::string_view fix,
-                   std::vector<Finding>& out) {
+// Registrations the loader refused (OnRefusal::Record), with the operator (or
+// namespace) and key the loader recorded on them.
+void from_refusals(const CheckContext& c, std::string_view code, std::string_view fix, std::vector<Finding>& out) {
   for (const auto& d : c.refusals) {
     if (d.code != code) continue;
-    Subject s = subject(d.message);
-    Finding f = finding_at(d.where, d.message, std::move(s.op), std::move(s.key));
+    Finding f = finding_at(d.where, d.message, d.op, d.key);
     f.notes = d.notes;
     f.fix = std::string(fix);
     out.push_back(std::move(f));
@@ -123,21 +74,21 @@ void from_refusals(const CheckContext& c, std::string_view code, SubjectOf subje
 }
 
 void check_duplicate_def(const CheckContext& c, std::vector<Finding>& out) {
-  from_refusals(c, "duplicate-def", duplicate_def_subject,
+  from_refusals(c, "duplicate-def",
                 "Keep a single [[def]] per operator and overload; give a genuinely different signature its own "
                 "overload name (name.overload).",
                 out);
 }
 
 void check_duplicate_fallback(const CheckContext& c, std::vector<Finding>& out) {
-  from_refusals(c, "duplicate-fallback", duplicate_fallback_subject,
+  from_refusals(c, "duplicate-fallback",
                 "Register one backend fallback per dispatch key; drop this one, or register per-operator kernels "
                 "instead of a fallback when PyTorch already provides one for the key.",
                 out);
 }
 
 void check_library_kind(const CheckContext& c, std::vector<Finding>& out) {
-  from_refusals(c, "library-kind", library_kind_subject,
+  from_refusals(c, "library-kind",
                 "Put [[def]]s in the one DEF (or a FRAGMENT) file of their namespace, impls for one key in an IMPL "
                 "file with that dispatch_key, fallbacks in an IMPL file with namespace \"_\", and do not define "
                 "operators in reserved namespaces.",
@@ -145,7 +96,7 @@ void check_library_kind(const CheckContext& c, std::vector<Finding>& out) {
 }
 
 void check_schema_mismatch(const CheckContext& c, std::vector<Finding>& out) {
-  from_refusals(c, "schema-mismatch", schema_mismatch_subject,
+  from_refusals(c, "schema-mismatch",
                 "Make the kernel's signature match the operator's schema (argument count and types), or fix the "
                 "schema in the [[def]].",
                 out);

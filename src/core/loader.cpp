@@ -179,7 +179,8 @@ class FileLoader {
       if (refuse(lib.where, fmt::format("{}: cannot define {} with the wildcard namespace _ (every {} "
                                         "defines operators for a distinct namespace!) Did you mean to use "
                                         "TORCH_LIBRARY_IMPL instead?  {}",
-                                        macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context())))
+                                        macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context()),
+                 lib.ns))
         return take();
     }
     if (ns_given_ && lib.kind != LibraryKind::Impl) {
@@ -188,7 +189,8 @@ class FileLoader {
           std::find(q.reserved_namespace_kinds.begin(), q.reserved_namespace_kinds.end(), to_string(lib.kind)) !=
               q.reserved_namespace_kinds.end()) {
         if (refuse(ns->where, fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
-                                          lib.ns)))
+                                          lib.ns),
+                   lib.ns))
           return take();
       }
     }
@@ -204,6 +206,7 @@ class FileLoader {
                                    "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
                                    lib.ns, other.where.file, other.where.line, lib_debug_),
                        {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
+          d.op = lib.ns;
           if (refuse(std::move(d))) return take();
           break;
         }
@@ -246,7 +249,12 @@ class FileLoader {
     error_ = std::move(d);
     return true;
   }
-  bool refuse(Location where, std::string msg) { return refuse(make_error(std::move(where), std::move(msg))); }
+  bool refuse(Location where, std::string msg, std::string op = {}, std::string key = {}) {
+    Diagnostic d = make_error(std::move(where), std::move(msg));
+    d.op = std::move(op);
+    d.key = std::move(key);
+    return refuse(std::move(d));
+  }
   std::string context() const {
     return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
                        lib_->where.line);
@@ -306,7 +314,7 @@ class FileLoader {
                                "TORCH_LIBRARY block corresponding to this namespace (and consider deleting the "
                                "namespace from your schema string.)  {}",
                                text, n.ns, macro_name(lib_->kind), lib_->ns, context());
-      refuse(where, msg);
+      refuse(where, msg, is_def ? n.qualified() : text);
       return std::nullopt;
     }
     return n.qualified();
@@ -341,7 +349,8 @@ class FileLoader {
       if (refuse(where, fmt::format("def(\"{}\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  "
                                     "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
                                     "namespace.  {}",
-                                    shown, context())))
+                                    shown, context()),
+                 shown))
         return true;
       return false;
     }
@@ -500,7 +509,8 @@ class FileLoader {
                                        "dispatch key of the enclosing TORCH_LIBRARY_IMPL block ({}).  Please declare a "
                                        "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
                                        "there.  {}",
-                                       op->value, p_.name_of(k), p_.name_of(*lib_->key), context())))
+                                       op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
+                   op->value, p_.name_of(k)))
           return true;
         continue;
       }
@@ -528,9 +538,11 @@ class FileLoader {
     const bool fallthrough = ft && ft->value;
     if (!kernel && !fallthrough) return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
     if (lib_->kind_explicit && lib_->kind != LibraryKind::Impl) {
-      return refuse(where, fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
-                                       "call this function inside a TORCH_LIBRARY_IMPL block?  {}",
-                                       macro_name(lib_->kind), context()));
+      return refuse(where,
+                    fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
+                                "call this function inside a TORCH_LIBRARY_IMPL block?  {}",
+                                macro_name(lib_->kind), context()),
+                    lib_->ns, k1 ? k1->value : std::string());
     }
     std::optional<KeyId> k;
     Location kwhere = where;
@@ -552,7 +564,8 @@ class FileLoader {
                                        "specified {}) are not supported.  If you intended to apply this fallback function "
                                        "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
                                        "m.fallback(...); }}\n\n{}",
-                                       lib_->ns, p_.name_of(*k), context()));
+                                       lib_->ns, p_.name_of(*k), context()),
+                    lib_->ns, p_.name_of(*k));
     }
     Fallback f;
     f.key = *k;

@@ -110,6 +110,7 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
       op.name, op.def->printed, op.def->debug, *k.signature, k.debug, *reason);
   d.notes.push_back({op.def->where, "the operator is defined here"});
   d.code = "schema-mismatch";
+  d.op = op.name;
   return d;
 }
 
@@ -130,6 +131,7 @@ std::optional<Diagnostic> Registry::define(Definition def) {
         def.printed, def.debug, op.def->debug);
     d.notes.push_back({op.def->where, "the original definition is here"});
     d.code = "duplicate-def";
+    d.op = name;
     return d;
   }
   op.def = std::move(def);
@@ -178,6 +180,8 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
           op.first_cpp_signature_debug.value_or("no debug info"), k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";
+      d.op = op.name;
+      d.key = p.name_of(key);
       warnings_.push_back(std::move(d));
     }
   }
@@ -212,6 +216,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
                                                  "itself (profile " + p.name() + ")"
                                                : "the previous fallback is registered here"});
       d.code = "duplicate-fallback";
+      d.key = p.name_of(k);
       return d;
     }
     Fallback one = f;
