@@ -110,6 +110,8 @@ std::vector<std::string> device_names(const Registry& reg) {
   return out;
 }
 
+using toml::source_position;
+
 class FileLoader {
  public:
   FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt,
@@ -215,18 +217,28 @@ class FileLoader {
     lib_index_ = reg_.add_library(lib);
     lib_ = &reg_.libraries()[lib_index_];
 
-    if (const auto* defs = r.table_array("def"))
-      for (const auto& e : *defs)
-        if (load_def(*e.as_table())) return take();
+    // Entries run in document order, as the statements of a TORCH_LIBRARY
+    // block do ([[def]], [[impl]] and [[fallback]] may interleave).
+    enum class Kind { Def, Impl, Fallback };
+    struct Entry {
+      source_position at;
+      Kind kind;
+      const toml::table* table;
+    };
+    std::vector<Entry> entries;
+    for (auto [name, entry_kind] : {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}})
+      if (const auto* arr = r.table_array(name))
+        for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, e.as_table()});
     if (r.failed()) return take();
-    if (const auto* impls = r.table_array("impl"))
-      for (const auto& e : *impls)
-        if (load_impl(*e.as_table())) return take();
-    if (r.failed()) return take();
-    if (const auto* fbs = r.table_array("fallback"))
-      for (const auto& e : *fbs)
-        if (load_fallback(*e.as_table())) return take();
-    if (r.failed()) return take();
+    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+      return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+    });
+    for (const auto& e : entries) {
+      const bool stop = e.kind == Kind::Def    ? load_def(*e.table)
+                        : e.kind == Kind::Impl ? load_impl(*e.table)
+                                               : load_fallback(*e.table);
+      if (stop) return take();
+    }
     return std::nullopt;
   }
 

@@ -173,7 +173,7 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
           "dispatch key\n  operator: {}\n    {}\n  dispatch key: {}\n  previous kernel: {}\n  "
           "     new kernel: {}",
           p.quirks().override_warning_once
-              ? "Warning only once for all operators,  other operators may also be overridden.\n"
+              ? "Warning only once for all operators,  other operators may also be overridden.\n  "
               : "",
           op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
           k.catch_all ? "(catch all)" : p.name_of(key),

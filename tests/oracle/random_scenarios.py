@@ -56,8 +56,8 @@ The tool runs ONCE over all files for each of:
      pd_registrations);
   4. with --check-warnings (torch oracle): the override warnings of run 1's
      stderr vs the ones torch prints while registering (per operator, in
-     order; within a block dispatchtool registers the [[def]]s first, and the
-     replay does the same).
+     order; within a block dispatchtool registers the entries in document
+     order, and the replay does the same).
 
 A case passes when every operator of it matched in every comparison.  The last
 line is `random_scenarios: N passed, M failed` (cases).  For the first few
@@ -602,9 +602,9 @@ class TorchOracle:
         self.keep = []
 
     def replay(self, libs: List[Lib]):
-        """Run the blocks in order; within a block its [[def]] entries first,
-        then its [[impl]] entries, each in document order (dispatchtool's
-        loading order: only the override warnings can tell the difference).
+        """Run the blocks in order, and the entries of a block in document
+        order, as dispatchtool loads them (only the override warnings can
+        tell the order of defs and impls apart).
         The C++ override warnings torch prints meanwhile are kept in
         self.warnings."""
         C = self.C
@@ -620,9 +620,7 @@ class TorchOracle:
                     continue
                 L = C._dispatch_library(lib.kind, lib.ns, lib.key or "", linenum=lib.line)
                 self.keep.append(L)
-                entries = [e for e in lib.entries if isinstance(e, Def)] + \
-                    [e for e in lib.entries if isinstance(e, Impl)]
-                for e in entries:
+                for e in lib.entries:
                     if isinstance(e, Def):
                         text = e.op + e.schema_in if e.form == "qualschema" else short(e.op) + e.schema_in
                         if e.alias == "LEGACY":
@@ -699,7 +697,7 @@ class ModelOracle:
         for lib in libs:
             if lib.kind == "FALLBACK":
                 continue
-            for e in lib.entries:                 # defs first, as TorchOracle does
+            for e in lib.entries:                 # document order, as dispatchtool loads them
                 if isinstance(e, Def):
                     o = self.op(e.op)
                     assert o.schema is None, "generator defined %s twice" % e.op
@@ -712,8 +710,7 @@ class ModelOracle:
                     for im in e.shorthand:
                         for k in im.keys:
                             o.register(k, dm.Kernel(im.kernel, None, False, True, True))
-            for e in lib.entries:
-                if isinstance(e, Impl):
+                elif isinstance(e, Impl):
                     o = self.op(e.op)
                     for k in e.keys:
                         if e.spelling in ("libkey",) or (e.spelling == "key" and lib.key is not None):

@@ -675,7 +675,10 @@ class Checks:
                 if x not in err:
                     problems.append("warning missing:\n" + x)
         else:
-            first = once + "\n" + w[0]
+            # The spec says the once-line is "prepended"; PyTorch main's source
+            # (OperatorEntry::registerKernel) and real torch 2.x logs also indent
+            # the "Overriding ..." line that follows it by two spaces.
+            first = once + "\n  " + w[0]
             if first not in err:
                 problems.append("warning missing:\n" + first)
             if err.count("Overriding a previously registered kernel") != 1:
