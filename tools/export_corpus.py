@@ -33,6 +33,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tomlstr  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEFAULT_PROFILE = os.path.join(ROOT, "configs", "profiles", "torch-1.13.toml")
@@ -73,32 +76,11 @@ class Op:
 
 
 def toml_str(s: str) -> str:
-    """TOML basic string for any Python string (same rules as gen_profile_113.toml_str)."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif o < 0x20 or o == 0x7F:
-            out.append("\\u%04X" % o)
-        elif 0xD800 <= o <= 0xDFFF:
-            raise ExportError("string contains a lone surrogate: %r" % s)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    """TOML basic string; the export must be lossless, so a lone surrogate is an error."""
+    try:
+        return tomlstr.toml_str(s, strict=True)
+    except ValueError as e:
+        raise ExportError(str(e)) from None
 
 
 # ---------------------------------------------------------------------------

@@ -37,6 +37,8 @@ import sys
 import tempfile
 from typing import Dict, List, Sequence, Tuple
 
+from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 DEFAULT_OUT = os.path.join(ROOT, "configs", "profiles", "torch-1.13.toml")
@@ -50,34 +52,24 @@ KNOWN_ALIASES = ("Autograd", "CompositeImplicitAutograd", "CompositeImplicitAuto
 # TOML rendering
 # ---------------------------------------------------------------------------
 
-def toml_str(s: str) -> str:
-    """A TOML basic string (double quotes) for any Python string."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif o < 0x20 or o == 0x7F:
-            out.append("\\u%04X" % o)
-        elif 0xD800 <= o <= 0xDFFF:
-            # lone surrogate (surrogateescape'd byte): not representable; keep U+FFFD
-            out.append("\\uFFFD")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+def write_or_check(text: str, output: str, check: bool, prog: str, summary: str) -> int:
+    """Writes `text` to `output` atomically, or with `check` compares them."""
+    if check:
+        try:
+            old = open(output, encoding="utf-8").read()
+        except OSError:
+            old = None
+        if old != text:
+            print("%s: %s is out of date" % (prog, output), file=sys.stderr)
+            return 1
+        print("%s: %s; %s is up to date" % (prog, summary, output))
+        return 0
+    tmp = output + ".tmp"
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    os.replace(tmp, output)
+    print("%s: %s; wrote %s" % (prog, summary, output))
+    return 0
 
 
 def toml_array(name: str, items: Sequence[str], width: int = 100) -> str:
@@ -822,24 +814,8 @@ def main(argv=None) -> int:
         "(enum layout from include/c10/core/DispatchKey.h and DispatchKeySet.h, everything",
         "else measured with torch._C and cross-checked: %d checks passed)." % fails.passed,
     ]
-    text = render_profile(p, header)
-    if args.check:
-        try:
-            old = open(args.output, encoding="utf-8").read()
-        except OSError:
-            old = None
-        if old != text:
-            print("gen_profile_113: %s is out of date" % args.output, file=sys.stderr)
-            return 1
-        print("gen_profile_113: %d cross-checks passed; %s is up to date" % (fails.passed, args.output))
-        return 0
-    tmp = args.output + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, args.output)
-    print("gen_profile_113: %d cross-checks passed; wrote %s" % (fails.passed, args.output))
-    return 0
-
+    return write_or_check(render_profile(p, header), args.output, args.check, "gen_profile_113",
+                          "%d cross-checks passed" % fails.passed)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from gen_profile_113 import Failures, Universe, render_profile  # noqa: E402
+from gen_profile_113 import Failures, Universe, render_profile, write_or_check  # noqa: E402
 
 DEFAULT_OUT = os.path.join(ROOT, "configs", "profiles", "torch-main.toml")
 DEFAULT_MODEL_DIR = os.path.join(os.path.dirname(ROOT), "shared", "reference")
@@ -147,24 +147,8 @@ def main(argv=None) -> int:
         "Fallback debug strings are placeholders (<src>, <n>) exactly as the model prints them.",
         "Named is kept (spec A.3 caveat). %d consistency checks passed." % fails.passed,
     ]
-    text = render_profile(p, header)
-    if args.check:
-        try:
-            old = open(args.output, encoding="utf-8").read()
-        except OSError:
-            old = None
-        if old != text:
-            print("gen_profile_main: %s is out of date" % args.output, file=sys.stderr)
-            return 1
-        print("gen_profile_main: %d checks passed; %s is up to date" % (fails.passed, args.output))
-        return 0
-    tmp = args.output + ".tmp"
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
-    os.replace(tmp, args.output)
-    print("gen_profile_main: %d checks passed; wrote %s" % (fails.passed, args.output))
-    return 0
-
+    return write_or_check(render_profile(p, header), args.output, args.check, "gen_profile_main",
+                          "%d checks passed" % fails.passed)
 
 if __name__ == "__main__":
     sys.exit(main())
