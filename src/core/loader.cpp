@@ -115,9 +115,8 @@ using toml::source_position;
 class FileLoader {
  public:
   FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt,
-             std::vector<Diagnostic>& refusals, std::optional<std::string>& def_namespaces_err)
+             std::vector<Diagnostic>& refusals)
       : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {
-    (void)def_namespaces_err;
   }
 
   // Returns a fatal error (input error, or a refusal under OnRefusal::Fail).
@@ -630,7 +629,6 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
     while (next < paths.size() && ahead.size() < window)
       ahead.push_back(std::async(std::launch::async, read_and_parse, std::cref(read), std::cref(paths[next++])));
   };
-  std::optional<std::string> unused;
   for (const auto& path : paths) {
     refill();
     auto root = ahead.front().get();
@@ -638,7 +636,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
     refill();
     if (!root) return unexpected(std::move(root.error()));  // pending futures finish in their destructors
     const std::string shown = shown_name(path);
-    FileLoader fl(result.registry, shown, options, result.refusals, unused);
+    FileLoader fl(result.registry, shown, options, result.refusals);
     if (auto err = fl.load(*root)) return unexpected(std::move(*err));
   }
   return result;
