@@ -2,11 +2,12 @@
 // A tiny launcher, so the child's peak RSS is not inflated by a large parent
 // (ru_maxrss counts the pre-exec pages of a forked child).
 //   dispatchtool_measure CMD [ARGS...]   -> stderr: "measure: SECONDS PEAK_KIB STATUS"
-#include <chrono>
-#include <cstdio>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 
 int main(int argc, char** argv) {
   if (argc < 2) {

@@ -1,8 +1,8 @@
 // The floor for any toml++-based tool: parse every file, one at a time, and
 // drop it. Prints the number of top-level entries so the work is observable.
-#include <cstdio>
-
 #include <toml++/toml.h>
+
+#include <cstdio>
 
 int main(int argc, char** argv) {
   std::size_t entries = 0;

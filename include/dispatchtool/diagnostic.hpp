@@ -8,7 +8,7 @@
 namespace dt {
 
 struct Location {
-  std::string file;  // as given on the command line ("<stdin>" for -)
+  std::string file;        // as given on the command line ("<stdin>" for -)
   std::uint32_t line = 0;  // 1-based; 0 = unknown
   std::uint32_t column = 0;
 

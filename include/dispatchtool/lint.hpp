@@ -25,9 +25,9 @@ struct Finding {
   std::string rule;  // rule id, e.g. "duplicate-registration"
   Severity severity = Severity::Warning;
   std::string message;
-  Location where;             // primary location
-  std::vector<Note> notes;    // every other location involved
-  std::string fix;            // how to fix it (one or two sentences)
+  Location where;           // primary location
+  std::vector<Note> notes;  // every other location involved
+  std::string fix;          // how to fix it (one or two sentences)
   // What the finding is about, for baselines and fingerprints (never line
   // numbers): the operator ("ns::name.overload"), or the namespace for
   // library-level findings; and the dispatch key(s), comma-separated. Either
@@ -41,13 +41,13 @@ using Check = void (*)(const CheckContext&, std::vector<Finding>&);
 
 // One row of the rule table.
 struct Rule {
-  std::string_view id;        // stable, kebab-case
-  std::string_view name;      // PascalCase (SARIF reportingDescriptor.name)
-  Severity severity;          // default severity
-  std::string_view summary;   // one line: what it catches
-  std::string_view help;      // why it matters and how to fix it
-  std::string_view pytorch;   // PyTorch's own message ("" if PyTorch is silent)
-  std::string_view spec;      // sections of dispatch-semantics.md
+  std::string_view id;       // stable, kebab-case
+  std::string_view name;     // PascalCase (SARIF reportingDescriptor.name)
+  Severity severity;         // default severity
+  std::string_view summary;  // one line: what it catches
+  std::string_view help;     // why it matters and how to fix it
+  std::string_view pytorch;  // PyTorch's own message ("" if PyTorch is silent)
+  std::string_view spec;     // sections of dispatch-semantics.md
   Check check;
 };
 

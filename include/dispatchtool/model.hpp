@@ -16,12 +16,12 @@
 namespace dt {
 
 enum class LibraryKind : std::uint8_t { Def, Impl, Fragment };
-const char* to_string(LibraryKind k);        // "DEF" | "IMPL" | "FRAGMENT"
-const char* macro_name(LibraryKind k);       // "TORCH_LIBRARY" | "TORCH_LIBRARY_IMPL" | ...
+const char* to_string(LibraryKind k);   // "DEF" | "IMPL" | "FRAGMENT"
+const char* macro_name(LibraryKind k);  // "TORCH_LIBRARY" | "TORCH_LIBRARY_IMPL" | ...
 
 // One input file = one library block.
 struct Library {
-  std::string ns;            // "_" for a wildcard IMPL block
+  std::string ns;  // "_" for a wildcard IMPL block
   LibraryKind kind = LibraryKind::Fragment;
   bool kind_explicit = false;
   std::optional<KeyId> key;  // IMPL blocks only
@@ -32,9 +32,9 @@ enum class AliasAnalysis : std::uint8_t { FromSchema, Conservative, PureFunction
 const char* to_string(AliasAnalysis a);  // as _dispatch_dump prints it
 
 struct Definition {
-  Schema schema;            // qualified
-  std::string printed;      // print_schema(schema) for the profile
-  std::string debug;        // "registered at ..."
+  Schema schema;        // qualified
+  std::string printed;  // print_schema(schema) for the profile
+  std::string debug;    // "registered at ..."
   AliasAnalysis alias = AliasAnalysis::FromSchema;
   std::vector<std::string> tags;
   Location where;
@@ -42,14 +42,14 @@ struct Definition {
 };
 
 struct Kernel {
-  std::string debug;                 // the kernel's name as shown in tables
+  std::string debug;                     // the kernel's name as shown in tables
   std::optional<std::string> signature;  // inferred C++ schema, printed
   bool fallthrough = false;
   bool boxed_only = false;
-  bool catch_all = false;            // registered without a key (stored as CIA)
+  bool catch_all = false;  // registered without a key (stored as CIA)
   Location where;
   std::uint32_t library = 0;
-  std::uint32_t seq = 0;             // global registration order
+  std::uint32_t seq = 0;  // global registration order
 };
 
 struct KeyKernels {
@@ -60,7 +60,7 @@ struct KeyKernels {
 struct Operator {
   std::string name;  // ns::name[.overload]
   std::optional<Definition> def;
-  std::vector<KeyKernels> kernels;  // sorted by key (enum order)
+  std::vector<KeyKernels> kernels;                       // sorted by key (enum order)
   std::optional<std::string> first_cpp_signature_debug;  // for the override warning
   Location first_seen;
   std::string signature_checked;  // last kernel signature found compatible with def (a cache)

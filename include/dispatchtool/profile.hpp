@@ -35,11 +35,11 @@ enum class AliasRule : std::uint8_t { None, Autograd, CIA, CIANested, CEA, CEANF
 struct KeyInfo {
   std::string name;
   KeyKind kind = KeyKind::Marker;
-  KeySet bits = 0;           // DispatchKeySet(k); empty for Undefined, aliases
+  KeySet bits = 0;  // DispatchKeySet(k); empty for Undefined, aliases
   AliasRule alias = AliasRule::None;
-  int slot = -1;             // row in the dispatch table; -1 if not a runtime key
-  int backend = -1;          // backend component index for PerBackend keys
-  bool parseable = false;    // accepted by parseDispatchKey (Python strings)
+  int slot = -1;           // row in the dispatch table; -1 if not a runtime key
+  int backend = -1;        // backend component index for PerBackend keys
+  bool parseable = false;  // accepted by parseDispatchKey (Python strings)
 };
 
 struct FallbackSpec {
@@ -57,8 +57,8 @@ struct ProfileQuirks {
   std::vector<std::string> reserved_namespace_kinds;
   bool meta_on_composite_substring = true;
   bool dimname_prints_as_str = false;
-  bool privateuse1_rename = false;                 // torch.utils.rename_privateuse1_backend exists
-  std::vector<std::string> python_library_kinds;   // kinds torch.library.Library accepts
+  bool privateuse1_rename = false;                // torch.utils.rename_privateuse1_backend exists
+  std::vector<std::string> python_library_kinds;  // kinds torch.library.Library accepts
 };
 
 class Profile {
@@ -110,8 +110,7 @@ class Profile {
   // Name of `k` with PrivateUse1 renamed (torch.utils.rename_privateuse1_backend).
   [[nodiscard]] std::string display_name(KeyId k, std::string_view privateuse1) const;
   // The KeyId named `name` after renaming PrivateUse1 to `privateuse1`.
-  [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name,
-                                                  std::string_view privateuse1) const;
+  [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name, std::string_view privateuse1) const;
 
  private:
   std::string name_, description_, torch_version_, source_;
@@ -120,8 +119,8 @@ class Profile {
   std::vector<KeyId> runtime_;
   std::vector<KeyId> aliases_;
   std::unordered_map<std::string_view, KeyId> by_name_;
-  std::size_t nb_ = 0;     // number of backend components
-  KeyId nf_ = 0;           // EndOfFunctionalityKeys
+  std::size_t nb_ = 0;  // number of backend components
+  KeyId nf_ = 0;        // EndOfFunctionalityKeys
   KeySet all_backends_ = 0;
   KeySet autograd_functionality_ = 0;  // {AutogradFunctionality, AutogradOther, AutogradNestedTensor}
   KeySet autogradother_backends_ = 0;
@@ -129,10 +128,10 @@ class Profile {
   KeySet math_keyset_ = 0;
   KeySet nested_keyset_ = 0;
   KeySet nonfunctional_keyset_ = 0;
-  KeyId nested_tensor_ = kUndefined, autograd_other_ = kUndefined,
-        autograd_nested_ = kUndefined, functorch_batched_ = kUndefined;
-  std::vector<int> autograd_backend_keys_;   // backend indices (B.3)
-  std::vector<int> autograd_key_backends_;   // backend indices (B.4)
+  KeyId nested_tensor_ = kUndefined, autograd_other_ = kUndefined, autograd_nested_ = kUndefined,
+        functorch_batched_ = kUndefined;
+  std::vector<int> autograd_backend_keys_;  // backend indices (B.3)
+  std::vector<int> autograd_key_backends_;  // backend indices (B.4)
   std::vector<FallbackSpec> fallbacks_;
   ProfileQuirks quirks_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;

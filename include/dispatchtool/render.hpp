@@ -46,7 +46,7 @@ struct HumanStyle {
 };
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                         std::string& out);
-void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f,
-                                const HumanStyle& s, std::string& out);
+void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                                std::string& out);
 
 }  // namespace dt

@@ -38,19 +38,19 @@ struct Entry {
 
 // Why a CompositeImplicitAutograd kernel was not used for a key (for explain).
 struct MathSkip {
-  bool has_backend_kernel = false;       // the rule of C.2 step 2.3b
-  std::vector<KeyId> backend_kernels;    // which registered keys made it true
+  bool has_backend_kernel = false;     // the rule of C.2 step 2.3b
+  std::vector<KeyId> backend_kernels;  // which registered keys made it true
   bool cea_present = false;
 };
 
 // One step of computeDispatchTableEntryWithDebug, recorded to explain a result.
 struct TraceStep {
-  const char* step;       // "1", "2.1", "2.2", "2.3a", "2.3b", "2.4", "2.5", "3"
-  KeyId key;              // step 1/3: the runtime key; otherwise the alias consulted
-  bool applies;           // the runtime key is covered by that alias (steps 2.x)
-  const Kernel* kernel;   // the kernel registered on that key/alias, if any
-  bool taken;             // this step produced the result
-  std::string why;        // 2.3b: "ambiguous" or "has_backend_kernel"
+  const char* step;      // "1", "2.1", "2.2", "2.3a", "2.3b", "2.4", "2.5", "3"
+  KeyId key;             // step 1/3: the runtime key; otherwise the alias consulted
+  bool applies;          // the runtime key is covered by that alias (steps 2.x)
+  const Kernel* kernel;  // the kernel registered on that key/alias, if any
+  bool taken;            // this step produced the result
+  std::string why;       // 2.3b: "ambiguous" or "has_backend_kernel"
 };
 using Trace = std::vector<TraceStep>;
 

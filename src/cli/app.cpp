@@ -1,8 +1,8 @@
-#include <algorithm>
-#include <sstream>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <sstream>
 
 #include "cli.hpp"
 #include "dispatchtool/python_dispatcher.hpp"
@@ -209,9 +209,10 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
 }
 
 int run(int argc, const char* const* argv, const Io& io) {
-  CLI::App app{"dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
-               "Reads TOML registration files and computes dispatch tables exactly as c10 does.",
-               "dispatchtool"};
+  CLI::App app{
+      "dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
+      "Reads TOML registration files and computes dispatch tables exactly as c10 does.",
+      "dispatchtool"};
   app.set_version_flag("--version", std::string("dispatchtool ") + DT_VERSION);
   app.require_subcommand(1);
   app.footer(
@@ -230,8 +231,8 @@ int run(int argc, const char* const* argv, const Io& io) {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());
     if (std::find(names.begin(), names.end(), std::string_view(argv[1])) == names.end())
-      return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1],
-                                         did_you_mean(argv[1], names), fmt::join(names, ", ")));
+      return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1], did_you_mean(argv[1], names),
+                                         fmt::join(names, ", ")));
   }
   try {
     app.parse(argc, argv);

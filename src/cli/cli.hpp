@@ -2,13 +2,12 @@
 // chooses exit codes. Nothing below src/cli is linked into the tests.
 #pragma once
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "dispatchtool/loader.hpp"
 #include "dispatchtool/profile.hpp"

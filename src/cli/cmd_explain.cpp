@@ -21,8 +21,8 @@ Command add_explain_command(CLI::App& app, const Io& io) {
             auto s = open_session(io, *o);
             if (!s) return kExitError;
             if (s->ops.size() != 1)
-              return usage_error(io, fmt::format("explain needs one operator; {} match (choose one with --op)",
-                                                 s->ops.size()));
+              return usage_error(
+                  io, fmt::format("explain needs one operator; {} match (choose one with --op)", s->ops.size()));
             const Resolver resolver(s->loaded->registry);
             Writer w(io.out);
             bool first = true;

@@ -11,12 +11,18 @@ namespace {
 std::string_view kind_name(const Profile& p, KeyId k) {
   const KeyInfo& info = p.key(k);
   switch (info.kind) {
-    case KeyKind::Undefined: return "undefined";
-    case KeyKind::PerBackend: return "per-backend";
-    case KeyKind::Functionality: return "functionality";
-    case KeyKind::BuildingBlock: return "building block";
-    case KeyKind::Alias: return "alias";
-    case KeyKind::Marker: break;
+    case KeyKind::Undefined:
+      return "undefined";
+    case KeyKind::PerBackend:
+      return "per-backend";
+    case KeyKind::Functionality:
+      return "functionality";
+    case KeyKind::BuildingBlock:
+      return "building block";
+    case KeyKind::Alias:
+      return "alias";
+    case KeyKind::Marker:
+      break;
   }
   return "";
 }
@@ -31,7 +37,8 @@ Command add_keys_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("keys", "List the runtime keys (table rows) and alias keys of a profile");
   add_profile_option(*sub, o->profile);
-  sub->add_flag("--names", o->names, "only the names a registration may use, one per line (for scripts and completion)");
+  sub->add_flag("--names", o->names,
+                "only the names a registration may use, one per line (for scripts and completion)");
   sub->footer(
       "Examples:\n"
       "  dispatchtool keys\n"

@@ -1,8 +1,8 @@
 // dispatchtool lint: registration conflicts, with every location involved.
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cli.hpp"
 #include "dispatchtool/lint.hpp"
@@ -178,7 +178,8 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   sub->add_option("--profile", o->profile,
                   "PyTorch release: a built-in profile (torch-main, torch-1.13) or a profile file PATH.toml "
                   "[default: the config's profile, else torch-main]");
-  sub->add_option("--format", o->format, "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
+  sub->add_option("--format", o->format,
+                  "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
       ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
   // One value per occurrence (repeatable), so that FILE... after them stays a file.
   auto repeatable = [](CLI::Option* opt) {
@@ -188,7 +189,8 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   repeatable(sub->add_option("--ignore", o->ignore, "skip these rules (comma-separated or repeated)"));
   repeatable(
       sub->add_option("--severity", o->severity, "RULE=LEVEL: report RULE as error, warning or info (repeatable)"));
-  sub->add_option("--fail-on", o->fail_on, "exit 1 when a finding is at least this severe: error (default), warning, info")
+  sub->add_option("--fail-on", o->fail_on,
+                  "exit 1 when a finding is at least this severe: error (default), warning, info")
       ->check(CLI::IsMember({"error", "warning", "info"}));
   sub->add_option("--config", o->config,
                   std::string("lint configuration (TOML); default: ") + std::string(lint::kConfigFileName) +

@@ -1,7 +1,8 @@
 // dispatchtool: see README.md. All logic lives in the core library and in the
 // subcommand files; main only wires the real process I/O.
-#include <cstdlib>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "cli.hpp"
 

@@ -45,22 +45,26 @@ std::string answer(const Text& t, const TraceStep& s, const Fallback* fallback) 
   }
   if (!s.applies) return "no";
   if (s.kernel == nullptr) return std::string_view(s.step) == "1" ? "no" : "yes, but no kernel is registered on it";
-  return fmt::format("{}{}", std::string_view(s.step) == "1" ? "yes: " : "yes, and it has a kernel: ", t.kernel(*s.kernel));
+  return fmt::format("{}{}",
+                     std::string_view(s.step) == "1" ? "yes: " : "yes, and it has a kernel: ", t.kernel(*s.kernel));
 }
 
 std::string meaning(const Text& t, const Operator& op, KeyId key, const Entry& e) {
   const Profile& p = t.reg.profile();
   const std::string k = t.key(key);
   if (e.valid() && e.fallthrough())
-    return fmt::format("A fallthrough: at run time {} is masked out of this operator's dispatch key set, so a call "
-                       "continues at the next key below it.",
-                       k);
+    return fmt::format(
+        "A fallthrough: at run time {} is masked out of this operator's dispatch key set, so a call "
+        "continues at the next key below it.",
+        k);
   switch (e.why) {
-    case Provenance::Kernel: return fmt::format("Calls that dispatch to {} run this kernel.", k);
+    case Provenance::Kernel:
+      return fmt::format("Calls that dispatch to {} run this kernel.", k);
     case Provenance::DefaultBackend:
-      return fmt::format("{} is a backend key, and the operator's {} kernel serves every backend without a kernel "
-                         "of its own.",
-                         k, p.name_of(e.source));
+      return fmt::format(
+          "{} is a backend key, and the operator's {} kernel serves every backend without a kernel "
+          "of its own.",
+          k, p.name_of(e.source));
     case Provenance::Nested:
       return "The CompositeImplicitAutogradNestedTensor kernel decomposes the operator for nested tensors.";
     case Provenance::Math:
@@ -77,12 +81,15 @@ std::string meaning(const Text& t, const Operator& op, KeyId key, const Entry& e
           op.name);
     case Provenance::Autograd:
       return "The operator's Autograd kernel records the backward and redispatches to the backend below.";
-    case Provenance::Batched: return "The FuncTorchBatchedDecomposition kernel serves vmap for this operator.";
+    case Provenance::Batched:
+      return "The FuncTorchBatchedDecomposition kernel serves vmap for this operator.";
     case Provenance::BackendFallback:
-      return fmt::format("No kernel of this operator covers {}; the backend fallback registered for {} (for every "
-                         "operator) runs.",
-                         k, k);
-    case Provenance::Missing: break;
+      return fmt::format(
+          "No kernel of this operator covers {}; the backend fallback registered for {} (for every "
+          "operator) runs.",
+          k, k);
+    case Provenance::Missing:
+      break;
   }
   // G.4: the error a call would raise, with the keys that do have a kernel.
   Resolver r(t.reg);
@@ -90,13 +97,15 @@ std::string meaning(const Text& t, const Operator& op, KeyId key, const Entry& e
   for (KeyId rk : p.runtime_keys())
     if (rk != kUndefined && r.compute(op, rk).valid()) valid.push_back(p.name_of(rk));
   if (key == kUndefined)
-    return fmt::format("No kernel: a call without tensor arguments raises \"There were no tensor arguments to this "
-                       "function (e.g., you passed an empty list of Tensors), but no fallback function is registered "
-                       "for schema {}. ... Available functions are [{}].\"",
-                       op.name, fmt::join(valid, ", "));
-  return fmt::format("No kernel: a call that dispatches to {} raises NotImplementedError \"Could not run '{}' with "
-                     "arguments from the '{}' backend. ... '{}' is only available for these backends: [{}].\"",
-                     k, op.name, p.name_of(key), op.name, fmt::join(valid, ", "));
+    return fmt::format(
+        "No kernel: a call without tensor arguments raises \"There were no tensor arguments to this "
+        "function (e.g., you passed an empty list of Tensors), but no fallback function is registered "
+        "for schema {}. ... Available functions are [{}].\"",
+        op.name, fmt::join(valid, ", "));
+  return fmt::format(
+      "No kernel: a call that dispatches to {} raises NotImplementedError \"Could not run '{}' with "
+      "arguments from the '{}' backend. ... '{}' is only available for these backends: [{}].\"",
+      k, op.name, p.name_of(key), op.name, fmt::join(valid, ", "));
 }
 
 }  // namespace
@@ -125,7 +134,8 @@ void render_explain(const Resolver& r, const Operator& op, KeyId key, const Huma
       std::vector<std::string> why;
       for (KeyId b : m.backend_kernels) why.push_back("a kernel on " + t.key(b));
       if (m.cea_present) why.emplace_back("a CompositeExplicitAutograd kernel");
-      out += fmt::format("        but it is not used: the operator has {} (has_backend_kernel)\n", fmt::join(why, " and "));
+      out += fmt::format("        but it is not used: the operator has {} (has_backend_kernel)\n",
+                         fmt::join(why, " and "));
     }
   }
   out += "result: ";

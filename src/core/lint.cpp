@@ -5,11 +5,11 @@
 // with its rule's id and default severity and sorts them.
 #include "dispatchtool/lint.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/resolver.hpp"
 #include "dispatchtool/text.hpp"
@@ -123,10 +123,11 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
             op->name, key_name(c, kk.key));
         f.notes.push_back({older.where, fmt::format("the overridden kernel '{}' is registered here", older.debug)});
         if (i != 0)
-          f.notes.push_back(
-              {ks.front().where, fmt::format("the kernel that wins at run time, '{}', is registered here", ks.front().debug)});
-        f.fix = "Register one kernel per operator and dispatch key: remove the older registration, or move the "
-                "override into the file that owns the key.";
+          f.notes.push_back({ks.front().where, fmt::format("the kernel that wins at run time, '{}', is registered here",
+                                                           ks.front().debug)});
+        f.fix =
+            "Register one kernel per operator and dispatch key: remove the older registration, or move the "
+            "override into the file that owns the key.";
         out.push_back(std::move(f));
       }
     }
@@ -148,9 +149,11 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
                     op->name),
         op->name, "");
     for (std::size_t i = 1; i < kernels.size(); ++i)
-      f.notes.push_back({kernels[i]->where, fmt::format("another kernel for it, '{}', is registered here", kernels[i]->debug)});
-    f.fix = "Add a [[def]] with the operator's schema (in its namespace's DEF or FRAGMENT file), or fix the operator "
-            "name in the impl if it has a typo.";
+      f.notes.push_back(
+          {kernels[i]->where, fmt::format("another kernel for it, '{}', is registered here", kernels[i]->debug)});
+    f.fix =
+        "Add a [[def]] with the operator's schema (in its namespace's DEF or FRAGMENT file), or fix the operator "
+        "name in the impl if it has a typo.";
     out.push_back(std::move(f));
   }
 }
@@ -208,11 +211,12 @@ void check_composite_conflict(const CheckContext& c, std::vector<Finding>& out) 
                                 : ""),
         op->name, join_keys(c, present, ","));
     for (std::size_t i = 0; i + 1 < kernels.size(); ++i)
-      f.notes.push_back({kernels[i].first->where,
-                         fmt::format("kernel '{}' on {} is registered here", kernels[i].first->debug,
-                                     kernel_key_label(c, kernels[i].second, *kernels[i].first))});
-    f.fix = "Keep one composite kernel: CompositeExplicitAutograd if you provide autograd yourself, otherwise "
-            "CompositeImplicitAutograd only (a CompositeImplicitAutogradNestedTensor kernel may accompany either).";
+      f.notes.push_back(
+          {kernels[i].first->where, fmt::format("kernel '{}' on {} is registered here", kernels[i].first->debug,
+                                                kernel_key_label(c, kernels[i].second, *kernels[i].first))});
+    f.fix =
+        "Keep one composite kernel: CompositeExplicitAutograd if you provide autograd yourself, otherwise "
+        "CompositeImplicitAutograd only (a CompositeImplicitAutogradNestedTensor kernel may accompany either).";
     out.push_back(std::move(f));
   }
 }
@@ -246,8 +250,9 @@ void check_ambiguous_autogradother(const CheckContext& c, std::vector<Finding>& 
       f.notes.push_back({kern->where, fmt::format("kernel '{}' on {} (a backend mapped to AutogradOther) is registered "
                                                   "here",
                                                   kern->debug, key_name(c, k))});
-    f.fix = "Register a kernel on AutogradOther (or on Autograd) for this operator, or replace the "
-            "CompositeImplicitAutograd kernel by CompositeExplicitAutograd plus an autograd kernel.";
+    f.fix =
+        "Register a kernel on AutogradOther (or on Autograd) for this operator, or replace the "
+        "CompositeImplicitAutograd kernel by CompositeExplicitAutograd plus an autograd kernel.";
     out.push_back(std::move(f));
   }
 }
@@ -262,9 +267,10 @@ bool lacks_autograd(const Entry& e) { return e.why == Provenance::Missing || e.w
 std::string missing_autograd_effect(const CheckContext& c, const Operator& op, const Entry& e,
                                     const std::vector<KeyId>& keys) {
   if (e.why == Provenance::Missing)
-    return fmt::format("nothing: calls fail with \"Could not run '{}' with arguments from the '{}' backend\"{}, even "
-                       "without requires_grad (the key is in every tensor's keyset outside inference mode)",
-                       op.name, key_name(c, keys.front()), keys.size() > 1 ? " (and likewise for the others)" : "");
+    return fmt::format(
+        "nothing: calls fail with \"Could not run '{}' with arguments from the '{}' backend\"{}, even "
+        "without requires_grad (the key is in every tensor's keyset outside inference mode)",
+        op.name, key_name(c, keys.front()), keys.size() > 1 ? " (and likewise for the others)" : "");
   if (e.fallback->fallthrough)
     return "the backend fallback, a fallthrough: outputs of inputs that require grad are not connected to the "
            "autograd graph (gradients are silently lost)";
@@ -276,12 +282,11 @@ std::string describe_missing_autograd(const CheckContext& c, const Operator& op,
   std::vector<std::pair<Entry, std::vector<KeyId>>> groups;
   for (KeyId a : keys) {
     const Entry e = c.resolver.compute(op, a);
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const auto& g) {
-                             // Fallthrough fallbacks read alike whatever their debug string.
-                             return g.first.why == e.why && g.first.fallthrough() == e.fallthrough() &&
-                                    (e.fallthrough() || g.first.debug() == e.debug());
-                           });
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
+      // Fallthrough fallbacks read alike whatever their debug string.
+      return g.first.why == e.why && g.first.fallthrough() == e.fallthrough() &&
+             (e.fallthrough() || g.first.debug() == e.debug());
+    });
     if (it == groups.end()) it = groups.insert(groups.end(), {e, {}});
     it->second.push_back(a);
   }
@@ -416,8 +421,9 @@ void check_meta_on_composite(const CheckContext& c, std::vector<Finding>& out) {
                                                         "'CompositeImplicitAutograd' in _dispatch_dump, so it counts)"
                                                       : "")});
     if (f.notes.empty()) continue;
-    f.fix = "Drop the Meta kernel and let the operator decompose; register Meta kernels for the operators the "
-            "decomposition calls instead.";
+    f.fix =
+        "Drop the Meta kernel and let the operator decompose; register Meta kernels for the operators the "
+        "decomposition calls instead.";
     out.push_back(std::move(f));
   }
 }
@@ -434,7 +440,8 @@ std::string describe_entry(const CheckContext& c, const Entry& e) {
 
 // Is runtime key `k` a row CompositeImplicitAutograd would fill, other than an autograd key?
 bool shadows_decomposition(const CheckContext& c, KeyId k) {
-  return k != kUndefined && c.p.is_runtime(k) && c.p.in_alias(k, AliasRule::CIA) && !c.p.in_alias(k, AliasRule::Autograd);
+  return k != kUndefined && c.p.is_runtime(k) && c.p.in_alias(k, AliasRule::CIA) &&
+         !c.p.in_alias(k, AliasRule::Autograd);
 }
 
 // The finding for a kernel on `k` that takes the decomposition's place on `k`
@@ -449,17 +456,19 @@ Finding shadowed_finding(const CheckContext& c, const Operator& op, KeyId k, con
     if (e.why == Provenance::Math) continue;
     lost.push_back(fmt::format("{} now resolves to {}", key_name(c, a), describe_entry(c, e)));
     if (e.kernel != nullptr)
-      notes.push_back({e.kernel->where, fmt::format("{} resolves to '{}', registered here", key_name(c, a), e.kernel->debug)});
+      notes.push_back(
+          {e.kernel->where, fmt::format("{} resolves to '{}', registered here", key_name(c, a), e.kernel->debug)});
   }
   Finding f = finding_at(
       kern.where,
-      fmt::format("kernel '{}' on {} replaces the CompositeImplicitAutograd decomposition '{}' of {} for {}{}", kern.debug,
-                  key_name(c, k), math.debug, op.name, key_name(c, k),
+      fmt::format("kernel '{}' on {} replaces the CompositeImplicitAutograd decomposition '{}' of {} for {}{}",
+                  kern.debug, key_name(c, k), math.debug, op.name, key_name(c, k),
                   lost.empty() ? std::string() : fmt::format(" and for its autograd key: {}", join(lost, "; "))),
       op.name, key_name(c, k));
   f.notes = std::move(notes);
-  f.fix = "Intended for a faster backend kernel: make sure the autograd key has an autograd kernel. Otherwise drop "
-          "the backend kernel and let the operator decompose.";
+  f.fix =
+      "Intended for a faster backend kernel: make sure the autograd key has an autograd kernel. Otherwise drop "
+      "the backend kernel and let the operator decompose.";
   return f;
 }
 
@@ -494,8 +503,9 @@ void check_fallthrough_on_alias(const CheckContext& c, std::vector<Finding>& out
                       key_name(c, k), op->name, rows.size(),
                       rows.empty() ? std::string() : fmt::format(" ({})", join_keys(c, rows))),
           op->name, key_name(c, k));
-      f.fix = "Register fallthroughs only on keys that have something below them (Autograd, Autocast*, "
-              "ADInplaceOrView, FuncTorchBatched, ...); for a composite key register a real kernel.";
+      f.fix =
+          "Register fallthroughs only on keys that have something below them (Autograd, Autocast*, "
+          "ADInplaceOrView, FuncTorchBatched, ...); for a composite key register a real kernel.";
       out.push_back(std::move(f));
     }
 }
@@ -506,7 +516,8 @@ void check_fallthrough_on_alias(const CheckContext& c, std::vector<Finding>& out
 std::string example_runtime_keys(const CheckContext& c, KeyId block) {
   std::vector<std::string> names;
   for (KeyId k : c.p.runtime_keys())
-    if (names.size() < 2 && c.p.key(k).kind == KeyKind::PerBackend && Profile::has(c.p.key(k).bits, c.p.key(block).bits))
+    if (names.size() < 2 && c.p.key(k).kind == KeyKind::PerBackend &&
+        Profile::has(c.p.key(k).bits, c.p.key(block).bits))
       names.push_back("\"" + key_name(c, k) + "\"");
   return join(names, ", ");
 }
@@ -523,9 +534,10 @@ void check_building_block_key(const CheckContext& c, std::vector<Finding>& out) 
                       "CompositeImplicitAutograd rules",
                       kern.debug, op->name, key_name(c, kk.key)),
           op->name, key_name(c, kk.key));
-      f.fix = fmt::format("Register the kernel on the runtime keys it is meant for (e.g. keys = [{}]), or on "
-                          "CompositeExplicitAutograd for every backend.",
-                          example_runtime_keys(c, kk.key));
+      f.fix = fmt::format(
+          "Register the kernel on the runtime keys it is meant for (e.g. keys = [{}]), or on "
+          "CompositeExplicitAutograd for every backend.",
+          example_runtime_keys(c, kk.key));
       out.push_back(std::move(f));
     }
 }
@@ -543,9 +555,10 @@ void check_unparseable_key(const CheckContext& c, std::vector<Finding>& out) {
                                            "cannot name: torch.library raises \"could not parse dispatch key: {}\"",
                                            kern.debug, op->name, key_name(c, kk.key), key_name(c, kk.key)),
                                op->name, key_name(c, kk.key));
-        f.fix = "Register it from C++ (TORCH_LIBRARY_IMPL), or on a key torch.library accepts (the alias Autograd "
-                "instead of an unnamed Autograd<Backend>, the backend key instead of an unnamed Sparse/Quantized "
-                "variant).";
+        f.fix =
+            "Register it from C++ (TORCH_LIBRARY_IMPL), or on a key torch.library accepts (the alias Autograd "
+            "instead of an unnamed Autograd<Backend>, the backend key instead of an unnamed Sparse/Quantized "
+            "variant).";
         out.push_back(std::move(f));
       }
     }
@@ -574,10 +587,12 @@ Finding unreachable_finding(const CheckContext& c, const Operator& op, KeyId k, 
                                      how.empty() ? std::string(" (its rows are served by backend fallbacks)")
                                                  : fmt::format("; its rows resolve to {}", join(how, ", "))),
                          op.name, key_name(c, k));
-  for (const Kernel* w : winners) f.notes.push_back({w->where, fmt::format("kernel '{}' is registered here", w->debug)});
-  f.fix = "Remove the dead kernel, or remove what shadows it (spec C.2 precedence: direct > "
-          "CompositeExplicitAutogradNonFunctional > CompositeExplicitAutograd > nested > CompositeImplicitAutograd > "
-          "Autograd).";
+  for (const Kernel* w : winners)
+    f.notes.push_back({w->where, fmt::format("kernel '{}' is registered here", w->debug)});
+  f.fix =
+      "Remove the dead kernel, or remove what shadows it (spec C.2 precedence: direct > "
+      "CompositeExplicitAutogradNonFunctional > CompositeExplicitAutograd > nested > CompositeImplicitAutograd > "
+      "Autograd).";
   return f;
 }
 

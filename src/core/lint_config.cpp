@@ -1,9 +1,9 @@
 // dispatchtool lint: configuration (.dispatchtool-lint.toml), rule selection
 // and severities, and baselines of accepted findings.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/lint.hpp"
 #include "toml_reader.hpp"
@@ -31,8 +31,7 @@ std::optional<std::vector<std::string>> rule_list(TableReader& r, std::string_vi
 
 std::optional<Severity> severity_at(TableReader& r, const Located<std::string>& s) {
   auto sev = parse_severity(s.value);
-  if (!sev)
-    r.fail(s.where, fmt::format("unknown severity '{}'; expected \"error\", \"warning\" or \"info\"", s.value));
+  if (!sev) r.fail(s.where, fmt::format("unknown severity '{}'; expected \"error\", \"warning\" or \"info\"", s.value));
   return sev;
 }
 
@@ -138,8 +137,10 @@ Baseline make_baseline(const std::vector<Finding>& findings) {
             [](const BaselineEntry& x, const BaselineEntry& y) { return entry_key(x) < entry_key(y); });
   std::vector<BaselineEntry> merged;
   for (auto& e : b.entries) {
-    if (!merged.empty() && entry_key(merged.back()) == entry_key(e)) ++merged.back().count;
-    else merged.push_back(std::move(e));
+    if (!merged.empty() && entry_key(merged.back()) == entry_key(e))
+      ++merged.back().count;
+    else
+      merged.push_back(std::move(e));
   }
   b.entries = std::move(merged);
   return b;
@@ -152,8 +153,8 @@ std::string write_baseline(const Baseline& baseline) {
       "# Regenerate with: dispatchtool lint --write-baseline FILE ...\n"
       "version = 1\n";
   for (const auto& e : baseline.entries)
-    out += fmt::format("\n[[accept]]\nrule = {}\nop = {}\nkey = {}\ncount = {}\n", json_quote(e.rule),
-                       json_quote(e.op), json_quote(e.key), e.count);
+    out += fmt::format("\n[[accept]]\nrule = {}\nop = {}\nkey = {}\ncount = {}\n", json_quote(e.rule), json_quote(e.op),
+                       json_quote(e.key), e.count);
   return out;
 }
 
@@ -179,8 +180,10 @@ Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::
   std::sort(b.entries.begin(), b.entries.end(),
             [](const BaselineEntry& x, const BaselineEntry& y) { return entry_key(x) < entry_key(y); });
   for (auto& e : b.entries) {
-    if (!out.entries.empty() && entry_key(out.entries.back()) == entry_key(e)) out.entries.back().count += e.count;
-    else out.entries.push_back(std::move(e));
+    if (!out.entries.empty() && entry_key(out.entries.back()) == entry_key(e))
+      out.entries.back().count += e.count;
+    else
+      out.entries.push_back(std::move(e));
   }
   return out;
 }
@@ -194,8 +197,9 @@ std::size_t apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
   std::size_t removed = 0;
   for (auto& f : findings) {
     const BaselineEntry probe{f.rule, f.op, f.key, 0};
-    auto it = std::lower_bound(baseline.entries.begin(), baseline.entries.end(), probe,
-                               [](const BaselineEntry& x, const BaselineEntry& y) { return entry_key(x) < entry_key(y); });
+    auto it =
+        std::lower_bound(baseline.entries.begin(), baseline.entries.end(), probe,
+                         [](const BaselineEntry& x, const BaselineEntry& y) { return entry_key(x) < entry_key(y); });
     const bool listed = it != baseline.entries.end() && entry_key(*it) == entry_key(probe);
     if (listed && left[static_cast<std::size_t>(it - baseline.entries.begin())] > 0) {
       --left[static_cast<std::size_t>(it - baseline.entries.begin())];

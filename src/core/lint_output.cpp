@@ -1,11 +1,11 @@
 // dispatchtool lint: output formats (text, JSON, SARIF 2.1.0, GitHub workflow
 // commands). Every format is a pure function of the sorted findings.
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <map>
 #include <tuple>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/lint.hpp"
 
@@ -100,25 +100,29 @@ class JsonWriter {
 
 const char* sarif_level(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Info: return "note";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Info:
+      return "note";
   }
   return "warning";
 }
 
 const char* github_command(Severity s) {
   switch (s) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Info: return "notice";
+    case Severity::Error:
+      return "error";
+    case Severity::Warning:
+      return "warning";
+    case Severity::Info:
+      return "notice";
   }
   return "warning";
 }
 
-std::string plural(std::size_t n, std::string_view word) {
-  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-}
+std::string plural(std::size_t n, std::string_view word) { return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s"); }
 
 std::uint64_t fnv1a(std::string_view s, std::uint64_t h = 14695981039346656037ULL) {
   for (char c : s) {
@@ -296,16 +300,32 @@ std::string json_quote(std::string_view s) {
   for (char ch : s) {
     const auto c = static_cast<unsigned char>(ch);
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
-        if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else out += ch;
+        if (c < 0x20 || c == 0x7f)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        else
+          out += ch;
     }
   }
   out += '"';
@@ -316,10 +336,17 @@ std::string github_escape_data(std::string_view s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      default: out += c;
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -329,9 +356,14 @@ std::string github_escape_property(std::string_view s) {
   std::string out;
   for (char c : github_escape_data(s)) {
     switch (c) {
-      case ':': out += "%3A"; break;
-      case ',': out += "%2C"; break;
-      default: out += c;
+      case ':':
+        out += "%3A";
+        break;
+      case ',':
+        out += "%2C";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -354,8 +386,10 @@ std::string path_to_uri(std::string_view path, std::string_view base_dir) {
     const auto c = static_cast<unsigned char>(ch);
     const bool keep = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
                       c == '.' || c == '_' || c == '~' || c == '/';
-    if (keep) out += ch;
-    else out += fmt::format("%{:02X}", static_cast<unsigned>(c));
+    if (keep)
+      out += ch;
+    else
+      out += fmt::format("%{:02X}", static_cast<unsigned>(c));
   }
   return out;
 }
@@ -376,9 +410,15 @@ Summary summarize(const std::vector<Finding>& findings, std::size_t baselined) {
   s.baselined = baselined;
   for (const auto& f : findings) {
     switch (f.severity) {
-      case Severity::Error: ++s.errors; break;
-      case Severity::Warning: ++s.warnings; break;
-      case Severity::Info: ++s.infos; break;
+      case Severity::Error:
+        ++s.errors;
+        break;
+      case Severity::Warning:
+        ++s.warnings;
+        break;
+      case Severity::Info:
+        ++s.infos;
+        break;
     }
   }
   return s;
@@ -387,8 +427,8 @@ Summary summarize(const std::vector<Finding>& findings, std::size_t baselined) {
 std::string summary_line(const Summary& s) {
   const std::size_t total = s.errors + s.warnings + s.infos;
   std::string out = total == 0 ? std::string("no findings")
-                               : fmt::format("{} ({}, {}, {} info)", plural(total, "finding"), plural(s.errors, "error"),
-                                             plural(s.warnings, "warning"), s.infos);
+                               : fmt::format("{} ({}, {}, {} info)", plural(total, "finding"),
+                                             plural(s.errors, "error"), plural(s.warnings, "warning"), s.infos);
   if (s.baselined != 0) out += fmt::format("; {} accepted by the baseline", s.baselined);
   return out;
 }
@@ -477,16 +517,23 @@ void render_github(const std::vector<Finding>& findings, std::string& out) {
 void render(Format format, const std::vector<Finding>& findings, const OutputInfo& info, const Summary& summary,
             std::string& out) {
   switch (format) {
-    case Format::Text: render_text(findings, out); break;
-    case Format::Json: render_json(findings, info, summary, out); break;
-    case Format::Sarif: render_sarif(findings, info, out); break;
-    case Format::Github: render_github(findings, out); break;
+    case Format::Text:
+      render_text(findings, out);
+      break;
+    case Format::Json:
+      render_json(findings, info, summary, out);
+      break;
+    case Format::Sarif:
+      render_sarif(findings, info, out);
+      break;
+    case Format::Github:
+      render_github(findings, out);
+      break;
   }
 }
 
 void render_rule_list(std::string& out) {
-  for (const auto& r : rules())
-    out += fmt::format("{:<24} {:<8} {}\n", r.id, to_string(r.severity), r.summary);
+  for (const auto& r : rules()) out += fmt::format("{:<24} {:<8} {}\n", r.id, to_string(r.severity), r.summary);
 }
 
 }  // namespace dt::lint

@@ -1,18 +1,18 @@
 #include "dispatchtool/loader.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <deque>
-#include <future>
-#include <thread>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <thread>
 #include <unordered_map>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/text.hpp"
 #include "toml_reader.hpp"
@@ -114,10 +114,8 @@ using toml::source_position;
 
 class FileLoader {
  public:
-  FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt,
-             std::vector<Diagnostic>& refusals)
-      : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {
-  }
+  FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt, std::vector<Diagnostic>& refusals)
+      : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {}
 
   // Returns a fatal error (input error, or a refusal under OnRefusal::Fail).
   std::optional<Diagnostic> load(const toml::table& root) {
@@ -137,10 +135,10 @@ class FileLoader {
       if (!is_ident(pu1->value)) return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
       if (!reg_.privateuse1_name.empty() && reg_.privateuse1_name != pu1->value) {
         Diagnostic d = make_error(pu1->where,
-                     fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
-                                 "once per process (torch.utils.rename_privateuse1_backend)",
-                                 reg_.privateuse1_name),
-                     {{reg_.privateuse1_where, "renamed here"}});
+                                  fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
+                                              "once per process (torch.utils.rename_privateuse1_backend)",
+                                              reg_.privateuse1_name),
+                                  {{reg_.privateuse1_where, "renamed here"}});
         return d;
       }
       reg_.privateuse1_name = pu1->value;
@@ -152,9 +150,12 @@ class FileLoader {
     if (kind) {
       lib.kind_explicit = true;
       lib.where = kind->where;
-      if (kind->value == "DEF") lib.kind = LibraryKind::Def;
-      else if (kind->value == "IMPL") lib.kind = LibraryKind::Impl;
-      else if (kind->value == "FRAGMENT") lib.kind = LibraryKind::Fragment;
+      if (kind->value == "DEF")
+        lib.kind = LibraryKind::Def;
+      else if (kind->value == "IMPL")
+        lib.kind = LibraryKind::Impl;
+      else if (kind->value == "FRAGMENT")
+        lib.kind = LibraryKind::Fragment;
       else
         return error(kind->where, fmt::format("unknown library kind '{}'{}; expected \"DEF\", \"IMPL\" or \"FRAGMENT\"",
                                               kind->value, did_you_mean(kind->value, {"DEF", "IMPL", "FRAGMENT"})));
@@ -177,20 +178,23 @@ class FileLoader {
 
     // Library-level refusals (F.7, F.8).
     if (ns_given_ && lib.ns == "_" && lib.kind != LibraryKind::Impl) {
-      if (refuse(lib.where, fmt::format("{}: cannot define {} with the wildcard namespace _ (every {} "
-                                        "defines operators for a distinct namespace!) Did you mean to use "
-                                        "TORCH_LIBRARY_IMPL instead?  {}",
-                                        macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context()),
+      if (refuse(lib.where,
+                 fmt::format("{}: cannot define {} with the wildcard namespace _ (every {} "
+                             "defines operators for a distinct namespace!) Did you mean to use "
+                             "TORCH_LIBRARY_IMPL instead?  {}",
+                             macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context()),
                  lib.ns))
         return take();
     }
     if (ns_given_ && lib.kind != LibraryKind::Impl) {
       const auto& q = p_.quirks();
-      if (std::find(q.reserved_namespaces.begin(), q.reserved_namespaces.end(), lib.ns) != q.reserved_namespaces.end() &&
+      if (std::find(q.reserved_namespaces.begin(), q.reserved_namespaces.end(), lib.ns) !=
+              q.reserved_namespaces.end() &&
           std::find(q.reserved_namespace_kinds.begin(), q.reserved_namespace_kinds.end(), to_string(lib.kind)) !=
               q.reserved_namespace_kinds.end()) {
-        if (refuse(ns->where, fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
-                                          lib.ns),
+        if (refuse(ns->where,
+                   fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
+                               lib.ns),
                    lib.ns))
           return take();
       }
@@ -198,15 +202,16 @@ class FileLoader {
     if (lib.kind == LibraryKind::Def && ns_given_) {
       for (const auto& other : reg_.libraries()) {
         if (other.kind == LibraryKind::Def && other.ns == lib.ns) {
-          Diagnostic d = make_error(lib.where,
-                       fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
-                                   "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
-                                   "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
-                                   "really intended to define operators for a single namespace in a distributed way, you "
-                                   "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
-                                   "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
-                                   lib.ns, other.where.file, other.where.line, lib_debug_),
-                       {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
+          Diagnostic d = make_error(
+              lib.where,
+              fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
+                          "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
+                          "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
+                          "really intended to define operators for a single namespace in a distributed way, you "
+                          "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
+                          "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
+                          lib.ns, other.where.file, other.where.line, lib_debug_),
+              {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
           d.op = lib.ns;
           if (refuse(std::move(d))) return take();
           break;
@@ -302,7 +307,8 @@ class FileLoader {
   std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def) {
     OperatorName n;
     if (!parse_operator_name(text, n)) {
-      set_error(where, fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
+      set_error(where,
+                fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
       return std::nullopt;
     }
     if (n.ns.empty()) {
@@ -315,16 +321,18 @@ class FileLoader {
       n.ns = lib_->ns;
     } else if (ns_given_ && lib_->ns != "_" && n.ns != lib_->ns) {
       const std::string msg =
-          is_def ? fmt::format("Explicitly provided namespace ({}) in schema string does not match namespace of "
-                               "enclosing {} block ({}).  Move this definition to the (unique) TORCH_LIBRARY block "
-                               "corresponding to this namespace (and consider deleting the namespace from your schema "
-                               "string.)  {}",
-                               n.ns, macro_name(lib_->kind), lib_->ns, context())
-                 : fmt::format("impl(\"{}\", ...): Explicitly provided namespace ({}) in operator name does not match "
-                               "namespace of enclosing {} block ({}).  Move this definition to the (unique) "
-                               "TORCH_LIBRARY block corresponding to this namespace (and consider deleting the "
-                               "namespace from your schema string.)  {}",
-                               text, n.ns, macro_name(lib_->kind), lib_->ns, context());
+          is_def ? fmt::format(
+                       "Explicitly provided namespace ({}) in schema string does not match namespace of "
+                       "enclosing {} block ({}).  Move this definition to the (unique) TORCH_LIBRARY block "
+                       "corresponding to this namespace (and consider deleting the namespace from your schema "
+                       "string.)  {}",
+                       n.ns, macro_name(lib_->kind), lib_->ns, context())
+                 : fmt::format(
+                       "impl(\"{}\", ...): Explicitly provided namespace ({}) in operator name does not match "
+                       "namespace of enclosing {} block ({}).  Move this definition to the (unique) "
+                       "TORCH_LIBRARY block corresponding to this namespace (and consider deleting the "
+                       "namespace from your schema string.)  {}",
+                       text, n.ns, macro_name(lib_->kind), lib_->ns, context());
       refuse(where, msg, is_def ? n.qualified() : text);
       return std::nullopt;
     }
@@ -357,10 +365,11 @@ class FileLoader {
     if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'"), true;
     if (lib_->kind == LibraryKind::Impl) {
       std::string shown = name ? name->value : schema_text->value.substr(0, schema_text->value.find('('));
-      if (refuse(where, fmt::format("def(\"{}\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  "
-                                    "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
-                                    "namespace.  {}",
-                                    shown, context()),
+      if (refuse(where,
+                 fmt::format("def(\"{}\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  "
+                             "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
+                             "namespace.  {}",
+                             shown, context()),
                  shown))
         return true;
       return false;
@@ -370,11 +379,16 @@ class FileLoader {
     std::string qualified_text;
     if (name) {
       if (!schema->name.empty())
-        return set_error(schema_text->where, "with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\""), true;
+        return set_error(schema_text->where,
+                         "with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\""),
+               true;
       qualified_text = name->value;
     } else {
       if (schema->name.empty())
-        return set_error(schema_text->where, "a nameless schema \"(...) -> ...\" needs a 'name' field (torch.library.define(qualname, schema))"), true;
+        return set_error(
+                   schema_text->where,
+                   "a nameless schema \"(...) -> ...\" needs a 'name' field (torch.library.define(qualname, schema))"),
+               true;
       qualified_text = schema->ns.empty() ? schema->name : schema->ns + "::" + schema->name;
       if (!schema->overload.empty()) qualified_text += "." + schema->overload;
     }
@@ -395,14 +409,19 @@ class FileLoader {
     def.library = lib_index_;
     if (alias) {
       const std::string& a = alias->value;
-      if (a.empty() || a == "FROM_SCHEMA") def.alias = AliasAnalysis::FromSchema;
-      else if (a == "CONSERVATIVE") def.alias = AliasAnalysis::Conservative;
-      else if (a == "PURE_FUNCTION") def.alias = AliasAnalysis::PureFunction;
-      else if (a == "CONSERVATIVE (default)") def.alias = AliasAnalysis::ConservativeDefault;
+      if (a.empty() || a == "FROM_SCHEMA")
+        def.alias = AliasAnalysis::FromSchema;
+      else if (a == "CONSERVATIVE")
+        def.alias = AliasAnalysis::Conservative;
+      else if (a == "PURE_FUNCTION")
+        def.alias = AliasAnalysis::PureFunction;
+      else if (a == "CONSERVATIVE (default)")
+        def.alias = AliasAnalysis::ConservativeDefault;
       else
-        return set_error(alias->where, fmt::format("Invalid alias_analysis type {}{}; expected \"\", \"FROM_SCHEMA\", "
-                                                   "\"CONSERVATIVE\" or \"PURE_FUNCTION\"",
-                                                   a, did_you_mean(a, {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"}))),
+        return set_error(alias->where,
+                         fmt::format("Invalid alias_analysis type {}{}; expected \"\", \"FROM_SCHEMA\", "
+                                     "\"CONSERVATIVE\" or \"PURE_FUNCTION\"",
+                                     a, did_you_mean(a, {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"}))),
                true;
     }
     if (tags)
@@ -414,7 +433,9 @@ class FileLoader {
       for (auto&& [k, v] : *dispatch) {
         const Location kwhere = location_of(k.source(), file_);
         if (!v.is_string())
-          return set_error(location_of(v.source(), file_), fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())), true;
+          return set_error(location_of(v.source(), file_),
+                           fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())),
+                 true;
         const std::string kernel(v.as_string()->get());
         std::string_view keys = k.str();
         while (!keys.empty()) {
@@ -439,8 +460,7 @@ class FileLoader {
   bool register_impl(const std::string& op, KeyId k, Kernel kern) {
     if (k == kUndefined) kern.catch_all = true;
     const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
-    if (auto d = reg_.impl(op, stored, std::move(kern)))
-      return refuse(std::move(*d));
+    if (auto d = reg_.impl(op, stored, std::move(kern))) return refuse(std::move(*d));
     return false;
   }
 
@@ -465,7 +485,8 @@ class FileLoader {
       return set_error(second, "give at most one of 'key', 'keys' and 'device_types'"), true;
     }
     const bool fallthrough = ft && ft->value;
-    if (!kernel && !fallthrough) return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    if (!kernel && !fallthrough)
+      return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
 
     // Which keys: as written (for the IMPL-block consistency check) and resolved.
     std::vector<std::pair<KeyId, Location>> keys;
@@ -487,7 +508,8 @@ class FileLoader {
         if (!name) {
           std::vector<std::string> names = device_names(reg_);
           std::vector<std::string_view> views(names.begin(), names.end());
-          return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))), true;
+          return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))),
+                 true;
         }
         keys.emplace_back(*p_.find(*name), d.where);
       }
@@ -508,7 +530,8 @@ class FileLoader {
         auto s = schema_at(*sig);
         if (!s) return true;
         cached = signatures_
-                     .emplace(sig->value, print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str}))
+                     .emplace(sig->value,
+                              print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str}))
                      .first;
       }
       signature = cached->second;
@@ -516,11 +539,12 @@ class FileLoader {
 
     for (const auto& [k, kwhere] : keys) {
       if (lib_->kind == LibraryKind::Impl && lib_->key && k != *lib_->key) {
-        if (refuse(kwhere, fmt::format("impl(\"{}\", ...): Explicitly provided dispatch key ({}) is inconsistent with the "
-                                       "dispatch key of the enclosing TORCH_LIBRARY_IMPL block ({}).  Please declare a "
-                                       "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
-                                       "there.  {}",
-                                       op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
+        if (refuse(kwhere,
+                   fmt::format("impl(\"{}\", ...): Explicitly provided dispatch key ({}) is inconsistent with the "
+                               "dispatch key of the enclosing TORCH_LIBRARY_IMPL block ({}).  Please declare a "
+                               "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
+                               "there.  {}",
+                               op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
                    op->value, p_.name_of(k)))
           return true;
         continue;
@@ -547,7 +571,8 @@ class FileLoader {
     if (r.failed()) return true;
     const Location where = r.self();
     const bool fallthrough = ft && ft->value;
-    if (!kernel && !fallthrough) return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    if (!kernel && !fallthrough)
+      return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
     if (lib_->kind_explicit && lib_->kind != LibraryKind::Impl) {
       return refuse(where,
                     fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
@@ -562,8 +587,8 @@ class FileLoader {
       if (!k) return true;
       kwhere = k1->where;
       if (lib_->key && *k != *lib_->key)
-        return set_error(k1->where, fmt::format("fallback key {} differs from the file's dispatch_key {}", p_.name_of(*k),
-                                                p_.name_of(*lib_->key))),
+        return set_error(k1->where, fmt::format("fallback key {} differs from the file's dispatch_key {}",
+                                                p_.name_of(*k), p_.name_of(*lib_->key))),
                true;
     } else if (lib_->key) {
       k = lib_->key;
@@ -571,11 +596,12 @@ class FileLoader {
       return set_error(where, "a [[fallback]] entry needs a 'key' (or a file dispatch_key)"), true;
     }
     if (ns_given_ && lib_->ns != "_" && lib_->kind == LibraryKind::Impl) {
-      return refuse(where, fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
-                                       "specified {}) are not supported.  If you intended to apply this fallback function "
-                                       "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
-                                       "m.fallback(...); }}\n\n{}",
-                                       lib_->ns, p_.name_of(*k), context()),
+      return refuse(where,
+                    fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
+                                "specified {}) are not supported.  If you intended to apply this fallback function "
+                                "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
+                                "m.fallback(...); }}\n\n{}",
+                                lib_->ns, p_.name_of(*k), context()),
                     lib_->ns, p_.name_of(*k));
     }
     Fallback f;

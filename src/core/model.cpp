@@ -1,35 +1,45 @@
 #include "dispatchtool/model.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace dt {
 
 const char* to_string(LibraryKind k) {
   switch (k) {
-    case LibraryKind::Def: return "DEF";
-    case LibraryKind::Impl: return "IMPL";
-    case LibraryKind::Fragment: return "FRAGMENT";
+    case LibraryKind::Def:
+      return "DEF";
+    case LibraryKind::Impl:
+      return "IMPL";
+    case LibraryKind::Fragment:
+      return "FRAGMENT";
   }
   return "FRAGMENT";
 }
 
 const char* macro_name(LibraryKind k) {
   switch (k) {
-    case LibraryKind::Def: return "TORCH_LIBRARY";
-    case LibraryKind::Impl: return "TORCH_LIBRARY_IMPL";
-    case LibraryKind::Fragment: return "TORCH_LIBRARY_FRAGMENT";
+    case LibraryKind::Def:
+      return "TORCH_LIBRARY";
+    case LibraryKind::Impl:
+      return "TORCH_LIBRARY_IMPL";
+    case LibraryKind::Fragment:
+      return "TORCH_LIBRARY_FRAGMENT";
   }
   return "TORCH_LIBRARY_FRAGMENT";
 }
 
 const char* to_string(AliasAnalysis a) {
   switch (a) {
-    case AliasAnalysis::FromSchema: return "FROM_SCHEMA";
-    case AliasAnalysis::Conservative: return "CONSERVATIVE";
-    case AliasAnalysis::PureFunction: return "PURE_FUNCTION";
-    case AliasAnalysis::ConservativeDefault: return "CONSERVATIVE (default)";
+    case AliasAnalysis::FromSchema:
+      return "FROM_SCHEMA";
+    case AliasAnalysis::Conservative:
+      return "CONSERVATIVE";
+    case AliasAnalysis::PureFunction:
+      return "PURE_FUNCTION";
+    case AliasAnalysis::ConservativeDefault:
+      return "CONSERVATIVE (default)";
   }
   return "FROM_SCHEMA";
 }
@@ -40,13 +50,12 @@ const Kernel* Operator::get(KeyId k) const {
 }
 
 const std::vector<Kernel>* Operator::all(KeyId k) const {
-  auto it = std::lower_bound(kernels.begin(), kernels.end(), k,
-                             [](const KeyKernels& kk, KeyId key) { return kk.key < key; });
+  auto it =
+      std::lower_bound(kernels.begin(), kernels.end(), k, [](const KeyKernels& kk, KeyId key) { return kk.key < key; });
   return (it == kernels.end() || it->key != k) ? nullptr : &it->kernels;
 }
 
-Registry::Registry(const Profile& profile)
-    : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
+Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
   for (const auto& f : profile.fallbacks())
     fallbacks_[static_cast<std::size_t>(profile.key(f.key).slot)] =
         Fallback{f.key, f.debug, f.fallthrough, true, f.where};
@@ -158,8 +167,7 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
   if (it == op.kernels.end() || it->key != key) it = op.kernels.insert(it, KeyKernels{key, {}});
   // OperatorEntry::registerKernel records the first C++ signature before it
   // warns, so "previous kernel" can name the new kernel itself.
-  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough)
-    op.first_cpp_signature_debug = k.debug;
+  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough) op.first_cpp_signature_debug = k.debug;
   if (!it->kernels.empty()) {
     const auto& ex = p.quirks().override_warning_exempt;
     const bool exempt = std::find(ex.begin(), ex.end(), key) != ex.end();
@@ -176,8 +184,8 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
               ? "Warning only once for all operators,  other operators may also be overridden.\n  "
               : "",
           op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
-          k.catch_all ? "(catch all)" : p.name_of(key),
-          op.first_cpp_signature_debug.value_or("no debug info"), k.debug);
+          k.catch_all ? "(catch all)" : p.name_of(key), op.first_cpp_signature_debug.value_or("no debug info"),
+          k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";
       d.op = op.name;
@@ -191,16 +199,16 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
 
 std::optional<Diagnostic> Registry::fallback(Fallback f) {
   const Profile& p = *profile_;
-  std::vector<KeyId> targets =
-      p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
+  std::vector<KeyId> targets = p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
   for (KeyId k : targets) {
     const int slot = p.key(k).slot;
     if (slot < 0) {
       Diagnostic d;
       d.where = f.where;
-      d.message = fmt::format("cannot register a backend fallback for '{}': it is not a runtime "
-                              "dispatch key (it has no row in the dispatch table)",
-                              p.name_of(k));
+      d.message = fmt::format(
+          "cannot register a backend fallback for '{}': it is not a runtime "
+          "dispatch key (it has no row in the dispatch table)",
+          p.name_of(k));
       return d;
     }
     auto& cur = fallbacks_[static_cast<std::size_t>(slot)];
@@ -213,7 +221,8 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
           "registration {}, new registration {}",
           p.name_of(k), cur->debug, f.debug);
       d.notes.push_back({cur->where, cur->core ? "the previous fallback is registered by PyTorch "
-                                                 "itself (profile " + p.name() + ")"
+                                                 "itself (profile " +
+                                                     p.name() + ")"
                                                : "the previous fallback is registered here"});
       d.code = "duplicate-fallback";
       d.key = p.name_of(k);

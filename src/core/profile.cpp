@@ -1,11 +1,11 @@
 #include "dispatchtool/profile.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/text.hpp"
 #include "toml_reader.hpp"
@@ -28,8 +28,7 @@ constexpr AliasName kAliasRules[] = {
 };
 
 // Keys the algorithm itself refers to by name (as c10 does).
-constexpr std::string_view kRequiredKeys[] = {"Dense",         "NestedTensor",
-                                              "AutogradOther", "AutogradFunctionality",
+constexpr std::string_view kRequiredKeys[] = {"Dense", "NestedTensor", "AutogradOther", "AutogradFunctionality",
                                               "AutogradNestedTensor"};
 
 }  // namespace
@@ -40,13 +39,30 @@ class ProfileBuilder {
 
   Expected<Profile, Diagnostic> build(const toml::table& root) {
     TableReader r(root, file_, "the profile", &error_);
-    r.allow_only({"name", "description", "torch_version", "backends", "functionality",
-                  "per_backend", "aliases", "autogradother", "autograd_backend_keys",
-                  "autograd_key_backends", "non_functional_excluded_functionality",
-                  "non_functional_excluded_backends", "parseable", "override_warning",
-                  "override_warning_exempt", "multiple_fallbacks_exempt", "reserved_namespaces",
-                  "reserved_namespace_kinds", "meta_on_composite", "dimname_prints_as_str",
-                  "autocast_keys", "python_library_kinds", "privateuse1_rename", "fallback"});
+    r.allow_only({"name",
+                  "description",
+                  "torch_version",
+                  "backends",
+                  "functionality",
+                  "per_backend",
+                  "aliases",
+                  "autogradother",
+                  "autograd_backend_keys",
+                  "autograd_key_backends",
+                  "non_functional_excluded_functionality",
+                  "non_functional_excluded_backends",
+                  "parseable",
+                  "override_warning",
+                  "override_warning_exempt",
+                  "multiple_fallbacks_exempt",
+                  "reserved_namespaces",
+                  "reserved_namespace_kinds",
+                  "meta_on_composite",
+                  "dimname_prints_as_str",
+                  "autocast_keys",
+                  "python_library_kinds",
+                  "privateuse1_rename",
+                  "fallback"});
     Profile& p = p_;
     p.source_ = file_;
     auto name = require_str(r, "name");
@@ -79,11 +95,11 @@ class ProfileBuilder {
     // Enum: 0 Undefined, functionality keys, EndOfFunctionalityKeys, per-backend blocks, aliases.
     p.keys_.push_back(KeyInfo{"Undefined", KeyKind::Undefined, 0, AliasRule::None, -1, -1, false});
     for (const auto& f : functionality) {
-      const bool pb = std::any_of(per_backend.begin(), per_backend.end(),
-                                  [&](const auto& e) { return e.first == f.value; });
-      if (!add_key(KeyInfo{f.value, pb ? KeyKind::BuildingBlock : KeyKind::Functionality, 0,
-                           AliasRule::None, -1, -1, false},
-                   f.where))
+      const bool pb =
+          std::any_of(per_backend.begin(), per_backend.end(), [&](const auto& e) { return e.first == f.value; });
+      if (!add_key(
+              KeyInfo{f.value, pb ? KeyKind::BuildingBlock : KeyKind::Functionality, 0, AliasRule::None, -1, -1, false},
+              f.where))
         return fail();
     }
     p.nf_ = static_cast<KeyId>(p.keys_.size());
@@ -97,9 +113,8 @@ class ProfileBuilder {
     p.keys_.push_back(KeyInfo{});  // EndOfFunctionalityKeys
 
     // Per-backend blocks follow the enum order of their functionality keys.
-    std::stable_sort(per_backend.begin(), per_backend.end(), [&](const auto& a, const auto& b) {
-      return index_of(a.first) < index_of(b.first);
-    });
+    std::stable_sort(per_backend.begin(), per_backend.end(),
+                     [&](const auto& a, const auto& b) { return index_of(a.first) < index_of(b.first); });
     for (const auto& [fk, prefix] : per_backend) {
       auto fi = p.find(fk);
       if (!fi || p.keys_[*fi].kind != KeyKind::BuildingBlock)
@@ -107,9 +122,13 @@ class ProfileBuilder {
                        fmt::format("per_backend key '{}' is not in the functionality list", fk));
       p.keys_.push_back(KeyInfo{});  // StartOf<fk>Backends
       for (std::size_t bi = 0; bi < p.nb_; ++bi) {
-        KeyInfo k{prefix + p.backends_[bi], KeyKind::PerBackend,
-                  p.keys_[*fi].bits | (KeySet{1} << bi), AliasRule::None, -1,
-                  static_cast<int>(bi), false};
+        KeyInfo k{prefix + p.backends_[bi],
+                  KeyKind::PerBackend,
+                  p.keys_[*fi].bits | (KeySet{1} << bi),
+                  AliasRule::None,
+                  -1,
+                  static_cast<int>(bi),
+                  false};
         if (!add_key(std::move(k), r.where("per_backend"))) return fail();
       }
       pb_prefix_.emplace_back(*fi, prefix);
@@ -120,21 +139,17 @@ class ProfileBuilder {
       if (rule == std::end(kAliasRules)) {
         std::vector<std::string_view> known;
         for (const auto& n : kAliasRules) known.push_back(n.name);
-        return fail_at(a.where, fmt::format("unknown alias key '{}'{}", a.value,
-                                            did_you_mean(a.value, known)));
+        return fail_at(a.where, fmt::format("unknown alias key '{}'{}", a.value, did_you_mean(a.value, known)));
       }
-      if (!add_key(KeyInfo{a.value, KeyKind::Alias, 0, rule->rule, -1, -1, false}, a.where))
-        return fail();
+      if (!add_key(KeyInfo{a.value, KeyKind::Alias, 0, rule->rule, -1, -1, false}, a.where)) return fail();
       p.aliases_.push_back(static_cast<KeyId>(p.keys_.size() - 1));
     }
 
     for (auto req : kRequiredKeys)
       if (!p.find(req))
-        return fail_at(r.where("functionality"),
-                       fmt::format("the profile must define the key '{}'", req));
+        return fail_at(r.where("functionality"), fmt::format("the profile must define the key '{}'", req));
     for (auto req : {"Autograd", "CompositeImplicitAutograd", "CompositeExplicitAutograd"})
-      if (!p.find(req))
-        return fail_at(r.where("aliases"), fmt::format("the profile must define the alias '{}'", req));
+      if (!p.find(req)) return fail_at(r.where("aliases"), fmt::format("the profile must define the alias '{}'", req));
 
     // Runtime keys in table order (A.4).
     p.runtime_.push_back(kUndefined);
@@ -153,8 +168,7 @@ class ProfileBuilder {
     p.autograd_other_ = *p.find("AutogradOther");
     p.autograd_nested_ = *p.find("AutogradNestedTensor");
     p.functorch_batched_ = p.find("FuncTorchBatched").value_or(kUndefined);
-    p.autograd_functionality_ =
-        bits("AutogradFunctionality") | bits("AutogradOther") | bits("AutogradNestedTensor");
+    p.autograd_functionality_ = bits("AutogradFunctionality") | bits("AutogradOther") | bits("AutogradNestedTensor");
     auto ago = functionality_keys(r, "autogradother");
     if (r.failed()) return fail();
     p.autogradother_backends_ = ago | p.all_backends_;
@@ -206,7 +220,8 @@ class ProfileBuilder {
         auto k = require_str(er, "key");
         if (er.failed()) return fail();
         auto bit = std::find(p.backends_.begin(), p.backends_.end(), b->value);
-        if (bit == p.backends_.end()) return fail_at(b->where, fmt::format("'{}' is not a backend of this profile", b->value));
+        if (bit == p.backends_.end())
+          return fail_at(b->where, fmt::format("'{}' is not a backend of this profile", b->value));
         auto id = p.find(k->value);
         if (!id) return fail_at(k->where, unknown_key(k->value));
         p.autocast_keys_.emplace_back(static_cast<int>(bit - p.backends_.begin()), *id);
@@ -369,12 +384,18 @@ bool Profile::in_alias(KeyId k, AliasRule alias) const {
       const KeySet func = b & ~all_backends_;
       return func != 0 && has(autograd_functionality_, func);
     }
-    case AliasRule::CIA: return has(math_keyset_, b);
-    case AliasRule::CIANested: return has(nested_keyset_, b);
-    case AliasRule::CEA: return k != nested_tensor_ && has(backend_keyset_, b);
-    case AliasRule::CEANF: return k != nested_tensor_ && has(nonfunctional_keyset_, b);
-    case AliasRule::FTBD: return k == functorch_batched_ && k != kUndefined;
-    case AliasRule::None: return false;
+    case AliasRule::CIA:
+      return has(math_keyset_, b);
+    case AliasRule::CIANested:
+      return has(nested_keyset_, b);
+    case AliasRule::CEA:
+      return k != nested_tensor_ && has(backend_keyset_, b);
+    case AliasRule::CEANF:
+      return k != nested_tensor_ && has(nonfunctional_keyset_, b);
+    case AliasRule::FTBD:
+      return k == functorch_batched_ && k != kUndefined;
+    case AliasRule::None:
+      return false;
   }
   return false;
 }
@@ -383,8 +404,7 @@ std::vector<KeyId> Profile::alias_members(KeyId alias) const {
   std::vector<KeyId> out;
   for (KeyId k : runtime_) {
     if (k == kUndefined) continue;
-    if (keys_[alias].kind == KeyKind::Alias ? in_alias(k, keys_[alias].alias) : k == alias)
-      out.push_back(k);
+    if (keys_[alias].kind == KeyKind::Alias ? in_alias(k, keys_[alias].alias) : k == alias) out.push_back(k);
   }
   return out;
 }
@@ -393,8 +413,7 @@ KeySet Profile::backend_keyset_from_autograd(KeyId k) const {
   if (k == autograd_other_) return autogradother_backends_;
   if (k == autograd_nested_) return keys_[nested_tensor_].bits | all_backends_;
   const KeyInfo& info = keys_[k];
-  if (info.kind != KeyKind::PerBackend || !has(autograd_functionality_, info.bits & ~all_backends_))
-    return 0;
+  if (info.kind != KeyKind::PerBackend || !has(autograd_functionality_, info.bits & ~all_backends_)) return 0;
   const auto backend = static_cast<std::size_t>(info.backend);
   if (std::find(autograd_backend_keys_.begin(), autograd_backend_keys_.end(), info.backend) ==
       autograd_backend_keys_.end())
@@ -406,9 +425,8 @@ KeySet Profile::backend_keyset_from_autograd(KeyId k) const {
 
 KeyId Profile::autograd_key_for_backend_of(KeyId k) const {
   const KeyInfo& info = keys_[k];
-  if (info.kind == KeyKind::PerBackend &&
-      std::find(autograd_key_backends_.begin(), autograd_key_backends_.end(), info.backend) !=
-          autograd_key_backends_.end()) {
+  if (info.kind == KeyKind::PerBackend && std::find(autograd_key_backends_.begin(), autograd_key_backends_.end(),
+                                                    info.backend) != autograd_key_backends_.end()) {
     if (auto a = find("Autograd" + backends_[static_cast<std::size_t>(info.backend)])) return *a;
   }
   return autograd_other_;
@@ -476,9 +494,10 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec) {
   }
   Diagnostic d;
   d.where.file = "--profile";
-  d.message = fmt::format("unknown profile '{}'{}; built-in profiles: {} (or give a path ending in "
-                          ".toml)",
-                          spec, did_you_mean(spec, names), join(listed, ", "));
+  d.message = fmt::format(
+      "unknown profile '{}'{}; built-in profiles: {} (or give a path ending in "
+      ".toml)",
+      spec, did_you_mean(spec, names), join(listed, ", "));
   return unexpected(std::move(d));
 }
 

@@ -1,9 +1,9 @@
 #include "dispatchtool/python_dispatcher.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "dispatchtool/render.hpp"
 
@@ -18,8 +18,14 @@ std::string python_str_repr(const std::string& s) {
   std::string out(1, q);
   for (char c : s) {
     if (c == q || c == '\\') out += '\\';
-    if (c == '\n') { out += "\\n"; continue; }
-    if (c == '\t') { out += "\\t"; continue; }
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (c == '\t') {
+      out += "\\t";
+      continue;
+    }
     out += c;
   }
   out += q;
@@ -57,13 +63,11 @@ std::optional<std::string> python_dispatcher_register(Registry& reg, const std::
   if (unique.size() != keys.size())
     return fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys));
   if (unique.count("CompositeImplicitAutograd") && unique.count("CompositeExplicitAutograd"))
-    return std::string(
-        "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
+    return std::string("Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
   const auto supported = PythonDispatcherKeys::keys();
   for (const auto& k : keys) {
     if (std::find(supported.begin(), supported.end(), k) == supported.end())
-      return fmt::format("{} is not supported, please select a dispatch key in {}.", k,
-                         python_list_repr(supported));
+      return fmt::format("{} is not supported, please select a dispatch key in {}.", k, python_list_repr(supported));
     Kernel kern;
     kern.debug = "fn_" + k;
     kern.signature = "(Tensor _0) -> Tensor _0";

@@ -1,15 +1,13 @@
 #include "dispatchtool/render.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 namespace dt {
 
-bool KeyFilter::allows(KeyId k) const {
-  return !active || std::find(keys.begin(), keys.end(), k) != keys.end();
-}
+bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
 
 // ---- exact texts -------------------------------------------------------------
 
@@ -159,7 +157,8 @@ void render_registrations_python_dispatcher(const std::string& raw_registrations
   const auto keys = PythonDispatcherKeys::keys();
   for (auto line : py_split(raw_registrations, "\n")) {
     const auto first = py_split(line, ":")[0];
-    const bool match = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return first.starts_with(k); });
+    const bool match =
+        std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return first.starts_with(k); });
     if (!match) continue;
     const auto tokens = py_split(py_split(line, "::")[0], " ");
     pd_line(out, first, tokens.size() > 1 ? tokens[1] : std::string_view{});
@@ -180,15 +179,23 @@ struct Paint {
 
 std::string_view colour_of(Provenance p) {
   switch (p) {
-    case Provenance::Kernel: return "32";           // green
-    case Provenance::DefaultBackend: return "36";   // cyan
+    case Provenance::Kernel:
+      return "32";  // green
+    case Provenance::DefaultBackend:
+      return "36";  // cyan
     case Provenance::Nested:
-    case Provenance::Math: return "34";             // blue
-    case Provenance::AmbiguousAutogradOther: return "1;31";  // bold red
-    case Provenance::Autograd: return "35";         // magenta
-    case Provenance::Batched: return "33";
-    case Provenance::BackendFallback: return "2";   // dim
-    case Provenance::Missing: return "31";
+    case Provenance::Math:
+      return "34";  // blue
+    case Provenance::AmbiguousAutogradOther:
+      return "1;31";  // bold red
+    case Provenance::Autograd:
+      return "35";  // magenta
+    case Provenance::Batched:
+      return "33";
+    case Provenance::BackendFallback:
+      return "2";  // dim
+    case Provenance::Missing:
+      return "31";
   }
   return "0";
 }
@@ -230,8 +237,10 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
       continue;
     }
     std::string via = to_string(e.why);
-    if (e.why == Provenance::AmbiguousAutogradOther) via += " (raises at run time)";
-    else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback) via += " via " + p.name_of(e.source);
+    if (e.why == Provenance::AmbiguousAutogradOther)
+      via += " (raises at run time)";
+    else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback)
+      via += " via " + p.name_of(e.source);
     std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + std::string(e.debug());
     std::string key = p.display_name(k, reg.privateuse1_name);
     if (!s.expand && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via) {
@@ -263,8 +272,8 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
            "\n";
 }
 
-void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f,
-                                const HumanStyle& s, std::string& out) {
+void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                                std::string& out) {
   const Profile& p = reg.profile();
   const Paint paint{s.color};
   out += paint(heading(op), "1");
@@ -282,8 +291,8 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
       if (k.fallthrough) flags += " fallthrough";
       if (k.catch_all) flags += " catch-all";
       if (!first) flags += " inactive (overridden)";
-      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? k.debug : paint(k.debug, "2"),
-                         paint(flags, "33"), paint(to_string(k.where), "2"));
+      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? k.debug : paint(k.debug, "2"), paint(flags, "33"),
+                         paint(to_string(k.where), "2"));
       first = false;
     }
   }

@@ -4,15 +4,24 @@ namespace dt {
 
 const char* to_string(Provenance p) {
   switch (p) {
-    case Provenance::Kernel: return "kernel";
-    case Provenance::DefaultBackend: return "default backend kernel";
-    case Provenance::Nested: return "nested kernel";
-    case Provenance::Math: return "math kernel";
-    case Provenance::AmbiguousAutogradOther: return "ambiguous autogradother";
-    case Provenance::Autograd: return "autograd kernel";
-    case Provenance::Batched: return "batched kernel";
-    case Provenance::BackendFallback: return "backend fallback";
-    case Provenance::Missing: return "missing";
+    case Provenance::Kernel:
+      return "kernel";
+    case Provenance::DefaultBackend:
+      return "default backend kernel";
+    case Provenance::Nested:
+      return "nested kernel";
+    case Provenance::Math:
+      return "math kernel";
+    case Provenance::AmbiguousAutogradOther:
+      return "ambiguous autogradother";
+    case Provenance::Autograd:
+      return "autograd kernel";
+    case Provenance::Batched:
+      return "batched kernel";
+    case Provenance::BackendFallback:
+      return "backend fallback";
+    case Provenance::Missing:
+      return "missing";
   }
   return "missing";
 }

@@ -13,6 +13,8 @@
 // parsed, so no type tree is built.
 #include "dispatchtool/schema.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -21,8 +23,6 @@
 #include <iterator>
 #include <limits>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace dt {
 namespace {
@@ -38,9 +38,9 @@ bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' |
 // nor types ("None" and "NoneType" are types, True/False/None default values).
 bool is_keyword(std::string_view w) {
   static constexpr std::array<std::string_view, 28> kKeywords = {
-      "Ellipsis", "False",    "None", "NoneType", "True",   "and",    "as",   "assert", "break", "class",
-      "continue", "def",      "del",  "elif",     "else",   "for",    "global", "if",   "import", "in",
-      "is",       "not",      "or",   "pass",     "raise",  "return", "while",  "with"};
+      "Ellipsis", "False", "None", "NoneType", "True",  "and",    "as",     "assert", "break",  "class",
+      "continue", "def",   "del",  "elif",     "else",  "for",    "global", "if",     "import", "in",
+      "is",       "not",   "or",   "pass",     "raise", "return", "while",  "with"};
   return std::find(kKeywords.begin(), kKeywords.end(), w) != kKeywords.end();
 }
 
@@ -159,10 +159,9 @@ class Lexer {
     const std::size_t quote_len = (at(pos_ + 1) == quote && at(pos_ + 2) == quote) ? 3 : 1;
     std::size_t end = pos_ + quote_len;
     auto closes = [&](std::size_t i) {
-      return i + quote_len <= src_.size() &&
-             std::all_of(src_.begin() + static_cast<std::ptrdiff_t>(i),
-                         src_.begin() + static_cast<std::ptrdiff_t>(i + quote_len),
-                         [quote](char ch) { return ch == quote; });
+      return i + quote_len <= src_.size() && std::all_of(src_.begin() + static_cast<std::ptrdiff_t>(i),
+                                                         src_.begin() + static_cast<std::ptrdiff_t>(i + quote_len),
+                                                         [quote](char ch) { return ch == quote; });
     };
     while (end < src_.size() && !closes(end)) {
       if (src_[end] == '\n' && quote_len != 3) break;
@@ -186,8 +185,32 @@ class Lexer {
 // sorted by it). Kinds are those of PyTorch's "fake" types: ScalarType,
 // Layout, MemoryFormat and SymInt are Int, Dimname is String.
 enum class Kind : std::uint8_t {
-  Any, AnyEnum, Tensor, Storage, Tuple, List, Dict, Number, Float, Complex, Future, RRef, Int, None,
-  String, Generator, Quantizer, Bool, Optional, Var, Device, Stream, Class, Capsule, QScheme, AnyClass,
+  Any,
+  AnyEnum,
+  Tensor,
+  Storage,
+  Tuple,
+  List,
+  Dict,
+  Number,
+  Float,
+  Complex,
+  Future,
+  RRef,
+  Int,
+  None,
+  String,
+  Generator,
+  Quantizer,
+  Bool,
+  Optional,
+  Var,
+  Device,
+  Stream,
+  Class,
+  Capsule,
+  QScheme,
+  AnyClass,
   Union,
 };
 
@@ -238,9 +261,9 @@ const BaseType* find_base_type(std::string_view name) {
 
 // What the default-value parser needs to know about an argument's type.
 struct TypeShape {
-  Kind kind = Kind::Any;  // outermost
-  Kind inner = Kind::Any;  // element of a List or Optional
-  bool real_int = false;  // outermost is really IntType
+  Kind kind = Kind::Any;        // outermost
+  Kind inner = Kind::Any;       // element of a List or Optional
+  bool real_int = false;        // outermost is really IntType
   bool inner_real_int = false;  // List element is really IntType
 };
 
@@ -311,16 +334,36 @@ void append_quoted(std::string& out, std::string_view s) {
   out += '"';
   for (const char c : s) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '"': out += "\\\""; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c > 0x1f && c < 0x7f) {
           out += c;
@@ -342,10 +385,18 @@ void append_quoted(std::string& out, std::string_view s) {
 
 void append_value(std::string& out, const Value& v, bool quote_strings) {
   switch (v.tag) {
-    case Value::Tag::None: out += "None"; break;
-    case Value::Tag::Bool: out += v.b ? "True" : "False"; break;
-    case Value::Tag::Int: fmt::format_to(std::back_inserter(out), "{}", v.i); break;
-    case Value::Tag::Double: append_double(out, v.d); break;
+    case Value::Tag::None:
+      out += "None";
+      break;
+    case Value::Tag::Bool:
+      out += v.b ? "True" : "False";
+      break;
+    case Value::Tag::Int:
+      fmt::format_to(std::back_inserter(out), "{}", v.i);
+      break;
+    case Value::Tag::Double:
+      append_double(out, v.d);
+      break;
     case Value::Tag::String:
       if (quote_strings) {
         append_quoted(out, v.s);
@@ -359,8 +410,8 @@ void append_value(std::string& out, const Value& v, bool quote_strings) {
 // c10::Device's string syntax: a device type, optionally ":index".
 bool is_valid_device(std::string_view text) {
   static constexpr std::array<std::string_view, 19> kDeviceTypes = {
-      "cpu", "cuda", "ipu",  "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
-      "fpga", "ort", "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone"};
+      "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
+      "fpga", "ort",  "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone"};
   const std::size_t colon = text.find(':');
   const std::string_view type = text.substr(0, colon);
   if (std::find(kDeviceTypes.begin(), kDeviceTypes.end(), type) == kDeviceTypes.end()) return false;
@@ -443,10 +494,14 @@ class Parser {
 
   [[nodiscard]] std::string found() const {
     switch (cur().kind) {
-      case Tok::End: return "end of input";
-      case Tok::Newline: return "a line break";
-      case Tok::String: return "a string literal";
-      default: return fmt::format("'{}'", text(cur()));
+      case Tok::End:
+        return "end of input";
+      case Tok::Newline:
+        return "a line break";
+      case Tok::String:
+        return "a string literal";
+      default:
+        return fmt::format("'{}'", text(cur()));
     }
   }
 
@@ -466,8 +521,8 @@ class Parser {
     }
     s.name = first;
     if (cur().kind == Tok::Number && text(cur()).starts_with('.'))  // "add.1" lexes as add, .1
-      return fail_at_offset(cur().begin + 1, fmt::format("expected an overload name after '.', found '{}'",
-                                                         text(cur()).substr(1)));
+      return fail_at_offset(cur().begin + 1,
+                            fmt::format("expected an overload name after '.', found '{}'", text(cur()).substr(1)));
     if (accept('.')) {
       if (!name_token("an overload name after '.'")) return false;
       s.overload = text(cur());
@@ -540,9 +595,12 @@ class Parser {
 
   bool expect_end(const Schema& s) {
     switch (cur().kind) {
-      case Tok::End: return true;
-      case Tok::Newline: return fail("unexpected line break after the schema");
-      default: break;
+      case Tok::End:
+        return true;
+      case Tok::Newline:
+        return fail("unexpected line break after the schema");
+      default:
+        break;
     }
     if (is_punct(',') && !s.returns_parenthesised)
       return fail("unexpected ',' after the return type; several returns need parentheses: '-> (A a, B b)'");
@@ -665,8 +723,7 @@ class Parser {
         shape = wrap(Kind::List, shape);
         if (!parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
       } else if (accept('?')) {
-        if (alias_allowed && is_punct('('))
-          return fail("an alias annotation goes before the '?', as in 'Tensor(a!)?'");
+        if (alias_allowed && is_punct('(')) return fail("an alias annotation goes before the '?', as in 'Tensor(a!)?'");
         out += '?';
         shape = wrap(Kind::Optional, shape);
       } else {
@@ -853,9 +910,12 @@ class Parser {
         out = std::move(device);
         return true;
       }
-      case Kind::List: return parse_default_list(shape, size, type, out);
-      case Kind::Complex: return fail("default values of type 'complex' are not supported");
-      default: return fail(fmt::format("an argument of type '{}' cannot have a default value", type));
+      case Kind::List:
+        return parse_default_list(shape, size, type, out);
+      case Kind::Complex:
+        return fail("default values of type 'complex' are not supported");
+      default:
+        return fail(fmt::format("an argument of type '{}' cannot have a default value", type));
     }
   }
 
@@ -914,11 +974,13 @@ class Parser {
         what = "True or False";
         break;
       default:
-        return fail_at_offset(values.empty() ? cur().begin : values[0].offset,
-                              fmt::format("default lists are only supported for int, float and bool lists, not '{}'", type));
+        return fail_at_offset(
+            values.empty() ? cur().begin : values[0].offset,
+            fmt::format("default lists are only supported for int, float and bool lists, not '{}'", type));
     }
     for (const Value& v : values)
-      if (v.tag != tag) return fail_at_offset(v.offset, fmt::format("expected {} in the default list of '{}'", what, type));
+      if (v.tag != tag)
+        return fail_at_offset(v.offset, fmt::format("expected {} in the default list of '{}'", what, type));
     return true;
   }
 
@@ -953,16 +1015,16 @@ class Parser {
         v.b = word == "True";
       } else if (word == "None") {
         v.tag = Value::Tag::None;
-      } else if (const auto* it = std::find_if(kEnumWords.begin(), kEnumWords.end(),
-                                               [&](const auto& e) { return e.first == word; });
+      } else if (const auto* it =
+                     std::find_if(kEnumWords.begin(), kEnumWords.end(), [&](const auto& e) { return e.first == word; });
                  it != kEnumWords.end()) {
         v.tag = Value::Tag::Int;
         v.i = it->second;
       } else {
-        return fail(fmt::format(
-            "invalid default value '{}' (expected a number, True, False, None, a string, or one of "
-            "float, long, strided, Mean, contiguous_format)",
-            word));
+        return fail(
+            fmt::format("invalid default value '{}' (expected a number, True, False, None, a string, or one of "
+                        "float, long, strided, Mean, contiguous_format)",
+                        word));
       }
       advance();
       return true;
@@ -1010,18 +1072,36 @@ class Parser {
       char decoded = e;
       std::size_t length = 2;
       switch (e) {
-        case '\\': case '\'': case '"': case '\n': break;
-        case 'a': decoded = '\a'; break;
-        case 'b': decoded = '\b'; break;
-        case 'f': decoded = '\f'; break;
-        case 'n': decoded = '\n'; break;
-        case 'v': decoded = '\v'; break;
-        case 't': decoded = '\t'; break;
+        case '\\':
+        case '\'':
+        case '"':
+        case '\n':
+          break;
+        case 'a':
+          decoded = '\a';
+          break;
+        case 'b':
+          decoded = '\b';
+          break;
+        case 'f':
+          decoded = '\f';
+          break;
+        case 'n':
+          decoded = '\n';
+          break;
+        case 'v':
+          decoded = '\v';
+          break;
+        case 't':
+          decoded = '\t';
+          break;
         case 'x':
           return fail_at_offset(body_offset + i, "unsupported escape sequence '\\x' (hex escapes are not supported)");
         case 'u':
         case 'U':
-          return fail_at_offset(body_offset + i, fmt::format("unsupported escape sequence '\\{}' (unicode escapes are not supported)", e));
+          return fail_at_offset(
+              body_offset + i,
+              fmt::format("unsupported escape sequence '\\{}' (unicode escapes are not supported)", e));
         default: {
           int octal = 0;
           const bool ok = i + 3 < body.size() && std::all_of(body.begin() + static_cast<std::ptrdiff_t>(i + 1),
@@ -1059,7 +1139,8 @@ void append_type(std::string& out, std::string_view type, const SchemaPrintOptio
   for (std::size_t i = 0; i < type.size();) {
     const bool starts_word = i == 0 || !is_ident_char(type[i - 1]);
     const std::size_t end = i + kDimname.size();
-    if (starts_word && type.substr(i, kDimname.size()) == kDimname && (end >= type.size() || !is_ident_char(type[end]))) {
+    if (starts_word && type.substr(i, kDimname.size()) == kDimname &&
+        (end >= type.size() || !is_ident_char(type[end]))) {
       out += "str";
       i = end;
     } else {

@@ -29,8 +29,7 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return prev[m];
 }
 
-std::optional<std::string> closest(std::string_view word,
-                                   const std::vector<std::string_view>& candidates) {
+std::optional<std::string> closest(std::string_view word, const std::vector<std::string_view>& candidates) {
   std::optional<std::string> best;
   std::size_t best_d = 0;
   for (auto c : candidates) {

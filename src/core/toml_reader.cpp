@@ -1,8 +1,8 @@
 #include "toml_reader.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "dispatchtool/text.hpp"
 
@@ -12,16 +12,26 @@ namespace {
 
 std::string_view type_name(toml::node_type t) {
   switch (t) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a float";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    case toml::node_type::none: break;
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a float";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    case toml::node_type::none:
+      break;
   }
   return "nothing";
 }
@@ -85,8 +95,7 @@ Location TableReader::where(std::string_view key) const {
   return self();
 }
 
-const toml::node* TableReader::get(std::string_view key, toml::node_type type,
-                                   std::string_view tname) {
+const toml::node* TableReader::get(std::string_view key, toml::node_type type, std::string_view tname) {
   const toml::node* n = lookup(key);
   if (n == nullptr || failed()) return nullptr;
   if (n->type() != type) {
@@ -116,8 +125,7 @@ std::optional<std::vector<Located<std::string>>> TableReader::str_array(std::str
   for (const auto& e : *n->as_array()) {
     if (!e.is_string()) {
       fail(location_of(e.source(), file_),
-           fmt::format("field '{}' in {} must be an array of strings; found {}", key, what_,
-                       type_name(e.type())));
+           fmt::format("field '{}' in {} must be an array of strings; found {}", key, what_, type_name(e.type())));
       return std::nullopt;
     }
     out.push_back({std::string(e.as_string()->get()), location_of(e.source(), file_)});
@@ -131,8 +139,7 @@ const toml::array* TableReader::table_array(std::string_view key) {
   for (const auto& e : *n->as_array()) {
     if (!e.is_table()) {
       fail(location_of(e.source(), file_),
-           fmt::format("'{}' must be an array of tables ([[{}]]); found {}", key, key,
-                       type_name(e.type())));
+           fmt::format("'{}' must be an array of tables ([[{}]]); found {}", key, key, type_name(e.type())));
       return nullptr;
     }
   }

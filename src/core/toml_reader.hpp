@@ -3,13 +3,13 @@
 // empty values, so callers check error() once after reading an entry.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "dispatchtool/diagnostic.hpp"
 #include "dispatchtool/expected.hpp"

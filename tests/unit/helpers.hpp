@@ -1,11 +1,11 @@
 // Test helpers: load in-memory TOML files through the real loader.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "dispatchtool/loader.hpp"
 #include "dispatchtool/render.hpp"

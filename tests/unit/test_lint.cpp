@@ -68,7 +68,8 @@ TEST_CASE("lint: the rule table is complete and stable") {
   CHECK(lint::find_rule("duplicate-def")->severity == Severity::Error);
   CHECK(lint::find_rule("schema-mismatch")->severity == Severity::Warning);
   CHECK(lint::find_rule("shadowed-composite")->severity == Severity::Info);
-  CHECK(*lint::unknown_rule_error("duplicate-defs") == "unknown lint rule 'duplicate-defs' (did you mean 'duplicate-def'?)");
+  CHECK(*lint::unknown_rule_error("duplicate-defs") ==
+        "unknown lint rule 'duplicate-defs' (did you mean 'duplicate-def'?)");
   CHECK(!lint::unknown_rule_error("missing-autograd"));
 }
 
@@ -81,7 +82,8 @@ TEST_CASE("lint: docs/lint.md documents every rule") {
 }
 
 TEST_CASE("lint: a clean input has no findings") {
-  const auto all = lint_files({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CompositeImplicitAutograd\"\nkernel = \"m\"\n"}});
+  const auto all =
+      lint_files({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CompositeImplicitAutograd\"\nkernel = \"m\"\n"}});
   CHECK(all.empty());
 }
 
@@ -96,8 +98,9 @@ TEST_CASE("lint duplicate-def: every second definition, with the original") {
   CHECK(f[0].op == "t::foo");
   CHECK(f[0].key.empty());
   CHECK(f[0].message.rfind("Tried to register an operator (t::foo(Tensor x) -> Tensor) with the same name", 0) == 0);
-  CHECK(lint_rule({{"a.toml", kDef}, {"b.toml", "namespace = \"t\"\n[[def]]\nschema = \"foo.out(Tensor x) -> Tensor\"\n"}},
-                  "duplicate-def")
+  CHECK(lint_rule(
+            {{"a.toml", kDef}, {"b.toml", "namespace = \"t\"\n[[def]]\nschema = \"foo.out(Tensor x) -> Tensor\"\n"}},
+            "duplicate-def")
             .empty());
 }
 
@@ -136,7 +139,8 @@ TEST_CASE("lint duplicate-registration: different keys do not collide") {
 // ---- duplicate-fallback --------------------------------------------------------------------
 
 TEST_CASE("lint duplicate-fallback: user fallbacks and PyTorch's own") {
-  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
+  const std::string fb =
+      "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
   const auto f = lint_rule({{"a.toml", fb}, {"b.toml", fb}}, "duplicate-fallback");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
@@ -159,22 +163,23 @@ TEST_CASE("lint duplicate-fallback: user fallbacks and PyTorch's own") {
 // ---- impl-without-def --------------------------------------------------------------------------
 
 TEST_CASE("lint impl-without-def: a dangling impl with every kernel") {
-  const auto f = lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1") + impl("CUDA", "k2")}},
-                           "impl-without-def");
+  const auto f =
+      lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1") + impl("CUDA", "k2")}}, "impl-without-def");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(locations(f[0]) == Locs{"a.toml:4:7", "a.toml:8:7"});
   CHECK(f[0].op == "t::foo");
   CHECK(contains(f[0].message, "Could not find schema for t::foo but we found an implementation"));
-  CHECK(lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1")}, {"b.toml", kDef}}, "impl-without-def").empty());
+  CHECK(
+      lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1")}, {"b.toml", kDef}}, "impl-without-def").empty());
 }
 
 // ---- composite-conflict ------------------------------------------------------------------------------
 
 TEST_CASE("lint composite-conflict: torchgen's rule, with its NestedTensor exception") {
-  const auto f = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "math") +
-                                           impl("CompositeExplicitAutograd", "explicit")}},
-                           "composite-conflict");
+  const auto f = lint_rule(
+      {{"a.toml", kDef + impl("CompositeImplicitAutograd", "math") + impl("CompositeExplicitAutograd", "explicit")}},
+      "composite-conflict");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
   CHECK(locations(f[0]) == Locs{"a.toml:10:7", "a.toml:6:7"});
@@ -196,10 +201,10 @@ TEST_CASE("lint composite-conflict: torchgen's rule, with its NestedTensor excep
                                "composite-conflict");
   REQUIRE(ceanf.size() == 1);
   CHECK(locations(ceanf[0]) == Locs{"a.toml:10:7", "a.toml:6:7"});
-  const auto three = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") +
-                                               impl("CompositeImplicitAutogradNestedTensor", "n") +
-                                               impl("CompositeExplicitAutograd", "e")}},
-                               "composite-conflict");
+  const auto three = lint_rule(
+      {{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CompositeImplicitAutogradNestedTensor", "n") +
+                      impl("CompositeExplicitAutograd", "e")}},
+      "composite-conflict");
   REQUIRE(three.size() == 1);
   CHECK(locations(three[0]) == Locs{"a.toml:14:7", "a.toml:6:7", "a.toml:10:7"});
 }
@@ -207,9 +212,9 @@ TEST_CASE("lint composite-conflict: torchgen's rule, with its NestedTensor excep
 // ---- ambiguous-autogradother ------------------------------------------------------------------------------
 
 TEST_CASE("lint ambiguous-autogradother: CIA plus backends mapped to AutogradOther") {
-  const Files files{{"a.toml", kDef + impl("CompositeImplicitAutograd", "math") + impl("SparseCPU", "sp") +
-                                   impl("CPU", "dense")},
-                    {"b.toml", "namespace = \"t\"\n" + impl("QuantizedCPU", "q")}};
+  const Files files{
+      {"a.toml", kDef + impl("CompositeImplicitAutograd", "math") + impl("SparseCPU", "sp") + impl("CPU", "dense")},
+      {"b.toml", "namespace = \"t\"\n" + impl("QuantizedCPU", "q")}};
   const auto f = lint_rule(files, "ambiguous-autogradother");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Error);
@@ -221,20 +226,22 @@ TEST_CASE("lint ambiguous-autogradother: CIA plus backends mapped to AutogradOth
   Files fixed = files;
   fixed[0].second += impl("AutogradOther", "ag");
   CHECK(lint_rule(fixed, "ambiguous-autogradother").empty());
-  CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CPU", "c")}}, "ambiguous-autogradother")
+  CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CPU", "c")}},
+                  "ambiguous-autogradother")
             .empty());
 }
 
 // ---- library-kind ----------------------------------------------------------------------------------------------
 
 TEST_CASE("lint library-kind: the block-kind refusals, with their subjects") {
-  const auto f = lint_rule(
-      {{"impl.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[def]]\nschema = \"bar(Tensor x) -> "
-                     "Tensor\"\n[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"k\"\n"},
-       {"d1.toml", "namespace = \"u\"\nkind = \"DEF\"\n"},
-       {"d2.toml", "namespace = \"u\"\nkind = \"DEF\"\n"},
-       {"prim.toml", "namespace = \"prim\"\nkind = \"FRAGMENT\"\n"}},
-      "library-kind");
+  const auto f =
+      lint_rule({{"impl.toml",
+                  "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[def]]\nschema = \"bar(Tensor x) -> "
+                  "Tensor\"\n[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"k\"\n"},
+                 {"d1.toml", "namespace = \"u\"\nkind = \"DEF\"\n"},
+                 {"d2.toml", "namespace = \"u\"\nkind = \"DEF\"\n"},
+                 {"prim.toml", "namespace = \"prim\"\nkind = \"FRAGMENT\"\n"}},
+                "library-kind");
   REQUIRE(f.size() == 4);
   for (const auto& x : f) CHECK(x.severity == Severity::Error);
   CHECK(locations(f[0]) == Locs{"d2.toml:2:8", "d1.toml:2:8"});
@@ -249,7 +256,8 @@ TEST_CASE("lint library-kind: the block-kind refusals, with their subjects") {
   CHECK(f[3].op == "prim");
   CHECK(f[3].message == "('prim', ' is a reserved namespace. Please try creating a library with another name.')");
   // 1.13 reserves prim only for DEF libraries.
-  CHECK(lint_rule({{"prim.toml", "namespace = \"prim\"\nkind = \"FRAGMENT\"\n"}}, "library-kind", "torch-1.13").empty());
+  CHECK(
+      lint_rule({{"prim.toml", "namespace = \"prim\"\nkind = \"FRAGMENT\"\n"}}, "library-kind", "torch-1.13").empty());
   CHECK(lint_rule({{"impl.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n" + impl("CPU", "k")},
                    {"d.toml", kDef}},
                   "library-kind")
@@ -273,11 +281,13 @@ TEST_CASE("lint schema-mismatch: PyTorch's message, kernel and def") {
   const auto late = lint_rule({{"a.toml", "namespace = \"t\"\n" + bad}, {"b.toml", kDef}}, "schema-mismatch");
   REQUIRE(late.size() == 1);
   CHECK(locations(late[0]) == Locs{"b.toml:2:1", "a.toml:4:7"});
-  CHECK(lint_rule({{"a.toml", kDef + impl("CPU", "k", "signature = \"(Tensor _0) -> Tensor _0\"\n")}}, "schema-mismatch")
-            .empty());
+  CHECK(
+      lint_rule({{"a.toml", kDef + impl("CPU", "k", "signature = \"(Tensor _0) -> Tensor _0\"\n")}}, "schema-mismatch")
+          .empty());
 }
 
-// ---- missing-autograd -------------------------------------------------------------------------------------------------
+// ---- missing-autograd
+// -------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint missing-autograd: backend kernels whose autograd key has no kernel") {
   const auto f = lint_rule({{"a.toml", kDef + impl("CPU", "c") + impl("SparseCPU", "s") + impl("CUDA", "g")}},
@@ -287,16 +297,18 @@ TEST_CASE("lint missing-autograd: backend kernels whose autograd key has no kern
   // AutogradCPU: the CPU kernel, and SparseCPU whose autograd key is AutogradCPU too.
   CHECK(locations(f[0]) == Locs{"a.toml:6:7", "a.toml:10:7"});
   CHECK(f[0].key == "AutogradCPU");
-  CHECK(contains(f[0].message, "has a kernel for CPU, SparseCPU but no autograd kernel: AutogradCPU resolves to the "
-                               "backend fallback, a fallthrough"));
+  CHECK(contains(f[0].message,
+                 "has a kernel for CPU, SparseCPU but no autograd kernel: AutogradCPU resolves to the "
+                 "backend fallback, a fallthrough"));
   CHECK(locations(f[1]) == Locs{"a.toml:14:7"});
   CHECK(f[1].key == "AutogradCUDA");
 
   // No fallback at all (AutogradMeta in 1.13): calls fail.
   const auto meta = lint_rule({{"a.toml", kDef + impl("Meta", "m")}}, "missing-autograd", "torch-1.13");
   REQUIRE(meta.size() == 1);
-  CHECK(contains(meta[0].message, "AutogradMeta resolves to nothing: calls fail with \"Could not run 't::foo' with "
-                                  "arguments from the 'AutogradMeta' backend\""));
+  CHECK(contains(meta[0].message,
+                 "AutogradMeta resolves to nothing: calls fail with \"Could not run 't::foo' with "
+                 "arguments from the 'AutogradMeta' backend\""));
   // main: the autograd fallback is a real kernel.
   const auto main = lint_rule({{"a.toml", kDef + impl("CPU", "c")}}, "missing-autograd");
   REQUIRE(main.size() == 1);
@@ -314,11 +326,13 @@ TEST_CASE("lint missing-autograd: backend kernels whose autograd key has no kern
   CHECK(lint_rule({{"a.toml", kDef + impl("CPU", "c") + impl("AutogradCPU", "ag")}}, "missing-autograd").empty());
   CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m")}}, "missing-autograd").empty());
   CHECK(lint_rule({{"a.toml", kDef + impl("QuantizedCPU", "q")}}, "missing-autograd").empty());
-  CHECK(lint_rule({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nfallthrough = true\n"}}, "missing-autograd")
-            .empty());
+  CHECK(
+      lint_rule({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nfallthrough = true\n"}}, "missing-autograd")
+          .empty());
 }
 
-// ---- meta-on-composite ----------------------------------------------------------------------------------------------------
+// ---- meta-on-composite
+// ----------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint meta-on-composite: torch.library's rule, 1.13 substring vs main exact") {
   const auto f = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("Meta", "meta")}},
@@ -338,20 +352,22 @@ TEST_CASE("lint meta-on-composite: torch.library's rule, 1.13 substring vs main 
   CHECK(lint_rule({{"a.toml", kDef + impl("Meta", "meta")}}, "meta-on-composite").empty());
 }
 
-// ---- shadowed-composite ------------------------------------------------------------------------------------------------------
+// ---- shadowed-composite
+// ------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint shadowed-composite: a backend kernel turns the decomposition off") {
-  const auto f = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CPU", "c") +
-                                           impl("Autograd", "ag")}},
-                           "shadowed-composite");
+  const auto f =
+      lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CPU", "c") + impl("Autograd", "ag")}},
+                "shadowed-composite");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::Info);
   CHECK(locations(f[0]) == Locs{"a.toml:10:7", "a.toml:6:7", "a.toml:14:7"});
-  CHECK(contains(f[0].message, "for CPU and for its autograd key: AutogradCPU now resolves to 'ag' on Autograd (autograd kernel)"));
+  CHECK(contains(f[0].message,
+                 "for CPU and for its autograd key: AutogradCPU now resolves to 'ag' on Autograd (autograd kernel)"));
   CHECK(f[0].key == "CPU");
   // HIP has no autograd key of its own in getBackendKeySetFromAutograd: only its row is affected.
-  const auto hip = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("HIP", "h")}},
-                             "shadowed-composite");
+  const auto hip =
+      lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("HIP", "h")}}, "shadowed-composite");
   REQUIRE(hip.size() == 1);
   CHECK(locations(hip[0]) == Locs{"a.toml:10:7", "a.toml:6:7"});
   CHECK(hip[0].message.ends_with("for HIP"));
@@ -360,7 +376,8 @@ TEST_CASE("lint shadowed-composite: a backend kernel turns the decomposition off
             .empty());
 }
 
-// ---- fallthrough-on-alias ---------------------------------------------------------------------------------------------------
+// ---- fallthrough-on-alias
+// ---------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint fallthrough-on-alias: a fallthrough on a composite key") {
   const std::string ft = "[[impl]]\nop = \"foo\"\nkey = \"CompositeExplicitAutograd\"\nfallthrough = true\n";
@@ -375,7 +392,8 @@ TEST_CASE("lint fallthrough-on-alias: a fallthrough on a composite key") {
             .empty());
 }
 
-// ---- building-block-key -------------------------------------------------------------------------------------------------------
+// ---- building-block-key
+// -------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint building-block-key: kernels on Dense, Sparse, ...") {
   const auto f = lint_rule({{"a.toml", kDef + impl("Dense", "d") + impl("Sparse", "s")}}, "building-block-key");
@@ -389,7 +407,8 @@ TEST_CASE("lint building-block-key: kernels on Dense, Sparse, ...") {
   CHECK(lint_rule({{"a.toml", kDef + impl("CPU", "c")}}, "building-block-key").empty());
 }
 
-// ---- unparseable-key --------------------------------------------------------------------------------------------------------------
+// ---- unparseable-key
+// --------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint unparseable-key: a boxed-only kernel on a key Python cannot name") {
   const auto f = lint_rule({{"a.toml", kDef + impl("AutogradHIP", "py", "boxed_only = true\n")}}, "unparseable-key");
@@ -401,7 +420,8 @@ TEST_CASE("lint unparseable-key: a boxed-only kernel on a key Python cannot name
   CHECK(lint_rule({{"a.toml", kDef + impl("AutogradCPU", "py", "boxed_only = true\n")}}, "unparseable-key").empty());
 }
 
-// ---- unreachable-kernel ------------------------------------------------------------------------------------------------------------
+// ---- unreachable-kernel
+// ------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint unreachable-kernel: an alias kernel no row uses") {
   const auto f = lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("Autograd", "ag")}},
@@ -411,16 +431,18 @@ TEST_CASE("lint unreachable-kernel: an alias kernel no row uses") {
   CHECK(locations(f[0]) == Locs{"a.toml:10:7", "a.toml:6:7"});
   CHECK(contains(f[0].message, "its rows resolve to 'm' on CompositeImplicitAutograd (math kernel)"));
   // With a backend kernel the Autograd kernel serves AutogradCPU.
-  CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("Autograd", "ag") + impl("CPU", "c")}},
-                  "unreachable-kernel")
-            .empty());
+  CHECK(
+      lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("Autograd", "ag") + impl("CPU", "c")}},
+                "unreachable-kernel")
+          .empty());
   // CIA next to CEA is composite-conflict's business.
   CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CompositeExplicitAutograd", "e")}},
                   "unreachable-kernel")
             .empty());
 }
 
-// ---- configuration ---------------------------------------------------------------------------------------------------------------
+// ---- configuration
+// ---------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint config: parse, merge, apply") {
   auto c = lint::parse_config(
@@ -470,11 +492,13 @@ TEST_CASE("lint config: errors point into the file") {
         "cfg.toml:2:20: error: unknown severity 'fatal'; expected \"error\", \"warning\" or \"info\"\n");
   CHECK(err("[severity]\nmising-autograd = \"info\"\n") ==
         "cfg.toml:2:1: error: unknown lint rule 'mising-autograd' (did you mean 'missing-autograd'?)\n");
-  CHECK(err("fail_on = \"error\"\n") == "cfg.toml:1:1: error: unknown field 'fail_on' in the lint configuration (did you "
-                                      "mean 'fail-on'?)\n");
+  CHECK(err("fail_on = \"error\"\n") ==
+        "cfg.toml:1:1: error: unknown field 'fail_on' in the lint configuration (did you "
+        "mean 'fail-on'?)\n");
 }
 
-// ---- baseline ------------------------------------------------------------------------------------------------------------------------
+// ---- baseline
+// ------------------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") {
   const Files before{{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2")}};
@@ -506,7 +530,8 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
   CHECK(!lint::parse_baseline("version = 1\n[[accept]]\nrule = \"duplicate-def\"\ncount = 0\n", "b.toml").has_value());
 }
 
-// ---- output -----------------------------------------------------------------------------------------------------------------------------
+// ---- output
+// -----------------------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint output: escaping") {
   CHECK(lint::json_quote("a\"b\\c\n\t\x01\x7f") == "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\"");
@@ -547,14 +572,18 @@ TEST_CASE("lint output: text, json, sarif and github formats") {
   std::string text;
   lint::render_text(dup, text);
   CHECK(text.rfind("a.toml:10:7: error: Overriding a previously registered kernel", 0) == 0);
-  CHECK(contains(text, " [duplicate-registration]\n    a.toml:6:7: note: the overridden kernel 'k1' is registered here\n"
-                       "    help: "));
+  CHECK(contains(text,
+                 " [duplicate-registration]\n    a.toml:6:7: note: the overridden kernel 'k1' is registered here\n"
+                 "    help: "));
 
   std::string json;
   lint::render_json(dup, info, summary, json);
-  CHECK(json.rfind("{\n  \"version\": 1,\n  \"tool\": {\n    \"name\": \"dispatchtool\",\n    \"version\": \"9.9.9\"\n  },", 0) == 0);
+  CHECK(json.rfind(
+            "{\n  \"version\": 1,\n  \"tool\": {\n    \"name\": \"dispatchtool\",\n    \"version\": \"9.9.9\"\n  },",
+            0) == 0);
   CHECK(contains(json, "kernel 'k\\\"2' replaces 'k1'"));
-  CHECK(contains(json, "\"location\": {\n        \"file\": \"a.toml\",\n        \"line\": 10,\n        \"column\": 7\n      }"));
+  CHECK(contains(
+      json, "\"location\": {\n        \"file\": \"a.toml\",\n        \"line\": 10,\n        \"column\": 7\n      }"));
   CHECK(contains(json, "\"baselined\": 2"));
 
   std::string sarif;

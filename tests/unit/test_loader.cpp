@@ -27,14 +27,16 @@ TEST_CASE("input errors name the file, line and column") {
   CHECK(error_of({{"a.toml", "namespace = \"t\"\nkinds = \"DEF\"\n"}}) ==
         "a.toml:2:1: error: unknown field 'kinds' in the file's top level (did you mean 'kind'?)\n");
   CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"DEFF\"\n"}}) ==
-        "a.toml:2:8: error: unknown library kind 'DEFF' (did you mean 'DEF'?); expected \"DEF\", \"IMPL\" or \"FRAGMENT\"\n");
+        "a.toml:2:8: error: unknown library kind 'DEFF' (did you mean 'DEF'?); expected \"DEF\", \"IMPL\" or "
+        "\"FRAGMENT\"\n");
   CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"(Tensor x) -> Tensor\"\n"}}) ==
         "a.toml:3:10: error: a nameless schema \"(...) -> ...\" needs a 'name' field "
         "(torch.library.define(qualname, schema))\n");
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nname = \"t::foo\"\nschema = \"foo(Tensor x) -> Tensor\"\n"}}) ==
-        "a.toml:4:10: error: with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\"\n");
-  CHECK(error_of({{"a.toml", "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"}}).find(
-            "a.toml:2:10: error: operator name 'foo' has no namespace") == 0);
+  CHECK(
+      error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nname = \"t::foo\"\nschema = \"foo(Tensor x) -> Tensor\"\n"}}) ==
+      "a.toml:4:10: error: with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\"\n");
+  CHECK(error_of({{"a.toml", "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"}})
+            .find("a.toml:2:10: error: operator name 'foo' has no namespace") == 0);
   CHECK(error_of({{"a.toml", "namespace = \"t\"\n[def]\n"}}) ==
         "a.toml:2:1: error: field 'def' in the file's top level must be an array of tables, not a table\n");
   // TOML syntax errors keep toml++'s description.
@@ -58,12 +60,13 @@ TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
 
 TEST_CASE("two DEF libraries for one namespace (F.5)") {
   const std::string def = "namespace = \"t\"\nkind = \"DEF\"\n";
-  CHECK(error_of({{"a.toml", def}, {"b.toml", def}}).find(
-            "b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
+  CHECK(error_of({{"a.toml", def}, {"b.toml", def}})
+            .find("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
 }
 
 TEST_CASE("backend fallbacks: one per key, PyTorch's own included (F.7)") {
-  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
+  const std::string fb =
+      "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
   CHECK(load_files("torch-main", {{"a.toml", fb}}).has_value());
   CHECK(error_of({{"a.toml", fb}, {"b.toml", fb}}) ==
         "b.toml:4:1: error: Tried to register multiple backend fallbacks for the same dispatch key XLA; previous "
@@ -80,27 +83,31 @@ TEST_CASE("backend fallbacks: one per key, PyTorch's own included (F.7)") {
 }
 
 TEST_CASE("library-kind rules (F.7, F.8)") {
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[def]]\nschema = \"foo() -> ()\"\n"}}) ==
-        "a.toml:4:1: error: def(\"foo\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  All def()s "
-        "should be placed in the (unique) TORCH_LIBRARY block for their namespace.  (Error occurred while "
-        "processing TORCH_LIBRARY_IMPL block at a.toml:2)\n");
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[impl]]\nop = \"foo\"\nkey = "
-                             "\"CUDA\"\nkernel = \"k\"\n"}}) ==
+  CHECK(
+      error_of({{"a.toml",
+                 "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[def]]\nschema = \"foo() -> ()\"\n"}}) ==
+      "a.toml:4:1: error: def(\"foo\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  All def()s "
+      "should be placed in the (unique) TORCH_LIBRARY block for their namespace.  (Error occurred while "
+      "processing TORCH_LIBRARY_IMPL block at a.toml:2)\n");
+  CHECK(error_of({{"a.toml",
+                   "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[impl]]\nop = \"foo\"\nkey = "
+                   "\"CUDA\"\nkernel = \"k\"\n"}}) ==
         "a.toml:6:7: error: impl(\"foo\", ...): Explicitly provided dispatch key (CUDA) is inconsistent with the "
         "dispatch key of the enclosing TORCH_LIBRARY_IMPL block (CPU).  Please declare a separate TORCH_LIBRARY_IMPL "
         "block for this dispatch key and move your impl() there.  (Error occurred while processing "
         "TORCH_LIBRARY_IMPL block at a.toml:2)\n");
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"u::foo() -> ()\"\n"}}).find(
-            "a.toml:3:10: error: Explicitly provided namespace (u) in schema string does not match namespace of "
-            "enclosing TORCH_LIBRARY_FRAGMENT block (t).") == 0);
-  CHECK(error_of({{"a.toml", "namespace = \"_\"\nkind = \"DEF\"\n"}}).find(
-            "a.toml:2:8: error: TORCH_LIBRARY: cannot define TORCH_LIBRARY with the wildcard namespace _") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"u::foo() -> ()\"\n"}})
+            .find("a.toml:3:10: error: Explicitly provided namespace (u) in schema string does not match namespace of "
+                  "enclosing TORCH_LIBRARY_FRAGMENT block (t).") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"_\"\nkind = \"DEF\"\n"}})
+            .find("a.toml:2:8: error: TORCH_LIBRARY: cannot define TORCH_LIBRARY with the wildcard namespace _") == 0);
   CHECK(error_of({{"a.toml", "namespace = \"prim\"\nkind = \"DEF\"\n"}}) ==
         "a.toml:1:13: error: ('prim', ' is a reserved namespace. Please try creating a library with another "
         "name.')\n");
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"DEF\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"f\"\n"}}).find(
-            "a.toml:3:1: error: fallback(...): Cannot define an operator inside of a TORCH_LIBRARY block.") == 0);
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"f\"\n"}})
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nkind = \"DEF\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"f\"\n"}})
+            .find("a.toml:3:1: error: fallback(...): Cannot define an operator inside of a TORCH_LIBRARY block.") == 0);
+  CHECK(error_of(
+            {{"a.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"f\"\n"}})
             .find("a.toml:4:1: error: fallback(...): Fallback functions which apply to only a single namespace (you "
                   "specified t) are not supported.") == 0);
 }
@@ -115,9 +122,10 @@ TEST_CASE("OnRefusal::Record collects every refusal and keeps going") {
 TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
   const auto l = must_load(
       "torch-main",
-      {{"a.toml", kDef + "dispatch = { \"CUDA, HIP\" = \"gpu\", CPU = \"cpu\" }\n"
-                         "[[impl]]\nop = \"foo\"\ndevice_types = [\"meta\", \"default\"]\nkernel = \"py\"\nboxed_only = true\n"
-                         "[[impl]]\nop = \"t::foo\"\nkeys = [\"XLA\", \"Lazy\"]\nfallthrough = true\n"}});
+      {{"a.toml",
+        kDef + "dispatch = { \"CUDA, HIP\" = \"gpu\", CPU = \"cpu\" }\n"
+               "[[impl]]\nop = \"foo\"\ndevice_types = [\"meta\", \"default\"]\nkernel = \"py\"\nboxed_only = true\n"
+               "[[impl]]\nop = \"t::foo\"\nkeys = [\"XLA\", \"Lazy\"]\nfallthrough = true\n"}});
   const std::string reg = raw_registrations(l, "t::foo");
   CHECK(reg ==
         "name: t::foo\n"
@@ -139,13 +147,14 @@ TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
 }
 
 TEST_CASE("privateuse1_backend renames PrivateUse1 keys (main only)") {
-  const auto l = must_load("torch-main", {{"a.toml", "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
-                                                     "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
-                                                     "dispatch = { npu = \"a\", AutogradNpu = \"b\", SparseNpu = \"c\" }\n"}});
+  const auto l = must_load("torch-main", {{"a.toml",
+                                           "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
+                                           "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                           "dispatch = { npu = \"a\", AutogradNpu = \"b\", SparseNpu = \"c\" }\n"}});
   CHECK(rows(raw_table(l, "t::foo"), {"PrivateUse1", "AutogradPrivateUse1", "SparsePrivateUse1"}) ==
         "PrivateUse1: a [kernel]\nSparsePrivateUse1: c [kernel]\nAutogradPrivateUse1: b [kernel]\n");
-  CHECK(error_of({{"a.toml", "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"}}, "torch-1.13").find(
-            "a.toml:2:23: error: profile torch-1.13 has no torch.utils.rename_privateuse1_backend") == 0);
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"}}, "torch-1.13")
+            .find("a.toml:2:23: error: profile torch-1.13 has no torch.utils.rename_privateuse1_backend") == 0);
   CHECK(error_of({{"a.toml", "privateuse1_backend = \"npu\"\n"}, {"b.toml", "privateuse1_backend = \"xpu2\"\n"}})
             .find("b.toml:1:23: error: PrivateUse1 is already renamed to 'npu'") == 0);
 }

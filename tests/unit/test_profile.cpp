@@ -111,7 +111,9 @@ TEST_CASE("enum values of 1.13 (spec A.2)") {
 }
 
 TEST_CASE("profile errors are located") {
-  auto bad = Profile::parse("name = \"x\"\nbackends = [\"CPU\"]\nfunctionality = [\"Dense\"]\naliases = [\"Autograd\", \"Autogrud\"]\n", "p.toml");
+  auto bad = Profile::parse(
+      "name = \"x\"\nbackends = [\"CPU\"]\nfunctionality = [\"Dense\"]\naliases = [\"Autograd\", \"Autogrud\"]\n",
+      "p.toml");
   REQUIRE_FALSE(bad.has_value());
   CHECK(format(bad.error()) == "p.toml:4:24: error: unknown alias key 'Autogrud' (did you mean 'Autograd'?)\n");
   auto syntax = Profile::parse("name = \n", "q.toml");

@@ -105,15 +105,16 @@ TEST_CASE("spec D.1: an operator with only a def prints PyTorch's fallback rows"
   CHECK(t.find("AutogradCPU: fallthrough registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39 "
                "[backend fallback]\n") != std::string::npos);
   CHECK(t.rfind("BackendSelect: fallthrough registered at ./aten/src/ATen/core/BackendSelectFallbackKernel.cpp:3 "
-                "[backend fallback]\n", 0) == 0);
+                "[backend fallback]\n",
+                0) == 0);
   std::size_t rows_count = 0;
   for (char c : t) rows_count += c == '\n';
   CHECK(rows_count == 28);
 }
 
 TEST_CASE("spec C.4: AutogradOther ambiguity") {
-  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
-                                                         impl("SparseCPU", "sparse")}});
+  const auto l = must_load(
+      "torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") + impl("SparseCPU", "sparse")}});
   const std::string t = raw_table(l, "t::foo");
   CHECK(rows(t, {"AutogradOther"}) == "AutogradOther: ambiguous_autogradother [ambiguous autogradother]\n");
   // A direct AutogradOther kernel avoids it.
@@ -121,8 +122,8 @@ TEST_CASE("spec C.4: AutogradOther ambiguity") {
                                                           impl("SparseCPU", "sparse") + impl("AutogradOther", "ao")}});
   CHECK(rows(raw_table(l2, "t::foo"), {"AutogradOther"}) == "AutogradOther: ao [kernel]\n");
   // A building block counts too (B.7).
-  const auto l3 = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
-                                                          impl("Quantized", "q")}});
+  const auto l3 = must_load(
+      "torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") + impl("Quantized", "q")}});
   CHECK(rows(raw_table(l3, "t::foo"), {"AutogradOther"}) ==
         "AutogradOther: ambiguous_autogradother [ambiguous autogradother]\n");
 }
@@ -158,9 +159,9 @@ TEST_CASE("spec C.2 consequences") {
           "AutogradHIP: math [math kernel]\n");  // getBackendKeySetFromAutograd(AutogradHIP) is empty
   }
   SUBCASE("the nested kernel fills AutogradNestedTensor even with NestedTensorCPU kernels") {
-    const auto l = must_load("torch-1.13",
-                             {{"t.toml", def_foo() + impl("CompositeImplicitAutogradNestedTensor", "nested") +
-                                             impl("NestedTensorCPU", "ntcpu")}});
+    const auto l =
+        must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutogradNestedTensor", "nested") +
+                                                impl("NestedTensorCPU", "ntcpu")}});
     CHECK(rows(raw_table(l, "t::foo"), {"NestedTensorCPU", "NestedTensorCUDA", "AutogradNestedTensor"}) ==
           "NestedTensorCPU: ntcpu [kernel]\n"
           "NestedTensorCUDA: nested [nested kernel]\n"
@@ -192,10 +193,10 @@ TEST_CASE("the table does not depend on registration order") {
 namespace dt::test {
 
 TEST_CASE("the explain trace agrees with the computed entry for every key") {
-  const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") +
-                                                         impl("SparseCPU", "sp") + impl("CPU", "cpu") +
-                                                         impl("CompositeExplicitAutogradNonFunctional", "nf") +
-                                                         impl("Autograd", "ag") + impl("FuncTorchBatched", "b")}});
+  const auto l = must_load("torch-1.13",
+                           {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") + impl("SparseCPU", "sp") +
+                                           impl("CPU", "cpu") + impl("CompositeExplicitAutogradNonFunctional", "nf") +
+                                           impl("Autograd", "ag") + impl("FuncTorchBatched", "b")}});
   const Resolver r(l.registry);
   Resolver::OpView v;
   r.prepare(*l.registry.find("t::foo"), v);
