@@ -3,12 +3,39 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace dt {
 
+// A file name, interned: every located TOML value carries one, so copying it
+// must not allocate. Interned names live until the process ends (there are
+// as many as files named on a command line).
+class FileName {
+ public:
+  FileName() = default;
+  FileName(std::string_view name);                                         // NOLINT: interns
+  FileName(const std::string& name) : FileName(std::string_view(name)) {}  // NOLINT
+  FileName(const char* name) : FileName(std::string_view(name)) {}         // NOLINT
+
+  [[nodiscard]] std::string_view view() const { return name_; }
+  operator std::string_view() const { return name_; }  // NOLINT(google-explicit-constructor)
+  [[nodiscard]] std::string str() const { return std::string(name_); }
+  [[nodiscard]] bool empty() const { return name_.empty(); }
+
+  friend bool operator==(const FileName& a, const FileName& b) { return a.name_ == b.name_; }
+  friend bool operator==(const FileName& a, std::string_view b) { return a.name_ == b; }
+  friend bool operator==(const FileName& a, const char* b) { return a.name_ == b; }
+  friend auto operator<=>(const FileName& a, const FileName& b) { return a.name_ <=> b.name_; }
+
+ private:
+  std::string_view name_;
+};
+
 struct Location {
-  std::string file;        // as given on the command line ("<stdin>" for -)
+  FileName file;           // as given on the command line ("<stdin>" for -)
   std::uint32_t line = 0;  // 1-based; 0 = unknown
   std::uint32_t column = 0;
 
@@ -56,3 +83,11 @@ inline Diagnostic make_error(Location where, std::string message, std::vector<No
 std::string format(const Diagnostic& d);
 
 }  // namespace dt
+
+template <>
+struct fmt::formatter<dt::FileName> : fmt::formatter<std::string_view> {
+  template <class Ctx>
+  auto format(const dt::FileName& f, Ctx& ctx) const {
+    return fmt::formatter<std::string_view>::format(f.view(), ctx);
+  }
+};

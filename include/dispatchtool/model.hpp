@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -95,7 +96,8 @@ class Registry {
   std::optional<Diagnostic> impl(const std::string& op, KeyId key, Kernel k);
   std::optional<Diagnostic> fallback(Fallback f);
 
-  [[nodiscard]] const std::vector<Operator>& operators() const { return ops_; }
+  // In order of first registration; a deque, so entries never move.
+  [[nodiscard]] const std::deque<Operator>& operators() const { return ops_; }
   // Operators sorted by qualified name (byte order).
   [[nodiscard]] std::vector<const Operator*> sorted_operators() const;
   [[nodiscard]] const Operator* find(std::string_view name) const;
@@ -114,7 +116,7 @@ class Registry {
 
   const Profile* profile_;
   std::vector<Library> libraries_;
-  std::vector<Operator> ops_;
+  std::deque<Operator> ops_;
   std::unordered_map<std::string, std::uint32_t> index_;
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot
   std::vector<Fallback> user_fallbacks_;

@@ -75,6 +75,8 @@ class Resolver {
   [[nodiscard]] Entry compute(const OpView& view, std::size_t slot, Trace* trace = nullptr) const;
 
   [[nodiscard]] const Profile& profile() const { return *p_; }
+  // "Key: " for the key in table slot `slot` (the start of a raw table row).
+  [[nodiscard]] std::string_view row_prefix(std::size_t slot) const { return row_prefixes_[slot]; }
   [[nodiscard]] const Registry& registry() const { return *reg_; }
   [[nodiscard]] Entry compute(const Operator& op, KeyId k) const;
   // Every runtime key in table order (Undefined first); missing entries included.
@@ -92,6 +94,7 @@ class Resolver {
   const Registry* reg_;
   const Profile* p_;
   std::vector<Slot> slots_;
+  std::vector<std::string> row_prefixes_;
   KeyId ceanf_, cea_, nested_, cia_, autograd_, ftbd_, autograd_other_;
 };
 

@@ -1,11 +1,23 @@
 #include "dispatchtool/diagnostic.hpp"
 
+#include <mutex>
+#include <set>
+
 #include <fmt/format.h>
 
 namespace dt {
 
+FileName::FileName(std::string_view name) {
+  static std::mutex mutex;
+  static std::set<std::string, std::less<>> names;  // node-based: views into it stay valid
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = names.find(name);
+  if (it == names.end()) it = names.emplace(name).first;
+  name_ = *it;
+}
+
 std::string to_string(const Location& loc) {
-  if (!loc.known()) return loc.file;
+  if (!loc.known()) return loc.file.str();
   return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
 }
 

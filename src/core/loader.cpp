@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <sys/stat.h>
 #include <deque>
 #include <fstream>
 #include <future>
@@ -27,7 +28,12 @@ ReadFile filesystem_reader() {
     }
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (f == nullptr) return unexpected(std::string(std::strerror(errno)));
+    // One allocation of the file's size (regular files), then read to EOF.
     std::string s;
+    struct stat st {};
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) s.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t have = std::fread(s.data(), 1, s.size(), f);
+    s.resize(have);
     char buf[1 << 16];
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
@@ -114,7 +120,7 @@ using toml::source_position;
 
 class FileLoader {
  public:
-  FileLoader(Registry& reg, const std::string& file, const LoadOptions& opt, std::vector<Diagnostic>& refusals)
+  FileLoader(Registry& reg, FileName file, const LoadOptions& opt, std::vector<Diagnostic>& refusals)
       : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {}
 
   // Returns a fatal error (input error, or a refusal under OnRefusal::Fail).
@@ -615,7 +621,7 @@ class FileLoader {
 
   Registry& reg_;
   const Profile& p_;
-  const std::string& file_;
+  FileName file_;
   const LoadOptions& opt_;
   std::vector<Diagnostic>& refusals_;
   std::optional<Diagnostic> error_;

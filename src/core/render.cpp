@@ -4,12 +4,25 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 
 namespace dt {
 
 bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
 
 // ---- exact texts -------------------------------------------------------------
+
+namespace {
+std::string_view row_suffix(Provenance why) {
+  static const auto suffixes = [] {
+    std::array<std::string, 9> a;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      a[i] = fmt::format(" [{}]\n", to_string(static_cast<Provenance>(i)));
+    return a;
+  }();
+  return suffixes[static_cast<std::size_t>(why)];
+}
+}  // namespace
 
 void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f, std::string& out) {
   const Profile& p = r.profile();
@@ -21,13 +34,10 @@ void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f,
     if (!f.allows(k)) continue;
     const Entry e = r.compute(view, slot);
     if (!e.valid()) continue;
-    out += p.name_of(k);
-    out += ": ";
+    out += r.row_prefix(slot);  // "Key: "
     if (e.fallthrough()) out += "fallthrough ";
     out += e.debug();
-    out += " [";
-    out += to_string(e.why);
-    out += "]\n";
+    out += row_suffix(e.why);  // " [provenance]\n"
   }
 }
 

@@ -62,6 +62,7 @@ Resolver::Resolver(const Registry& reg) : reg_(&reg), p_(&reg.profile()) {
     s.ftbd = ftbd_ != kUndefined && p.in_alias(k, AliasRule::FTBD);
     s.backends_from_autograd = undef ? 0 : p.backend_keyset_from_autograd(k);
     slots_.push_back(s);
+    row_prefixes_.push_back(p.name_of(k) + ": ");
   }
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <span>
 
 #include "dispatchtool/text.hpp"
 
@@ -38,13 +40,13 @@ std::string_view type_name(toml::node_type t) {
 
 }  // namespace
 
-Location location_of(const toml::source_region& r, const std::string& file) {
+Location location_of(const toml::source_region& r, FileName file) {
   return Location{file, r.begin.line, r.begin.column};
 }
 
-Expected<toml::table, Diagnostic> parse_toml(std::string_view text, const std::string& file) {
+Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName file) {
   try {
-    return toml::parse(text, std::string_view(file));
+    return toml::parse(text, file.view());
   } catch (const toml::parse_error& e) {
     Diagnostic d;
     d.where = location_of(e.source(), file);
@@ -53,7 +55,7 @@ Expected<toml::table, Diagnostic> parse_toml(std::string_view text, const std::s
   }
 }
 
-TableReader::TableReader(const toml::table& table, const std::string& file, std::string_view what,
+TableReader::TableReader(const toml::table& table, FileName file, std::string_view what,
                          std::optional<Diagnostic>* error)
     : table_(table), file_(file), what_(what), error_(error) {}
 
@@ -67,12 +69,16 @@ void TableReader::fail(Location where, std::string message) {
 
 void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
   indexed_ = true;
-  fields_.clear();
-  for (auto name : allowed) fields_.emplace_back(name, nullptr);
+  field_count_ = 0;
+  for (auto name : allowed) {
+    if (field_count_ == kMaxFields) std::abort();  // a programming error: raise kMaxFields
+    fields_[field_count_++] = {name, nullptr};
+  }
+  const auto fields = std::span(fields_.data(), field_count_);
   for (auto&& [k, v] : table_) {
     const std::string_view key(k.str());
-    auto it = std::find_if(fields_.begin(), fields_.end(), [&](const auto& f) { return f.first == key; });
-    if (it != fields_.end()) {
+    auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+    if (it != fields.end()) {
       it->second = &v;
       continue;
     }
@@ -85,7 +91,7 @@ void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
 
 const toml::node* TableReader::lookup(std::string_view key) const {
   if (!indexed_) return table_.get(key);
-  for (const auto& [name, node] : fields_)
+  for (const auto& [name, node] : std::span(fields_.data(), field_count_))
     if (name == key) return node;
   return nullptr;
 }

@@ -5,6 +5,7 @@
 
 #include <toml++/toml.h>
 
+#include <array>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -23,13 +24,13 @@ struct Located {
 };
 
 // Parses TOML text; syntax errors become "FILE:LINE:COL: error: ...".
-Expected<toml::table, Diagnostic> parse_toml(std::string_view text, const std::string& file);
+Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName file);
 
-Location location_of(const toml::source_region& r, const std::string& file);
+Location location_of(const toml::source_region& r, FileName file);
 
 class TableReader {
  public:
-  TableReader(const toml::table& table, const std::string& file, std::string_view what,
+  TableReader(const toml::table& table, FileName file, std::string_view what,
               std::optional<Diagnostic>* error);
 
   // Reports the first field not in `allowed` (with a did-you-mean). The
@@ -49,18 +50,21 @@ class TableReader {
 
   void fail(Location where, std::string message);
   [[nodiscard]] bool failed() const { return error_->has_value(); }
-  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] FileName file() const { return file_; }
 
  private:
   const toml::node* get(std::string_view key, toml::node_type type, std::string_view type_name);
   [[nodiscard]] const toml::node* lookup(std::string_view key) const;
 
   const toml::table& table_;
-  const std::string& file_;
-  std::string what_;
+  FileName file_;
+  std::string_view what_;  // a string literal: "an [[impl]] entry"
   std::optional<Diagnostic>* error_;
   bool indexed_ = false;
-  std::vector<std::pair<std::string_view, const toml::node*>> fields_;  // after allow_only
+  // After allow_only: each allowed name and its node (no allocation per entry).
+  static constexpr std::size_t kMaxFields = 32;
+  std::array<std::pair<std::string_view, const toml::node*>, kMaxFields> fields_{};
+  std::size_t field_count_ = 0;
 };
 
 }  // namespace dt
