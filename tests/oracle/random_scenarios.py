@@ -88,6 +88,9 @@ DEFAULT_MODEL_DIR = os.path.join(os.path.dirname(ROOT), "shared", "reference")
 SKIP = 77
 PROG = "random_scenarios"
 
+sys.path.insert(0, HERE)
+import diff_corpus  # noqa: E402  (split_sections is shared)
+
 # --------------------------------------------------------------------------
 # Key pools (spec H.2)
 # --------------------------------------------------------------------------
@@ -784,20 +787,7 @@ def split_sections(text: str, single: Optional[str] = None):
     With `single`, output without any header is one section of that name."""
     if single is not None and not text.startswith("### "):
         return [(single, text)], ""
-    sections, preamble = [], []
-    cur, buf = None, []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("### "):
-            if cur is not None:
-                sections.append((cur, "".join(buf)))
-            cur, buf = line[4:].rstrip("\n"), []
-        elif cur is None:
-            preamble.append(line)
-        else:
-            buf.append(line)
-    if cur is not None:
-        sections.append((cur, "".join(buf)))
-    return sections, "".join(preamble)
+    return diff_corpus.split_sections(text)
 
 
 class Comparison:
