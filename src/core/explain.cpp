@@ -49,7 +49,8 @@ std::string answer(const Text& t, const TraceStep& s, const Fallback* fallback) 
                      std::string_view(s.step) == "1" ? "yes: " : "yes, and it has a kernel: ", t.kernel(*s.kernel));
 }
 
-std::string meaning(const Text& t, const Operator& op, KeyId key, const Entry& e) {
+std::string meaning(const Text& t, const Resolver& r, const Resolver::OpView& view, KeyId key, const Entry& e) {
+  const Operator& op = *view.op;
   const Profile& p = t.reg.profile();
   const std::string k = t.key(key);
   if (e.valid() && e.fallthrough())
@@ -92,10 +93,10 @@ std::string meaning(const Text& t, const Operator& op, KeyId key, const Entry& e
       break;
   }
   // G.4: the error a call would raise, with the keys that do have a kernel.
-  Resolver r(t.reg);
   std::vector<std::string> valid;
-  for (KeyId rk : p.runtime_keys())
-    if (rk != kUndefined && r.compute(op, rk).valid()) valid.push_back(p.name_of(rk));
+  const auto& keys = p.runtime_keys();
+  for (std::size_t slot = 1; slot < keys.size(); ++slot)  // slot 0 is Undefined
+    if (r.compute(view, slot).valid()) valid.push_back(p.name_of(keys[slot]));
   if (key == kUndefined)
     return fmt::format(
         "No kernel: a call without tensor arguments raises \"There were no tensor arguments to this "
@@ -146,7 +147,7 @@ void render_explain(const Resolver& r, const Operator& op, KeyId key, const Huma
   else
     out += t.paint("missing (no row in the table)", "1;31");
   out += '\n';
-  out += meaning(t, op, key, e);
+  out += meaning(t, r, view, key, e);
   out += '\n';
 }
 

@@ -238,9 +238,13 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
   };
   std::vector<Run> runs;
   std::size_t hidden = 0;
-  for (KeyId k : p.runtime_keys()) {
+  Resolver::OpView view;
+  r.prepare(op, view);
+  const auto& keys = p.runtime_keys();
+  for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+    const KeyId k = keys[slot];
     if (!f.allows(k)) continue;
-    const Entry e = r.compute(op, k);
+    const Entry e = r.compute(view, slot);
     if (!e.valid()) continue;
     if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && f.empty()) {
       ++hidden;
