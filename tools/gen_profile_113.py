@@ -422,6 +422,15 @@ class Failures:
             self.items.append(what + (": " + detail if detail else ""))
         return cond
 
+    def report(self, prog: str, label: str, checks: str) -> bool:
+        """Prints every failure and a summary to stderr; True if there were any."""
+        for f in self.items:
+            print(label + ": " + f, file=sys.stderr)
+        if self.items:
+            print("%s: %d %s passed, %d failed; nothing written" % (prog, self.passed, checks, len(self.items)),
+                  file=sys.stderr)
+        return bool(self.items)
+
 
 class StderrCapture:
     """Capture what C++ writes to file descriptor 2 (glog warnings)."""
@@ -801,11 +810,7 @@ def main(argv=None) -> int:
     for n in notes:
         print("note (reference model): " + n, file=sys.stderr)
 
-    if fails.items:
-        for f in fails.items:
-            print("CROSS-CHECK FAILED: " + f, file=sys.stderr)
-        print("gen_profile_113: %d cross-checks passed, %d failed; nothing written"
-              % (fails.passed, len(fails.items)), file=sys.stderr)
+    if fails.report("gen_profile_113", "CROSS-CHECK FAILED", "cross-checks"):
         return 1
 
     header = [

@@ -203,14 +203,18 @@ def main(argv=None) -> int:
         stats["register calls"] += len(calls)
         err_at, err, exp_table, exp_regs = oracle.run(calls)
         problems = []
-        if err_at is None:
+        def expect_views(session, label=""):
+            """The tool's table and registrations views of `session` must be the oracle's."""
             for what, exp in (("table", exp_table), ("registrations", exp_regs)):
-                out, serr, rc, cmd = run_tool(args.tool, what, args.profile, calls)
+                out, serr, rc, cmd = run_tool(args.tool, what, args.profile, session)
                 stats["tool runs"] += 1
                 if rc != 0 or out != exp:
-                    problems.append("$ %s\nexit %s; stderr: %s\n%s" % (
-                        shell(cmd), rc, (serr or "").strip()[-500:],
+                    problems.append("%s$ %s\nexit %s; stderr: %s\n%s" % (
+                        label, shell(cmd), rc, (serr or "").strip()[-500:],
                         udiff(exp, out, "expected (%s)" % oracle.name, "dispatchtool")))
+
+        if err_at is None:
+            expect_views(calls)
         else:
             stats["sessions with an error"] += 1
             want = "dispatchtool: error: %s\n" % err
@@ -232,13 +236,7 @@ def main(argv=None) -> int:
                     prefix.append(k)
             partial = calls[:err_at] + [prefix]
             stats["partial-state checks"] += 1
-            for what, exp in (("table", exp_table), ("registrations", exp_regs)):
-                out, serr, rc, cmd = run_tool(args.tool, what, args.profile, partial)
-                stats["tool runs"] += 1
-                if rc != 0 or out != exp:
-                    problems.append("state after the error: $ %s\nexit %s; stderr: %s\n%s" % (
-                        shell(cmd), rc, (serr or "").strip()[-500:],
-                        udiff(exp, out, "expected (%s)" % oracle.name, "dispatchtool")))
+            expect_views(partial, "state after the error: ")
         if problems:
             failed += 1
             if len(reports) < args.max_reports:
