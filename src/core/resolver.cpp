@@ -138,7 +138,7 @@ Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
 }
 
 Entry Resolver::compute(const Operator& op, KeyId k) const {
-  OpView v;
+  thread_local OpView v;  // reused: single-key lookups (lint) do not allocate
   prepare(op, v);
   return compute(v, static_cast<std::size_t>(p_->key(k).slot));
 }
