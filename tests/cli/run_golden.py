@@ -18,7 +18,8 @@ the expected output:
 Input files are written to a fresh directory, the tool runs there, and stdout,
 stderr and the exit status must match exactly (an omitted stdout/stderr
 section means "empty"). `@ROOT@` in args stands for the repository root, so
-cases can use the shipped examples. `--update` rewrites the expected sections from the
+cases can use the shipped examples; in the tool's output the root is written
+back as `@ROOT@`, so expectations do not depend on where the checkout lives. `--update` rewrites the expected sections from the
 tool's output (review the diff before committing!).
 """
 import argparse
@@ -74,7 +75,8 @@ def main():
         args = [x.replace("@ROOT@", root) for x in shlex.split(meta["args"])]
         proc = subprocess.run([a.tool] + args, cwd=d, capture_output=True,
                               input=(stdin or "").encode(), env=env, timeout=120)
-    got = {"stdout": proc.stdout.decode(), "stderr": proc.stderr.decode()}
+    got = {name: data.decode().replace(root, "@ROOT@")
+           for name, data in (("stdout", proc.stdout), ("stderr", proc.stderr))}
     status = int(meta.get("status", "0"))
     if a.update:
         with open(a.case, "w", encoding="utf-8") as f:
