@@ -29,10 +29,12 @@ struct Io {
   bool no_color_env = false;  // NO_COLOR is set
 };
 
-// Buffered writer: appends to a string, writes it out in large chunks.
+// Buffered writer: appends to a string, writes it out in large chunks. The
+// buffer has room for a chunk plus one operator's output, so it is allocated
+// (and its pages touched) once.
 class Writer {
  public:
-  explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(kChunk + 4096); }
+  explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(2 * kChunk); }
   ~Writer() { flush(); }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -46,7 +48,7 @@ class Writer {
   }
 
  private:
-  static constexpr std::size_t kChunk = 1 << 20;
+  static constexpr std::size_t kChunk = 256 << 10;
   std::FILE* f_;
   std::string buf_;
 };
@@ -67,6 +69,10 @@ void add_input_options(CLI::App& sub, InputOptions& o);
 enum class Style { Human, Raw, PythonDispatcher };
 void add_style_options(CLI::App& sub, std::string& style, bool& raw);
 Style style_of(const std::string& style, bool raw);
+
+// Allocator settings for a short-lived process that keeps what it allocates
+// (src/cli/heap.cpp); main calls it first.
+void tune_heap();
 
 // Prints a diagnostic to stderr.
 void report(const Io& io, const Diagnostic& d);

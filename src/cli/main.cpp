@@ -7,6 +7,7 @@
 #include "cli.hpp"
 
 int main(int argc, char** argv) {
+  dt::cli::tune_heap();
   dt::cli::Io io;
   io.read = dt::filesystem_reader();
   io.out_is_tty = isatty(STDOUT_FILENO) != 0;

@@ -6,14 +6,16 @@
 #include <cctype>
 #include <cstdio>
 #include <sys/stat.h>
-#include <deque>
 #include <fstream>
-#include <future>
+#include <condition_variable>
+#include <mutex>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <variant>
 
 #include "dispatchtool/text.hpp"
 #include "toml_reader.hpp"
@@ -83,11 +85,10 @@ bool parse_operator_name(std::string_view text, OperatorName& out) {
 namespace {
 
 // Devices of torch.library's device_types (c10::Device names).
-std::optional<std::string> device_key(std::string_view device, const Registry& reg) {
+std::optional<std::string> device_key(std::string_view device, const Profile& p, const std::string& pu1_name) {
   if (device == "default") return "CompositeExplicitAutograd";
-  if (device == "privateuseone" || (!reg.privateuse1_name.empty() && device == reg.privateuse1_name))
-    return "PrivateUse1";
-  for (const auto& b : reg.profile().backends()) {
+  if (device == "privateuseone" || (!pu1_name.empty() && device == pu1_name)) return "PrivateUse1";
+  for (const auto& b : p.backends()) {
     if (b.starts_with("PrivateUse")) continue;
     std::string lower = b;
     std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -98,7 +99,7 @@ std::optional<std::string> device_key(std::string_view device, const Registry& r
     std::string lower(k);
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower == device && reg.profile().find(k)) return std::string(k);
+    if (lower == device && p.find(k)) return std::string(k);
   }
   return std::nullopt;
 }
@@ -118,12 +119,48 @@ std::vector<std::string> device_names(const Registry& reg) {
 
 using toml::source_position;
 
+// What one file asks of the registry, in document order. Compiling a file into
+// a batch needs only the profile, so it runs on a worker thread; the main
+// thread applies the batches in command-line order.
+struct Batch {
+  struct AddLibrary {
+    bool check_single_def = false;  // a DEF block with a namespace: no other may exist
+  };
+  struct Impl {
+    std::uint32_t op = 0;  // index into names
+    KeyId key = kUndefined;
+    Kernel kernel;
+  };
+  // A registration PyTorch refuses while reading the file (library-kind rules).
+  using Refusal = std::unique_ptr<Diagnostic>;
+  // Definitions and refusals are large and few: boxed, so the many Impls stay small.
+  using Stmt = std::variant<AddLibrary, std::unique_ptr<Definition>, Impl, Fallback, Refusal>;
+
+  Library lib;
+  std::string lib_debug;           // "registered at FILE:LINE" of the block
+  std::vector<std::string> names;  // qualified operator names of the impls
+  std::vector<Stmt> stmts;
+  std::optional<Diagnostic> error;  // an input error after the statements
+  // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
+  // an unknown key or device): the main thread compiles this document itself.
+  std::optional<toml::table> deferred;
+};
+
 class FileLoader {
  public:
-  FileLoader(Registry& reg, FileName file, const LoadOptions& opt, std::vector<Diagnostic>& refusals)
-      : reg_(reg), p_(reg.profile()), file_(file), opt_(opt), refusals_(refusals) {}
+  // With reg == nullptr the loader uses only the profile and defers to the
+  // main thread (Batch::deferred) what depends on earlier files.
+  FileLoader(const Profile& profile, Registry* reg, FileName file, const LoadOptions& opt, Batch& out)
+      : reg_(reg), p_(profile), file_(file), opt_(opt), out_(out) {}
 
-  // Returns a fatal error (input error, or a refusal under OnRefusal::Fail).
+  void compile(const toml::table& root) {
+    out_.error = load(root);
+    if (deferred_) out_.error.reset();
+  }
+  [[nodiscard]] bool deferred() const { return deferred_; }
+
+ private:
+  // Returns an input error (compiling stops at the first one).
   std::optional<Diagnostic> load(const toml::table& root) {
     TableReader r(root, file_, "the file's top level", &error_);
     r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback"});
@@ -134,24 +171,25 @@ class FileLoader {
     if (r.failed()) return take();
 
     if (pu1) {
+      if (reg_ == nullptr) return defer();
       if (!p_.quirks().privateuse1_rename)
         return error(pu1->where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
                                              "privateuse1_backend needs a newer profile (e.g. torch-main)",
                                              p_.name()));
       if (!is_ident(pu1->value)) return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
-      if (!reg_.privateuse1_name.empty() && reg_.privateuse1_name != pu1->value) {
+      if (!reg_->privateuse1_name.empty() && reg_->privateuse1_name != pu1->value) {
         Diagnostic d = make_error(pu1->where,
                                   fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
                                               "once per process (torch.utils.rename_privateuse1_backend)",
-                                              reg_.privateuse1_name),
-                                  {{reg_.privateuse1_where, "renamed here"}});
+                                              reg_->privateuse1_name),
+                                  {{reg_->privateuse1_where, "renamed here"}});
         return d;
       }
-      reg_.privateuse1_name = pu1->value;
-      reg_.privateuse1_where = pu1->where;
+      reg_->privateuse1_name = pu1->value;
+      reg_->privateuse1_where = pu1->where;
     }
 
-    Library lib;
+    Library& lib = out_.lib;
     lib.where = Location{file_, 1, 1};
     if (kind) {
       lib.kind_explicit = true;
@@ -180,7 +218,7 @@ class FileLoader {
     }
     lib_ = &lib;
     ns_given_ = ns.has_value();
-    lib_debug_ = fmt::format("registered at {}:{}", file_, lib.where.line);
+    out_.lib_debug = fmt::format("registered at {}:{}", file_, lib_->where.line);
 
     // Library-level refusals (F.7, F.8).
     if (ns_given_ && lib.ns == "_" && lib.kind != LibraryKind::Impl) {
@@ -205,27 +243,8 @@ class FileLoader {
           return take();
       }
     }
-    if (lib.kind == LibraryKind::Def && ns_given_) {
-      for (const auto& other : reg_.libraries()) {
-        if (other.kind == LibraryKind::Def && other.ns == lib.ns) {
-          Diagnostic d = make_error(
-              lib.where,
-              fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
-                          "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
-                          "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
-                          "really intended to define operators for a single namespace in a distributed way, you "
-                          "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
-                          "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
-                          lib.ns, other.where.file, other.where.line, lib_debug_),
-              {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
-          d.op = lib.ns;
-          if (refuse(std::move(d))) return take();
-          break;
-        }
-      }
-    }
-    lib_index_ = reg_.add_library(lib);
-    lib_ = &reg_.libraries()[lib_index_];
+    // Only one DEF block per namespace: checked against the registry when applied.
+    out_.stmts.emplace_back(Batch::AddLibrary{lib.kind == LibraryKind::Def && ns_given_});
 
     // Entries run in document order, as the statements of a TORCH_LIBRARY
     // block do ([[def]], [[impl]] and [[fallback]] may interleave).
@@ -240,6 +259,7 @@ class FileLoader {
       if (const auto* arr = r.table_array(name))
         for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, e.as_table()});
     if (r.failed()) return take();
+    out_.stmts.reserve(out_.stmts.size() + entries.size());
     std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
       return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
     });
@@ -252,9 +272,16 @@ class FileLoader {
     return std::nullopt;
   }
 
- private:
   // ---- errors -----------------------------------------------------------
   std::optional<Diagnostic> take() { return std::move(error_); }
+  // Compiling needs the registry: stop; the main thread starts this file over.
+  std::optional<Diagnostic> defer() {
+    deferred_ = true;
+    return std::nullopt;
+  }
+  // Whether compiling must stop: an input error, a refusal under
+  // OnRefusal::Fail, or a deferral.
+  [[nodiscard]] bool stopped() const { return error_.has_value() || refused_ || deferred_; }
   std::optional<Diagnostic> error(Location where, std::string msg) {
     return make_error(std::move(where), std::move(msg));
   }
@@ -263,12 +290,9 @@ class FileLoader {
   }
   // A registration PyTorch refuses; true if loading must stop.
   bool refuse(Diagnostic d) {
-    if (d.code.empty()) d.code = "library-kind";
-    if (opt_.on_refusal == OnRefusal::Record) {
-      refusals_.push_back(std::move(d));
-      return false;
-    }
-    error_ = std::move(d);
+    out_.stmts.emplace_back(std::make_unique<Diagnostic>(std::move(d)));
+    if (opt_.on_refusal == OnRefusal::Record) return false;
+    refused_ = true;
     return true;
   }
   bool refuse(Location where, std::string msg, std::string op = {}, std::string key = {}) {
@@ -285,13 +309,15 @@ class FileLoader {
   // ---- keys ---------------------------------------------------------------
   std::optional<KeyId> key(const std::string& name, const Location& where) {
     if (auto k = p_.find(name)) return k;
-    if (auto k = p_.find_renamed(name, reg_.privateuse1_name)) return k;
+    if (reg_ == nullptr) return defer(), std::nullopt;  // maybe a renamed PrivateUse1 key
+    const std::string& pu1 = reg_->privateuse1_name;
+    if (auto k = p_.find_renamed(name, pu1)) return k;
     std::vector<std::string_view> names = p_.key_names();
     std::vector<std::string> renamed;
-    if (!reg_.privateuse1_name.empty())
+    if (!pu1.empty())
       for (KeyId k = 0; k < p_.keys().size(); ++k)
-        if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, reg_.privateuse1_name) != p_.name_of(k))
-          renamed.push_back(p_.display_name(k, reg_.privateuse1_name));
+        if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
+          renamed.push_back(p_.display_name(k, pu1));
     for (const auto& n : renamed) names.emplace_back(n);
     set_error(where, fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, names)));
     return std::nullopt;
@@ -400,7 +426,7 @@ class FileLoader {
     }
     const Location& name_where = name ? name->where : schema_text->where;
     auto qualified = qualify(qualified_text, name_where, true);
-    if (!qualified) return error_.has_value();
+    if (!qualified) return stopped();
     OperatorName on;
     parse_operator_name(*qualified, on);
     schema->ns = on.ns;
@@ -412,7 +438,6 @@ class FileLoader {
     def.schema = std::move(*schema);
     def.debug = debug ? debug->value : fmt::format("registered at {}:{}", file_, where.line);
     def.where = where;
-    def.library = lib_index_;
     if (alias) {
       const std::string& a = alias->value;
       if (a.empty() || a == "FROM_SCHEMA")
@@ -432,8 +457,7 @@ class FileLoader {
     }
     if (tags)
       for (auto& tg : *tags) def.tags.push_back(tg.value);
-    if (auto d = reg_.define(std::move(def)))
-      if (refuse(std::move(*d))) return true;
+    out_.stmts.emplace_back(std::make_unique<Definition>(std::move(def)));
 
     if (dispatch) {
       for (auto&& [k, v] : *dispatch) {
@@ -455,19 +479,19 @@ class FileLoader {
           Kernel kern;
           kern.debug = kernel;
           kern.where = location_of(v.source(), file_);
-          kern.library = lib_index_;
-          if (register_impl(*qualified, *kid, std::move(kern))) return true;
+          register_impl(*qualified, *kid, std::move(kern));
         }
       }
     }
     return false;
   }
 
-  bool register_impl(const std::string& op, KeyId k, Kernel kern) {
+  void register_impl(const std::string& op, KeyId k, Kernel kern) {
     if (k == kUndefined) kern.catch_all = true;
     const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
-    if (auto d = reg_.impl(op, stored, std::move(kern))) return refuse(std::move(*d));
-    return false;
+    if (out_.names.empty() || out_.names.back() != op) out_.names.push_back(op);
+    out_.stmts.emplace_back(
+        Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern)});
   }
 
   // ---- [[impl]] ----------------------------------------------------------------
@@ -510,9 +534,10 @@ class FileLoader {
     } else if (devs) {
       if (devs->empty()) return set_error(r.where("device_types"), "'device_types' must not be empty"), true;
       for (const auto& d : *devs) {
-        auto name = device_key(d.value, reg_);
+        auto name = device_key(d.value, p_, reg_ != nullptr ? reg_->privateuse1_name : std::string());
         if (!name) {
-          std::vector<std::string> names = device_names(reg_);
+          if (reg_ == nullptr) return defer(), true;  // maybe the renamed PrivateUse1 device
+          std::vector<std::string> names = device_names(*reg_);
           std::vector<std::string_view> views(names.begin(), names.end());
           return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))),
                  true;
@@ -526,7 +551,7 @@ class FileLoader {
     }
 
     auto qualified = qualify(op->value, op->where, false);
-    if (!qualified) return error_.has_value();
+    if (!qualified) return stopped();
 
     std::optional<std::string> signature;
     if (sig) {
@@ -561,8 +586,7 @@ class FileLoader {
       kern.fallthrough = fallthrough;
       kern.boxed_only = boxed && boxed->value;
       kern.where = kwhere.line == where.line && kwhere.column == where.column ? op->where : kwhere;
-      kern.library = lib_index_;
-      if (register_impl(*qualified, k, std::move(kern))) return true;
+      register_impl(*qualified, k, std::move(kern));
     }
     return false;
   }
@@ -615,20 +639,19 @@ class FileLoader {
     f.debug = kernel ? kernel->value : fmt::format("registered at {}:{}", file_, where.line);
     f.fallthrough = fallthrough;
     f.where = kwhere;
-    if (auto d = reg_.fallback(std::move(f))) return refuse(std::move(*d));
+    out_.stmts.emplace_back(std::move(f));
     return false;
   }
 
-  Registry& reg_;
+  Registry* reg_;
   const Profile& p_;
   FileName file_;
   const LoadOptions& opt_;
-  std::vector<Diagnostic>& refusals_;
+  Batch& out_;
   std::optional<Diagnostic> error_;
+  bool refused_ = false, deferred_ = false;
   const Library* lib_ = nullptr;
-  std::uint32_t lib_index_ = 0;
   bool ns_given_ = false;
-  std::string lib_debug_;
   std::unordered_map<std::string, std::string> signatures_;  // signature text -> printed form
   std::string last_op_text_, last_op_qualified_;
 };
@@ -639,37 +662,182 @@ namespace {
 
 std::string shown_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
-// Reads and parses one file (runs on a worker thread).
-Expected<toml::table, Diagnostic> read_and_parse(const ReadFile& read, const std::string& path) {
+// Reads, parses and compiles one file (runs on a worker thread).
+Batch read_and_compile(const Profile& profile, const ReadFile& read, const std::string& path,
+                       const LoadOptions& options) {
+  Batch b;
+  const FileName shown = shown_name(path);
   auto text = read(path);
-  if (!text) return unexpected(make_error(Location{shown_name(path), 0, 0}, "cannot read file: " + text.error()));
-  return parse_toml(*text, shown_name(path));
+  if (!text) {
+    b.error = make_error(Location{shown, 0, 0}, "cannot read file: " + text.error());
+    return b;
+  }
+  auto root = parse_toml(*text, shown);
+  if (!root) {
+    b.error = std::move(root.error());
+    return b;
+  }
+  FileLoader fl(profile, nullptr, shown, options, b);
+  fl.compile(*root);
+  if (fl.deferred()) {
+    Batch again;
+    again.deferred = std::move(*root);
+    return again;
+  }
+  return b;
 }
+
+// Applies a batch to the registry, in order. Returns the error that stops
+// loading: a refusal under OnRefusal::Fail, or the batch's input error.
+std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions& options) {
+  Registry& reg = result.registry;
+  auto refuse = [&](Diagnostic d) -> bool {
+    if (d.code.empty()) d.code = "library-kind";
+    if (options.on_refusal == OnRefusal::Record) {
+      result.refusals.push_back(std::move(d));
+      return false;
+    }
+    b.error = std::move(d);
+    return true;
+  };
+  std::uint32_t lib_index = 0;
+  for (auto& stmt : b.stmts) {
+    std::optional<Diagnostic> refused;
+    if (auto* add = std::get_if<Batch::AddLibrary>(&stmt)) {
+      const Library& lib = b.lib;
+      if (add->check_single_def)
+        for (const auto& other : reg.libraries()) {
+          if (other.kind != LibraryKind::Def || other.ns != lib.ns) continue;
+          refused = make_error(
+              lib.where,
+              fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
+                          "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
+                          "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
+                          "really intended to define operators for a single namespace in a distributed way, you "
+                          "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
+                          "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
+                          lib.ns, other.where.file, other.where.line, b.lib_debug),
+              {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
+          refused->op = lib.ns;
+          break;
+        }
+      if (refused && refuse(std::move(*refused))) return std::move(b.error);
+      lib_index = reg.add_library(b.lib);
+      continue;
+    }
+    if (auto* def = std::get_if<std::unique_ptr<Definition>>(&stmt)) {
+      (*def)->library = lib_index;
+      refused = reg.define(std::move(**def));
+    } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
+      im->kernel.library = lib_index;
+      refused = reg.impl(b.names[im->op], im->key, std::move(im->kernel));
+    } else if (auto* fb = std::get_if<Fallback>(&stmt)) {
+      refused = reg.fallback(std::move(*fb));
+    } else {
+      refused = std::move(*std::get<Batch::Refusal>(stmt));
+    }
+    if (refused && refuse(std::move(*refused))) return std::move(b.error);
+  }
+  return std::move(b.error);
+}
+
+// Reads, parses and compiles files ahead of the thread that applies them, on
+// a few long-lived workers, at most `window` files ahead. Long-lived threads
+// keep their allocator arenas warm: each parse reuses the memory of the
+// documents already compiled and freed.
+class CompileAhead {
+ public:
+  CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
+               const LoadOptions& options)
+      : profile_(profile), read_(read), paths_(paths), options_(options), slots_(paths.size()) {
+    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    window_ = 2 * static_cast<std::size_t>(hw);
+    // The thread that applies the batches helps compile: one worker fewer.
+    const std::size_t workers = std::min<std::size_t>({paths.size(), hw - 1, 8});
+    for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+  CompileAhead(const CompileAhead&) = delete;
+  CompileAhead& operator=(const CompileAhead&) = delete;
+  ~CompileAhead() {
+    {
+      const std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  // The batch of paths[i]; call with i = 0, 1, 2, ... in order. While it is
+  // not ready, the calling thread compiles the next unclaimed file itself.
+  Batch take(std::size_t i) {
+    std::unique_lock lock(mu_);
+    while (!slots_[i].has_value()) {
+      if (claimable()) {
+        compile_one(lock);
+        continue;
+      }
+      cv_.wait(lock);
+    }
+    Batch b = std::move(*slots_[i]);
+    slots_[i].reset();
+    consumed_ = i + 1;
+    lock.unlock();
+    cv_.notify_all();
+    return b;
+  }
+
+ private:
+  [[nodiscard]] bool claimable() const { return next_ < paths_.size() && next_ < consumed_ + window_; }
+
+  // Claims the next file, compiles it with the lock released, and stores it.
+  void compile_one(std::unique_lock<std::mutex>& lock) {
+    const std::size_t i = next_++;
+    lock.unlock();
+    Batch b = read_and_compile(profile_, read_, paths_[i], options_);
+    lock.lock();
+    slots_[i].emplace(std::move(b));
+    cv_.notify_all();
+  }
+
+  void work() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [&] { return stop_ || next_ >= paths_.size() || claimable(); });
+      if (stop_ || next_ >= paths_.size()) return;
+      compile_one(lock);
+    }
+  }
+
+  const Profile& profile_;
+  const ReadFile& read_;
+  const std::vector<std::string>& paths_;
+  const LoadOptions& options_;
+  std::vector<std::optional<Batch>> slots_;
+  std::size_t window_ = 2, next_ = 0, consumed_ = 0;
+  bool stop_ = false;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<std::thread> threads_;
+};
 
 }  // namespace
 
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options) {
   LoadResult result{Registry(profile), {}};
-  // Files are read and parsed ahead on worker threads, a bounded window at a
-  // time; each document is converted here, in command-line order, so results
-  // and the first error reported do not depend on timing.
-  const std::size_t window = std::max<std::size_t>(2, std::thread::hardware_concurrency());
-  std::deque<std::future<Expected<toml::table, Diagnostic>>> ahead;
-  std::size_t next = 0;
-  auto refill = [&] {
-    while (next < paths.size() && ahead.size() < window)
-      ahead.push_back(std::async(std::launch::async, read_and_parse, std::cref(read), std::cref(paths[next++])));
-  };
-  for (const auto& path : paths) {
-    refill();
-    auto root = ahead.front().get();
-    ahead.pop_front();
-    refill();
-    if (!root) return unexpected(std::move(root.error()));  // pending futures finish in their destructors
-    const std::string shown = shown_name(path);
-    FileLoader fl(result.registry, shown, options, result.refusals);
-    if (auto err = fl.load(*root)) return unexpected(std::move(*err));
+  // Files are read, parsed and compiled ahead on worker threads; the batches
+  // are applied here in command-line order, so results and the first error
+  // reported do not depend on timing.
+  CompileAhead ahead(profile, read, paths, options);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    Batch b = ahead.take(i);
+    if (b.deferred) {
+      // Depends on earlier files (a renamed PrivateUse1): compile it now.
+      const toml::table root = std::move(*b.deferred);
+      b = Batch{};
+      FileLoader(profile, &result.registry, shown_name(paths[i]), options, b).compile(root);
+    }
+    if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
   }
   return result;
 }
