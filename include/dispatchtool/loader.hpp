@@ -1,6 +1,8 @@
 // Loads registration files (../shared/spec/input-format.md) into a Registry.
-// Each file is parsed, converted and dropped before the next one is read, so
-// memory is bounded by the largest file plus the registry.
+// Files are read, parsed and compiled into batches of registrations on worker
+// threads, a bounded window ahead; the batches are applied in command-line
+// order, so the result and the first error do not depend on timing. Memory is
+// bounded by the window's files plus the registry.
 #pragma once
 
 #include <functional>

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -44,7 +45,9 @@ struct Definition {
 
 struct Kernel {
   std::string debug;                     // the kernel's name as shown in tables
-  std::optional<std::string> signature;  // inferred C++ schema, printed
+  // Inferred C++ schema, printed; shared by the kernels of a file that have
+  // the same one (usually all kernels of an operator).
+  std::shared_ptr<const std::string> signature;
   bool fallthrough = false;
   bool boxed_only = false;
   bool catch_all = false;  // registered without a key (stored as CIA)

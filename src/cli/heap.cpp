@@ -27,7 +27,7 @@ void tune_heap() {
   // Grow the heap in large steps and ask for transparent huge pages in the
   // first one (one fault per 2 MiB instead of per 4 KiB where the kernel's
   // THP mode is "madvise" or "always"; harmless where it is "never").
-  mallopt(M_TOP_PAD, 64 << 20);
+  mallopt(M_TOP_PAD, 256 << 20);
   constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
   void* probe = std::malloc(kHuge);  // makes the heap grow by the pad
   if (probe == nullptr) return;

@@ -553,7 +553,7 @@ class FileLoader {
     auto qualified = qualify(op->value, op->where, false);
     if (!qualified) return stopped();
 
-    std::optional<std::string> signature;
+    std::shared_ptr<const std::string> signature;
     if (sig) {
       // Kernels of one operator nearly always share their signature text.
       auto cached = signatures_.find(sig->value);
@@ -561,8 +561,8 @@ class FileLoader {
         auto s = schema_at(*sig);
         if (!s) return true;
         cached = signatures_
-                     .emplace(sig->value,
-                              print_arguments_and_returns(*s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str}))
+                     .emplace(sig->value, std::make_shared<const std::string>(print_arguments_and_returns(
+                                              *s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str})))
                      .first;
       }
       signature = cached->second;
@@ -652,7 +652,7 @@ class FileLoader {
   bool refused_ = false, deferred_ = false;
   const Library* lib_ = nullptr;
   bool ns_given_ = false;
-  std::unordered_map<std::string, std::string> signatures_;  // signature text -> printed form
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> signatures_;  // text -> printed form
   std::string last_op_text_, last_op_qualified_;
 };
 

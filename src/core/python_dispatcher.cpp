@@ -70,7 +70,7 @@ std::optional<std::string> python_dispatcher_register(Registry& reg, const std::
       return fmt::format("{} is not supported, please select a dispatch key in {}.", k, python_list_repr(supported));
     Kernel kern;
     kern.debug = "fn_" + k;
-    kern.signature = "(Tensor _0) -> Tensor _0";
+    kern.signature = std::make_shared<const std::string>("(Tensor _0) -> Tensor _0");
     kern.where = Location{"--register", 0, 0};
     (void)reg.impl(kPythonDispatcherOp, *reg.profile().find(k), std::move(kern));
   }
