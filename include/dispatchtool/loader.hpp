@@ -25,6 +25,9 @@ struct LoadOptions {
   // key, library-kind violations, schema mismatch) stops loading with an error.
   // Record: it is skipped and recorded (lint reports them all).
   OnRefusal on_refusal = OnRefusal::Fail;
+  // Threads that read, parse and compile files, the calling thread included;
+  // 0 means one per hardware thread. The result never depends on it.
+  unsigned threads = 0;
 };
 
 struct LoadResult {

@@ -750,7 +750,7 @@ class CompileAhead {
   CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
                const LoadOptions& options)
       : profile_(profile), read_(read), paths_(paths), options_(options), slots_(paths.size()) {
-    const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned hw = std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
     window_ = 2 * static_cast<std::size_t>(hw);
     // The thread that applies the batches helps compile: one worker fewer.
     const std::size_t workers = std::min<std::size_t>({paths.size(), hw - 1, 8});

@@ -35,11 +35,12 @@ inline ReadFile memory_reader(const Files& files) {
 }
 
 inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, const Files& files,
-                                                   OnRefusal on_refusal = OnRefusal::Fail) {
+                                                   OnRefusal on_refusal = OnRefusal::Fail, unsigned threads = 0) {
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(f.first);
   LoadOptions o;
   o.on_refusal = on_refusal;
+  o.threads = threads;
   return load(profile(prof), paths, memory_reader(files), o);
 }
 
