@@ -534,9 +534,13 @@ class FileLoader {
     } else if (devs) {
       if (devs->empty()) return set_error(r.where("device_types"), "'device_types' must not be empty"), true;
       for (const auto& d : *devs) {
+        // The renamed PrivateUse1 device comes first (even "cpu"): without the
+        // registry, only the names no rename can change are resolved here.
+        if (reg_ == nullptr && p_.quirks().privateuse1_rename && d.value != "default" && d.value != "privateuseone")
+          return defer(), true;
         auto name = device_key(d.value, p_, reg_ != nullptr ? reg_->privateuse1_name : std::string());
         if (!name) {
-          if (reg_ == nullptr) return defer(), true;  // maybe the renamed PrivateUse1 device
+          if (reg_ == nullptr) return defer(), true;
           std::vector<std::string> names = device_names(*reg_);
           std::vector<std::string_view> views(names.begin(), names.end());
           return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))),

@@ -194,6 +194,13 @@ TEST_CASE("files load in command-line order whatever the worker threads do") {
     REQUIRE(l.has_value());
     CHECK(rows(raw_table(*l, "t::foo"), {"PrivateUse1", "AutogradPrivateUse1"}) ==
           "PrivateUse1: dev [kernel]\nAutogradPrivateUse1: ag [kernel]\n");
+    // The renamed device wins over an in-tree device of the same name.
+    l = load_files("torch-main",
+                   {{"a.toml", "privateuse1_backend = \"cpu\"\n"},
+                    {"b.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"cpu\"]\nkernel = \"dev\"\n"}},
+                   OnRefusal::Fail, threads);
+    REQUIRE(l.has_value());
+    CHECK(rows(raw_table(*l, "t::foo"), {"CPU", "PrivateUse1"}) == "PrivateUse1: dev [kernel]\n");
     CHECK(err({{"a.toml", "privateuse1_backend = \"npu\"\n"},
                {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"AutogradNpuu\"\nkernel = \"k\"\n"}}) ==
           "b.toml:6:7: error: unknown dispatch key 'AutogradNpuu' (did you mean 'AutogradNpu'?)\n");
