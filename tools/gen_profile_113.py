@@ -149,6 +149,13 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
         if ft:
             o.append("fallthrough = true\n")
         o.append("debug = %s\n" % toml_str(debug))
+    if p.get("libraries"):
+        o.append("\n# TORCH_LIBRARY (DEF) blocks core PyTorch registers: a DEF file for one of\n"
+                 "# these namespaces is refused (spec F.5). Sorted by namespace.\n")
+    for ns, debug in p.get("libraries", []):
+        o.append("\n[[library]]\n")
+        o.append("namespace = %s\n" % toml_str(ns))
+        o.append("debug = %s\n" % toml_str(debug))
     return "".join(o)
 
 
@@ -460,6 +467,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
 
     libs = []          # keep probe libraries alive until the end
     counter = [0]
+    # Namespaces of the operators `import torch` registered, before any probe adds its own.
+    core_namespaces = sorted({n.split("::")[0] for n in C._dispatch_get_registrations_for_dispatch_key("")})
 
     def fresh_op(schema_args="(Tensor x) -> Tensor"):
         counter[0] += 1
@@ -685,6 +694,20 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
             fails.check("Unsupported kind" in str(e), "python library kind %s" % kind, str(e))
     reserved_kinds = sorted(set(reserved_kinds), key=["DEF", "IMPL", "FRAGMENT"].index)
 
+    # TORCH_LIBRARY (DEF) blocks core PyTorch registered: a second DEF block
+    # for such a namespace is refused, and the message names the first one.
+    core_libraries = []
+    for ns in core_namespaces:
+        try:
+            probe = C._dispatch_library("DEF", ns, "")
+            del probe                # accepted: nobody owns the namespace; drop it at once
+        except RuntimeError as e:
+            m = re.search(r"Only a single TORCH_LIBRARY can be used to register the namespace (\S+);.*"
+                          r"Previous registration of TORCH_LIBRARY was (.*); latest registration was ", str(e), re.S)
+            if fails.check(m is not None and m.group(1) == ns, "second DEF for %s refused as F.5 says" % ns,
+                           str(e).split("\n")[0]):
+                core_libraries.append((ns, m.group(2)))
+
     # Meta kernel on an op whose only composite kernel is CompositeImplicitAutogradNestedTensor
     def meta_refused(alias):
         counter[0] += 1
@@ -753,6 +776,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "meta_on_composite": meta_on_composite,
         "dimname_prints_as_str": dimname_as_str,
         "fallbacks": fallbacks,
+        "libraries": core_libraries,
         "_runtime_keys": runtime,
     }
 

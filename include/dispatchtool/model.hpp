@@ -106,6 +106,8 @@ class Registry {
   [[nodiscard]] const Operator* find(std::string_view name) const;
   // Backend fallback for a runtime key (by table slot).
   [[nodiscard]] const Fallback* fallback_for(KeyId k) const;
+  // Fallbacks registered by the inputs, in order: one per runtime key of an
+  // alias, and those on building blocks, which c10 accepts but which fill no row.
   [[nodiscard]] const std::vector<Fallback>& user_fallbacks() const { return user_fallbacks_; }
 
   // Warnings PyTorch would print while registering (kernel overrides).

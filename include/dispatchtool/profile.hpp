@@ -49,6 +49,14 @@ struct FallbackSpec {
   Location where;
 };
 
+// A TORCH_LIBRARY (DEF) block core PyTorch registers at start-up: a user
+// file with kind = "DEF" for the same namespace is refused (spec F.5).
+struct CoreLibrary {
+  std::string ns;
+  std::string debug;  // "registered at FILE:LINE", as the refusal message quotes it
+  Location where;     // in the profile
+};
+
 struct ProfileQuirks {
   bool override_warning_once = false;
   std::vector<KeyId> override_warning_exempt;
@@ -103,6 +111,7 @@ class Profile {
   [[nodiscard]] std::vector<KeyId> iterate(KeySet ks) const;
 
   [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
+  [[nodiscard]] const std::vector<CoreLibrary>& libraries() const { return libraries_; }
   [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
@@ -133,6 +142,7 @@ class Profile {
   std::vector<int> autograd_backend_keys_;  // backend indices (B.3)
   std::vector<int> autograd_key_backends_;  // backend indices (B.4)
   std::vector<FallbackSpec> fallbacks_;
+  std::vector<CoreLibrary> libraries_;
   ProfileQuirks quirks_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 

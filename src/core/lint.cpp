@@ -540,6 +540,17 @@ void check_building_block_key(const CheckContext& c, std::vector<Finding>& out) 
           example_runtime_keys(c, kk.key));
       out.push_back(std::move(f));
     }
+  for (const Fallback& fb : c.reg.user_fallbacks()) {
+    if (c.p.key(fb.key).kind != KeyKind::BuildingBlock) continue;
+    Finding f = finding_at(fb.where,
+                           fmt::format("backend fallback '{}' is registered on the building block {}, which is not a "
+                                       "runtime key: PyTorch accepts it, but it serves no dispatch-table row",
+                                       fb.debug, key_name(c, fb.key)),
+                           "", key_name(c, fb.key));
+    f.fix = fmt::format("Register the fallback on the runtime keys it is meant for, one [[fallback]] each (e.g. {}).",
+                        example_runtime_keys(c, fb.key));
+    out.push_back(std::move(f));
+  }
 }
 
 // ---- unparseable-key ------------------------------------------------------------------------------------------

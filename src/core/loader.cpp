@@ -691,6 +691,17 @@ Batch read_and_compile(const Profile& profile, const ReadFile& read, const std::
   return b;
 }
 
+// F.5: a second TORCH_LIBRARY (DEF) block for a namespace.
+std::string single_library_message(const std::string& ns, const std::string& previous, const std::string& latest) {
+  return fmt::format(
+      "Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of your definitions in "
+      "a single TORCH_LIBRARY block.  If you were trying to specify implementations, consider using "
+      "TORCH_LIBRARY_IMPL (which can be duplicated).  If you really intended to define operators for a single "
+      "namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous "
+      "registration of TORCH_LIBRARY was {}; latest registration was {}",
+      ns, previous, latest);
+}
+
 // Applies a batch to the registry, in order. Returns the error that stops
 // loading: a refusal under OnRefusal::Fail, or the batch's input error.
 std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions& options) {
@@ -710,17 +721,22 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
     if (auto* add = std::get_if<Batch::AddLibrary>(&stmt)) {
       const Library& lib = b.lib;
       if (add->check_single_def)
+        for (const auto& core : reg.profile().libraries()) {
+          if (core.ns != lib.ns) continue;
+          refused = make_error(lib.where, single_library_message(lib.ns, core.debug, b.lib_debug),
+                               {{core.where, fmt::format("PyTorch itself registers the TORCH_LIBRARY block for this "
+                                                         "namespace (profile {})",
+                                                         reg.profile().name())}});
+          refused->op = lib.ns;
+          break;
+        }
+      if (add->check_single_def && !refused)
         for (const auto& other : reg.libraries()) {
           if (other.kind != LibraryKind::Def || other.ns != lib.ns) continue;
           refused = make_error(
               lib.where,
-              fmt::format("Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of "
-                          "your definitions in a single TORCH_LIBRARY block.  If you were trying to specify "
-                          "implementations, consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you "
-                          "really intended to define operators for a single namespace in a distributed way, you "
-                          "can use TORCH_LIBRARY_FRAGMENT to explicitly indicate this.  Previous registration of "
-                          "TORCH_LIBRARY was registered at {}:{}; latest registration was {}",
-                          lib.ns, other.where.file, other.where.line, b.lib_debug),
+              single_library_message(lib.ns, fmt::format("registered at {}:{}", other.where.file, other.where.line),
+                                     b.lib_debug),
               {{other.where, "the other TORCH_LIBRARY block for this namespace"}});
           refused->op = lib.ns;
           break;

@@ -202,6 +202,14 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
   std::vector<KeyId> targets = p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
   for (KeyId k : targets) {
     const int slot = p.key(k).slot;
+    if (slot < 0 && p.key(k).kind == KeyKind::BuildingBlock) {
+      // Accepted by c10 (any number of times, as torch 1.13 shows) but it
+      // fills no row: no runtime key equals a building block. Kept for lint.
+      Fallback one = f;
+      one.key = k;
+      user_fallbacks_.push_back(std::move(one));
+      continue;
+    }
     if (slot < 0) {
       Diagnostic d;
       d.where = f.where;

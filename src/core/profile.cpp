@@ -62,7 +62,8 @@ class ProfileBuilder {
                   "autocast_keys",
                   "python_library_kinds",
                   "privateuse1_rename",
-                  "fallback"});
+                  "fallback",
+                  "library"});
     Profile& p = p_;
     p.source_ = file_;
     auto name = require_str(r, "name");
@@ -244,6 +245,19 @@ class ProfileBuilder {
         for (const auto& f : p.fallbacks_)
           if (f.key == *id) return fail_at(k->where, fmt::format("two fallbacks for '{}'", k->value));
         p.fallbacks_.push_back(FallbackSpec{*id, ft && ft->value, dbg->value, k->where});
+      }
+    }
+    // Core TORCH_LIBRARY (DEF) blocks.
+    if (const auto* arr = r.table_array("library")) {
+      for (const auto& e : *arr) {
+        TableReader er(*e.as_table(), file_, "a [[library]] entry", &error_);
+        er.allow_only({"namespace", "debug"});
+        auto ns = require_str(er, "namespace");
+        auto dbg = require_str(er, "debug");
+        if (er.failed()) return fail();
+        for (const auto& l : p.libraries_)
+          if (l.ns == ns->value) return fail_at(ns->where, fmt::format("two libraries for '{}'", ns->value));
+        p.libraries_.push_back(CoreLibrary{ns->value, dbg->value, ns->where});
       }
     }
     if (r.failed()) return fail();

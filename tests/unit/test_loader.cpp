@@ -64,6 +64,40 @@ TEST_CASE("two DEF libraries for one namespace (F.5)") {
             .find("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
 }
 
+TEST_CASE("a DEF library for a namespace PyTorch itself owns (F.5: aten already has one)") {
+  const std::string aten = "namespace = \"aten\"\nkind = \"DEF\"\n";
+  // Message as torch 1.13 prints it for _dispatch_library("DEF", "aten", "").
+  CHECK(error_of({{"a.toml", aten}}, "torch-1.13") ==
+        "a.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace aten; please put all "
+        "of your definitions in a single TORCH_LIBRARY block.  If you were trying to specify implementations, "
+        "consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you really intended to define operators "
+        "for a single namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to explicitly indicate "
+        "this.  Previous registration of TORCH_LIBRARY was registered at ./build/aten/src/ATen/RegisterSchema.cpp:6; "
+        "latest registration was registered at a.toml:2\n"
+        "configs/profiles/torch-1.13.toml:241:13: note: PyTorch itself registers the TORCH_LIBRARY block for this "
+        "namespace (profile torch-1.13)\n");
+  CHECK(error_of({{"a.toml", "namespace = \"quantized\"\nkind = \"DEF\"\n"}}, "torch-1.13")
+            .find("was registered at ./aten/src/ATen/native/quantized/library.cpp:16; latest") != std::string::npos);
+  CHECK(error_of({{"a.toml", aten}}).find("registered at <src>/build/aten/src/ATen/RegisterSchema.cpp:<n>;") !=
+        std::string::npos);
+  // FRAGMENT and IMPL blocks for aten are how everybody else registers into it.
+  CHECK(load_files("torch-1.13", {{"a.toml", "namespace = \"aten\"\nkind = \"FRAGMENT\"\n"}}).has_value());
+  CHECK(load_files("torch-main", {{"a.toml", "namespace = \"aten\"\nkind = \"IMPL\"\n"}}).has_value());
+}
+
+TEST_CASE("fallbacks on building blocks are accepted and fill no row, as in torch 1.13") {
+  // _dispatch_library("IMPL", "_", "Dense").fallback_fallthrough() succeeds, twice,
+  // and no operator's table changes.
+  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\n[[fallback]]\nkey = \"Dense\"\nfallthrough = true\n";
+  for (const char* prof : {"torch-1.13", "torch-main"}) {
+    CAPTURE(prof);
+    const auto plain = must_load(prof, {{"a.toml", kDef}});
+    const auto with = must_load(prof, {{"a.toml", kDef}, {"b.toml", fb}, {"c.toml", fb}});
+    CHECK(raw_table(with, "t::foo") == raw_table(plain, "t::foo"));
+    CHECK(with.registry.user_fallbacks().size() == 2);
+  }
+}
+
 TEST_CASE("backend fallbacks: one per key, PyTorch's own included (F.7)") {
   const std::string fb =
       "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"xla_fb\"\n";
