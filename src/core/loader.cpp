@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <cstdio>
 #include <sys/stat.h>
@@ -460,7 +461,16 @@ class FileLoader {
     out_.stmts.emplace_back(std::make_unique<Definition>(std::move(def)));
 
     if (dispatch) {
-      for (auto&& [k, v] : *dispatch) {
+      // toml::table is sorted by key; register in document order, as written.
+      std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+      for (auto&& [k, v] : *dispatch) entries.emplace_back(&k, &v);
+      std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+        const auto &x = a.first->source().begin, &y = b.first->source().begin;
+        return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+      });
+      for (const auto& [kp, vp] : entries) {
+        const toml::key& k = *kp;
+        const toml::node& v = *vp;
         const Location kwhere = location_of(k.source(), file_);
         if (!v.is_string())
           return set_error(location_of(v.source(), file_),

@@ -180,6 +180,16 @@ TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
         "a.toml:6:17: error: unknown device type 'cdua' (did you mean 'cuda'?)\n");
 }
 
+TEST_CASE("dispatch shorthand registers in document order, not in key order") {
+  // "CUDA, CPU" sorts before "CPU" in a TOML table; as written, CPU's second
+  // kernel is the newer one and wins.
+  const auto l = must_load("torch-main", {{"a.toml", kDef + "dispatch = { \"CUDA, CPU\" = \"first\", CPU = \"second\", "
+                                                            "AutogradCPU = \"ag\" }\n"}});
+  CHECK(rows(raw_registrations(l, "t::foo"), {"CPU", "CPU (inactive)"}) ==
+        "CPU: second :: (none) [ boxed unboxed ]\nCPU (inactive): first :: (none) [ boxed unboxed ]\n");
+  CHECK(rows(raw_table(l, "t::foo"), {"CPU", "CUDA"}) == "CPU: second [kernel]\nCUDA: first [kernel]\n");
+}
+
 TEST_CASE("privateuse1_backend renames PrivateUse1 keys (main only)") {
   const auto l = must_load("torch-main", {{"a.toml",
                                            "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
