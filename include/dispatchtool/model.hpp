@@ -95,7 +95,9 @@ class Registry {
 
   // Dispatcher-level registrations; a refusal is returned as a Diagnostic
   // with PyTorch's message and every location involved.
-  std::optional<Diagnostic> define(Definition def);
+  // A def refused (defined twice) or kernels it refuses (schema mismatch,
+  // each dropped; the def stays): one diagnostic each.
+  std::vector<Diagnostic> define(Definition def);
   std::optional<Diagnostic> impl(const std::string& op, KeyId key, Kernel k);
   std::optional<Diagnostic> fallback(Fallback f);
 

@@ -96,10 +96,20 @@ void check_library_kind(const CheckContext& c, std::vector<Finding>& out) {
 }
 
 void check_schema_mismatch(const CheckContext& c, std::vector<Finding>& out) {
+  const std::size_t first = out.size();
   from_refusals(c, "schema-mismatch",
                 "Make the kernel's signature match the operator's schema (argument count and types), or fix the "
                 "schema in the [[def]].",
                 out);
+  // PyTorch reports the mismatch at whichever of def and kernel came second;
+  // the finding is about the kernel, wherever it was in the command line.
+  for (std::size_t i = first; i < out.size(); ++i) {
+    Finding& f = out[i];
+    const Operator* op = c.reg.find(f.op);
+    if (op == nullptr || !op->def || f.where != op->def->where || f.notes.empty()) continue;
+    std::swap(f.where, f.notes.front().where);
+    f.notes.front().message = "the operator is defined here";
+  }
 }
 
 // ---- duplicate-registration ------------------------------------------------------------

@@ -757,7 +757,9 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
     }
     if (auto* def = std::get_if<std::unique_ptr<Definition>>(&stmt)) {
       (*def)->library = lib_index;
-      refused = reg.define(std::move(**def));
+      for (auto& d : reg.define(std::move(**def)))
+        if (refuse(std::move(d))) return std::move(b.error);
+      continue;
     } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
       im->kernel.library = lib_index;
       refused = reg.impl(b.names[im->op], im->key, std::move(im->kernel));

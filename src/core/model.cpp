@@ -125,7 +125,7 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
 
 }  // namespace
 
-std::optional<Diagnostic> Registry::define(Definition def) {
+std::vector<Diagnostic> Registry::define(Definition def) {
   const std::string name = def.schema.overload.empty()
                                ? def.schema.ns + "::" + def.schema.name
                                : def.schema.ns + "::" + def.schema.name + "." + def.schema.overload;
@@ -141,26 +141,36 @@ std::optional<Diagnostic> Registry::define(Definition def) {
     d.notes.push_back({op.def->where, "the original definition is here"});
     d.code = "duplicate-def";
     d.op = name;
-    return d;
+    return {std::move(d)};
   }
   op.def = std::move(def);
   op.signature_checked.clear();
-  for (const auto& kk : op.kernels)
-    for (const auto& k : kk.kernels)
-      if (auto d = check_kernel_schema(op, k)) {
-        // PyTorch reports it when the second of the two arrives: here, the def.
-        std::swap(d->where, d->notes.front().where);
-        d->notes.front().message = "the kernel is registered here";
-        op.def.reset();
-        return d;
-      }
-  return std::nullopt;
+  // PyTorch refuses whichever of def and kernel arrives second. Here the def
+  // stays and every kernel that contradicts it is dropped and reported, so
+  // that what remains (and what lint reports) does not depend on the order.
+  std::vector<Diagnostic> refused;
+  for (auto& kk : op.kernels)
+    std::erase_if(kk.kernels, [&](const Kernel& k) {
+      auto d = check_kernel_schema(op, k);
+      if (!d) return false;
+      // Reported when the second of the two arrives: here, the def.
+      std::swap(d->where, d->notes.front().where);
+      d->notes.front().message = "the kernel is registered here";
+      d->key = profile_->name_of(kk.key);
+      refused.push_back(std::move(*d));
+      return true;
+    });
+  std::erase_if(op.kernels, [](const KeyKernels& kk) { return kk.kernels.empty(); });
+  return refused;
 }
 
 std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
   const Profile& p = *profile_;
   Operator& op = entry(name, k.where);
-  if (auto d = check_kernel_schema(op, k)) return d;
+  if (auto d = check_kernel_schema(op, k)) {
+    d->key = p.name_of(key);
+    return d;
+  }
   k.seq = seq_++;
   auto it = std::lower_bound(op.kernels.begin(), op.kernels.end(), key,
                              [](const KeyKernels& kk, KeyId kid) { return kk.key < kid; });

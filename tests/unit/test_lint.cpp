@@ -277,10 +277,26 @@ TEST_CASE("lint schema-mismatch: PyTorch's message, kernel and def") {
                            "schema.\n  operator: t::foo\n",
                            0) == 0);
   CHECK(contains(f[0].message, "reason: The number of arguments is different. 1 vs 2."));
-  // Checked when the second of the two arrives: kernel first, def second.
-  const auto late = lint_rule({{"a.toml", "namespace = \"t\"\n" + bad}, {"b.toml", kDef}}, "schema-mismatch");
+  CHECK(f[0].key == "CPU");
+  // PyTorch checks when the second of the two arrives (kernel first, def
+  // second here) and refuses that one; lint reports the kernel either way, and
+  // the def stays: no impl-without-def cascade, same findings in both orders.
+  const Files kernel_first{{"a.toml", "namespace = \"t\"\n" + bad}, {"b.toml", kDef}};
+  const Files def_first{kernel_first[1], kernel_first[0]};
+  const auto late = lint_files(kernel_first);
   REQUIRE(late.size() == 1);
-  CHECK(locations(late[0]) == Locs{"b.toml:2:1", "a.toml:4:7"});
+  CHECK(late[0].rule == "schema-mismatch");
+  CHECK(locations(late[0]) == Locs{"a.toml:4:7", "b.toml:2:1"});
+  const auto early = lint_files(def_first);
+  REQUIRE(early.size() == 1);
+  CHECK(locations(early[0]) == locations(late[0]));
+  CHECK(early[0].message == late[0].message);
+  // Every contradicting kernel is reported, the compatible one stays.
+  const auto two = lint_files({{"a.toml", "namespace = \"t\"\n" + bad + impl("CUDA", "k2", "signature = \"(int _0) -> Tensor _0\"\n") +
+                                              impl("XLA", "ok", "signature = \"(Tensor _0) -> Tensor _0\"\n")},
+                               {"b.toml", kDef}});
+  CHECK(of_rule(two, "schema-mismatch").size() == 2);
+  CHECK(of_rule(two, "impl-without-def").empty());
   CHECK(
       lint_rule({{"a.toml", kDef + impl("CPU", "k", "signature = \"(Tensor _0) -> Tensor _0\"\n")}}, "schema-mismatch")
           .empty());
