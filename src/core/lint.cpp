@@ -122,16 +122,23 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
   for (const Operator* op : c.ops)
     for (const auto& kk : op->kernels) {
       const auto& ks = kk.kernels;  // newest first
+      // One finding per overriding kernel, naming every kernel it shadows:
+      // every (older, newer) pair appears in the newer one's finding.
       for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
         const Kernel& newer = ks[i];
         const Kernel& older = ks[i + 1];
+        const std::size_t earlier = ks.size() - i - 2;
         Finding f = finding_at(
             newer.where,
             fmt::format("Overriding a previously registered kernel for the same operator and the same dispatch "
-                        "key: {} on {}: kernel '{}' replaces '{}'; the newest registration silently wins at run time",
-                        op->name, kernel_key_label(c, kk.key, newer), newer.debug, older.debug),
+                        "key: {} on {}: kernel '{}' replaces '{}'{}; the newest registration silently wins at run "
+                        "time",
+                        op->name, kernel_key_label(c, kk.key, newer), newer.debug, older.debug,
+                        earlier == 0 ? std::string()
+                                     : fmt::format(" (and {} earlier kernel{})", earlier, earlier == 1 ? "" : "s")),
             op->name, key_name(c, kk.key));
-        f.notes.push_back({older.where, fmt::format("the overridden kernel '{}' is registered here", older.debug)});
+        for (std::size_t j = i + 1; j < ks.size(); ++j)
+          f.notes.push_back({ks[j].where, fmt::format("the overridden kernel '{}' is registered here", ks[j].debug)});
         if (i != 0)
           f.notes.push_back({ks.front().where, fmt::format("the kernel that wins at run time, '{}', is registered here",
                                                            ks.front().debug)});
@@ -148,8 +155,12 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
 void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
   for (const Operator* op : c.ops) {
     if (op->def) continue;
-    const auto kernels = all_kernels_by_seq(*op);
+    // Anchored at the first kernel in file order, not registration order, so
+    // that the finding does not move when the command line is reordered.
+    auto kernels = all_kernels_by_seq(*op);
     if (kernels.empty()) continue;
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const Kernel* a, const Kernel* b) { return a->where < b->where; });
     Finding f = finding_at(
         kernels.front()->where,
         fmt::format("operator {} has {} but no definition (no [[def]] in any file): a dangling impl; calling it "
@@ -261,17 +272,53 @@ void check_ambiguous_autogradother(const CheckContext& c, std::vector<Finding>& 
                                                   "here",
                                                   kern->debug, key_name(c, k))});
     f.fix =
-        "Register a kernel on AutogradOther (or on Autograd) for this operator, or replace the "
-        "CompositeImplicitAutograd kernel by CompositeExplicitAutograd plus an autograd kernel.";
+        "Register a kernel directly on AutogradOther for this operator (a kernel on the Autograd alias does not "
+        "help: the ambiguity is decided before the Autograd step), or replace the CompositeImplicitAutograd kernel "
+        "by CompositeExplicitAutograd plus an autograd kernel.";
     out.push_back(std::move(f));
   }
 }
 
 // ---- missing-autograd ----------------------------------------------------------------------------
 
-// Whether an autograd key lacks an autograd kernel: it resolves to a backend
-// fallback or to nothing.
-bool lacks_autograd(const Entry& e) { return e.why == Provenance::Missing || e.why == Provenance::BackendFallback; }
+std::string describe_entry(const CheckContext& c, const Entry& e);
+
+// ---- schema facts (spec G.1) ----
+
+// comparable_type() of the argument types DispatchKeyExtractor reads.
+bool is_dispatch_relevant_type(std::string_view t) {
+  return t == "Tensor" || t == "Tensor?" || t == "Tensor[]" || t == "Tensor?[]" || t == "Generator" ||
+         t == "Generator?";
+}
+bool is_tensor_type(std::string_view t) { return t == "Tensor" || t == "Tensor?" || t == "Tensor[]" || t == "Tensor?[]"; }
+
+// Whether calls can carry a backend's keys: some argument is a Tensor (or a
+// Generator). Without a def nothing is known: assume so.
+bool has_dispatch_arguments(const Operator& op) {
+  if (!op.def) return true;
+  return std::any_of(op.def->schema.arguments.begin(), op.def->schema.arguments.end(),
+                     [](const SchemaArgument& a) { return is_dispatch_relevant_type(comparable_type(a.type)); });
+}
+
+// Whether autograd has anything to track: a Tensor output, or a Tensor
+// argument the operator writes (Tensor(a!)). Unknown without a def: assume so.
+bool can_carry_gradients(const Operator& op) {
+  if (!op.def) return true;
+  const Schema& s = op.def->schema;
+  if (s.is_varret) return true;
+  const auto tensor = [](const SchemaArgument& a) { return is_tensor_type(comparable_type(a.type)); };
+  return std::any_of(s.returns.begin(), s.returns.end(), tensor) ||
+         std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) {
+           return tensor(a) && a.type.find('!') != std::string::npos;
+         });
+}
+
+// Whether an autograd key's entry is worth a missing-autograd finding: it
+// resolves to nothing (calls fail), or to a backend fallback while the
+// operator has gradients to lose.
+bool lacks_autograd(const Operator& op, const Entry& e) {
+  return e.why == Provenance::Missing || (e.why == Provenance::BackendFallback && can_carry_gradients(op));
+}
 
 // What `keys` (autograd keys that all resolve like `e`) resolve to, and the consequence.
 std::string missing_autograd_effect(const CheckContext& c, const Operator& op, const Entry& e,
@@ -319,17 +366,28 @@ bool is_quantized(const CheckContext& c, KeyId k) {
   return q && c.p.key(k).kind == KeyKind::PerBackend && Profile::has(c.p.key(k).bits, c.p.key(*q).bits);
 }
 
+// The autograd key a tensor of runtime key `k` carries: for a backend key its
+// backend's (getAutogradKeyFromBackend, B.4); otherwise the autograd key
+// whose backend set (B.3) contains `k` (AutogradNestedTensor for
+// NestedTensor<B>); kUndefined for keys no tensor carries with an autograd key.
+KeyId autograd_key_of(const CheckContext& c, KeyId k) {
+  if (c.p.is_backend_dispatch_key(k)) return c.p.autograd_key_for_backend_of(k);
+  const auto other = c.p.find("AutogradOther");
+  for (KeyId a : c.p.alias_members(alias(c, AliasRule::Autograd)))
+    if (a != other && Profile::has(c.p.backend_keyset_from_autograd(a), c.p.key(k).bits)) return a;
+  return kUndefined;
+}
+
 // Backend kernels (not fallthroughs, building blocks or quantized keys)
-// grouped by the autograd key of their backend.
+// grouped by the autograd key their tensors carry.
 std::vector<AutogradNeed> direct_autograd_needs(const CheckContext& c, const Operator& op) {
   std::vector<AutogradNeed> needs;
   for (const auto& kk : op.kernels) {
     if (kk.kernels.empty() || kk.kernels.front().fallthrough) continue;
     const KeyInfo& info = c.p.key(kk.key);
-    if (info.kind == KeyKind::Alias || info.kind == KeyKind::BuildingBlock || !c.p.is_backend_dispatch_key(kk.key) ||
-        is_quantized(c, kk.key))
-      continue;
-    const KeyId a = c.p.autograd_key_for_backend_of(kk.key);
+    if (info.kind == KeyKind::Alias || info.kind == KeyKind::BuildingBlock || is_quantized(c, kk.key)) continue;
+    const KeyId a = autograd_key_of(c, kk.key);
+    if (a == kUndefined) continue;
     auto it = std::find_if(needs.begin(), needs.end(), [&](const AutogradNeed& n) { return n.autograd_key == a; });
     if (it == needs.end()) it = needs.insert(needs.end(), AutogradNeed{a, {}});
     it->sources.emplace_back(kk.key, &kk.kernels.front());
@@ -348,7 +406,7 @@ void check_missing_autograd_direct(const CheckContext& c, const Operator& op, st
                                    std::vector<Finding>& out) {
   for (const auto& need : direct_autograd_needs(c, op)) {
     reported.push_back(need.autograd_key);
-    if (!lacks_autograd(c.resolver.compute(op, need.autograd_key))) continue;
+    if (!lacks_autograd(op, c.resolver.compute(op, need.autograd_key))) continue;
     std::vector<KeyId> keys;
     for (const auto& s : need.sources) keys.push_back(s.first);
     Finding f = finding_at(need.sources.front().second->where,
@@ -384,7 +442,7 @@ void check_missing_autograd_explicit(const CheckContext& c, const Operator& op, 
               [&](KeyId x, KeyId y) { return c.p.key(x).slot < c.p.key(y).slot; });
     std::vector<KeyId> missing;
     for (KeyId a : autograd_keys)
-      if (lacks_autograd(c.resolver.compute(op, a))) missing.push_back(a);
+      if (lacks_autograd(op, c.resolver.compute(op, a))) missing.push_back(a);
     if (missing.empty()) continue;
     Finding f = finding_at(kern->where,
                            fmt::format("operator {} has a {} kernel but no autograd kernel: {}", op.name,
@@ -397,9 +455,58 @@ void check_missing_autograd_explicit(const CheckContext& c, const Operator& op, 
 
 void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out) {
   for (const Operator* op : c.ops) {
+    // Without a Tensor argument no autograd key is ever dispatched to (no-tensor-arguments).
+    if (!has_dispatch_arguments(*op)) continue;
     std::vector<KeyId> reported;
     check_missing_autograd_direct(c, *op, reported, out);
     check_missing_autograd_explicit(c, *op, reported, out);
+  }
+}
+
+// ---- no-tensor-arguments ----------------------------------------------------------------------------
+
+// Kernels on keys only a tensor brings into a call: backend keys, their
+// autograd keys, NestedTensor<B>.
+bool is_tensor_key(const CheckContext& c, KeyId k) {
+  return c.p.is_runtime(k) && k != kUndefined &&
+         (autograd_key_of(c, k) != kUndefined || c.p.in_alias(k, AliasRule::Autograd));
+}
+
+void check_no_tensor_arguments(const CheckContext& c, std::vector<Finding>& out) {
+  const auto backend_select = c.p.find("BackendSelect");
+  for (const Operator* op : c.ops) {
+    if (!op->def || has_dispatch_arguments(*op)) continue;
+    // The factory-function pattern: a BackendSelect kernel computes the
+    // backend from the operator's device/dtype arguments and redispatches.
+    if (backend_select && op->get(*backend_select) != nullptr) continue;
+    std::vector<std::pair<KeyId, const Kernel*>> dead;
+    for (const auto& kk : op->kernels)
+      if (!kk.kernels.empty() && is_tensor_key(c, kk.key)) dead.emplace_back(kk.key, &kk.kernels.front());
+    if (dead.empty()) continue;
+    std::vector<KeyId> keys;
+    for (const auto& d : dead) keys.push_back(d.first);
+    const Entry u = c.resolver.compute(*op, kUndefined);
+    Finding f = finding_at(
+        dead.front().second->where,
+        fmt::format("operator {} has no Tensor argument, so a call's dispatch key set holds only thread-local keys "
+                    "(Undefined when no mode is active) and its kernel{} on {} {} never reached; {}",
+                    op->name, dead.size() == 1 ? "" : "s", join_keys(c, keys), dead.size() == 1 ? "is" : "are",
+                    u.why == Provenance::Missing
+                        ? fmt::format("Undefined has no kernel, so calls fail with \"There were no tensor arguments "
+                                      "to this function (e.g., you passed an empty list of Tensors), but no fallback "
+                                      "function is registered for schema {}.\"",
+                                      op->name)
+                        : fmt::format("calls run Undefined's entry, {}", describe_entry(c, u))),
+        op->name, join_keys(c, keys, ","));
+    for (std::size_t i = 1; i < dead.size(); ++i)
+      f.notes.push_back({dead[i].second->where, fmt::format("kernel '{}' on {} is registered here",
+                                                            dead[i].second->debug, key_name(c, dead[i].first))});
+    f.notes.push_back({op->def->where, "the operator is defined here"});
+    f.fix =
+        "Register a BackendSelect kernel that picks the backend from the operator's device argument (as factory "
+        "functions do), or register the implementation on CompositeExplicitAutograd (or as a catch-all) so that "
+        "Undefined runs it.";
+    out.push_back(std::move(f));
   }
 }
 
@@ -718,8 +825,21 @@ constexpr std::array kRules{
          "decomposition on the backend's autograd key, so that key needs its own kernel. Without one it resolves to "
          "the autograd backend fallback: in 1.13 a fallthrough, so results silently do not track gradients; in "
          "main a kernel that warns when backpropagating. With no fallback at all (e.g. AutogradMeta in 1.13) every "
-         "call outside inference mode fails.",
-         "", "B.3, B.4, C.2, D", check_missing_autograd},
+         "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. Operators without a "
+         "Tensor output or a Tensor written in place have nothing to differentiate and are only reported where the "
+         "key resolves to nothing.",
+         "", "B.3, B.4, C.2, D, G.1", check_missing_autograd},
+    Rule{"no-tensor-arguments", "NoTensorArguments", Severity::Warning,
+         "Backend kernels of an operator without Tensor arguments and without a BackendSelect kernel.",
+         "The dispatcher computes a call's keys from its Tensor (and Generator) arguments. Without any, only "
+         "thread-local keys remain and the call lands on Undefined (filled only by CompositeExplicitAutograd, "
+         "CompositeImplicitAutograd or a catch-all kernel), so kernels on CPU, CUDA, ... and their autograd keys "
+         "are never reached. Factory functions solve this with a BackendSelect kernel that reads the device "
+         "argument.",
+         "There were no tensor arguments to this function (e.g., you passed an empty list of Tensors), but no "
+         "fallback function is registered for schema <op>.  This usually means that this function requires a "
+         "non-empty list of Tensors, or that you (the operator writer) forgot to register a fallback function.",
+         "G.1, G.3, G.4", check_no_tensor_arguments},
     Rule{"meta-on-composite", "MetaOnComposite", Severity::Warning,
          "A Meta kernel on an operator that has a CompositeImplicitAutograd kernel.",
          "torch.library refuses a Meta impl for an operator with a CompositeImplicitAutograd kernel: the Meta "
@@ -748,12 +868,13 @@ constexpr std::array kRules{
          "fallthrough_kernel was executed but it should have been short-circuited by the dispatcher. ...", "F.3, G.2",
          check_fallthrough_on_alias},
     Rule{"building-block-key", "BuildingBlockKey", Severity::Warning,
-         "A kernel on a per-backend building block (Dense, Sparse, Quantized, NestedTensor, AutogradFunctionality, "
-         "SparseCsr) that never fills a dispatch-table row.",
+         "A kernel or backend fallback on a per-backend building block (Dense, Sparse, Quantized, NestedTensor, "
+         "AutogradFunctionality, SparseCsr) that never fills a dispatch-table row.",
          "Building blocks are functionality bits, not runtime keys; the dispatcher accepts kernels on them and "
          "lists them in _dispatch_dump, but no table row ever uses them. They still count in the subset tests of "
          "the CompositeImplicitAutograd rules: a Dense kernel disables the decomposition on Autograd<Backend>, a "
-         "Sparse or Quantized kernel makes AutogradOther ambiguous.",
+         "Sparse or Quantized kernel makes AutogradOther ambiguous. A fallback on a building block is accepted and "
+         "serves no row at all.",
          "", "B.7", check_building_block_key},
     Rule{"unparseable-key", "UnparseableKey", Severity::Info,
          "A boxed-only (Python) kernel on a dispatch key that Python cannot name.",

@@ -112,13 +112,15 @@ TEST_CASE("lint duplicate-registration: every overriding pair, across files") {
                             {"c.toml", "namespace = \"t\"\n" + impl("CPU", "k3")}},
                            "duplicate-registration");
   REQUIRE(f.size() == 2);
-  // Sorted by file: b.toml's k2 overrides k1 (and k3 wins); c.toml's k3 overrides k2.
+  // Sorted by file: b.toml's k2 overrides k1 (and k3 wins); c.toml's k3
+  // overrides k2 and, through it, k1: all three pairs appear.
   CHECK(f[0].severity == Severity::Error);
   CHECK(locations(f[0]) == Locs{"b.toml:4:7", "a.toml:6:7", "c.toml:4:7"});
-  CHECK(contains(f[0].message, "kernel 'k2' replaces 'k1'"));
+  CHECK(contains(f[0].message, "kernel 'k2' replaces 'k1';"));
   CHECK(contains(f[0].notes[1].message, "'k3'"));
-  CHECK(locations(f[1]) == Locs{"c.toml:4:7", "b.toml:4:7"});
-  CHECK(contains(f[1].message, "kernel 'k3' replaces 'k2'"));
+  CHECK(locations(f[1]) == Locs{"c.toml:4:7", "b.toml:4:7", "a.toml:6:7"});
+  CHECK(contains(f[1].message, "kernel 'k3' replaces 'k2' (and 1 earlier kernel);"));
+  CHECK(contains(f[1].notes[1].message, "the overridden kernel 'k1'"));
   CHECK(f[1].op == "t::foo");
   CHECK(f[1].key == "CPU");
 }
@@ -172,6 +174,16 @@ TEST_CASE("lint impl-without-def: a dangling impl with every kernel") {
   CHECK(contains(f[0].message, "Could not find schema for t::foo but we found an implementation"));
   CHECK(
       lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1")}, {"b.toml", kDef}}, "impl-without-def").empty());
+  // Anchored at the first kernel in file order: reordering the command line
+  // does not move the finding (nor change its SARIF fingerprint).
+  const Files x{{"x.toml", "namespace = \"t\"\n" + impl("CPU", "kx")}, {"y.toml", "namespace = \"t\"\n" + impl("CUDA", "ky")}};
+  const auto xy = lint_rule(x, "impl-without-def");
+  const auto yx = lint_rule({x[1], x[0]}, "impl-without-def");
+  REQUIRE(xy.size() == 1);
+  REQUIRE(yx.size() == 1);
+  CHECK(locations(xy[0]) == Locs{"x.toml:4:7", "y.toml:4:7"});
+  CHECK(locations(yx[0]) == locations(xy[0]));
+  CHECK(yx[0].message == xy[0].message);
 }
 
 // ---- composite-conflict ------------------------------------------------------------------------------
@@ -226,6 +238,14 @@ TEST_CASE("lint ambiguous-autogradother: CIA plus backends mapped to AutogradOth
   Files fixed = files;
   fixed[0].second += impl("AutogradOther", "ag");
   CHECK(lint_rule(fixed, "ambiguous-autogradother").empty());
+  // An Autograd alias kernel does not resolve it (2.3b runs before 2.4; torch
+  // 1.13 still prints ambiguous_autogradother), and the hint does not suggest it.
+  Files alias_only = files;
+  alias_only[0].second += impl("Autograd", "ag");
+  const auto still = lint_rule(alias_only, "ambiguous-autogradother");
+  REQUIRE(still.size() == 1);
+  CHECK(contains(still[0].fix, "directly on AutogradOther"));
+  CHECK(contains(still[0].fix, "does not help"));
   CHECK(lint_rule({{"a.toml", kDef + impl("CompositeImplicitAutograd", "m") + impl("CPU", "c")}},
                   "ambiguous-autogradother")
             .empty());
@@ -345,6 +365,62 @@ TEST_CASE("lint missing-autograd: backend kernels whose autograd key has no kern
   CHECK(
       lint_rule({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nfallthrough = true\n"}}, "missing-autograd")
           .empty());
+
+  // NestedTensor kernels: their tensors carry AutogradNestedTensor, which has
+  // no fallback in either profile (torch 1.13: "Could not run 't::foo' with
+  // arguments from the 'AutogradNestedTensor' backend").
+  for (const char* prof : {"torch-1.13", "torch-main"}) {
+    CAPTURE(prof);
+    const auto nt = lint_rule({{"a.toml", kDef + impl("NestedTensorCPU", "nt")}}, "missing-autograd", prof);
+    REQUIRE(nt.size() == 1);
+    CHECK(nt[0].key == "AutogradNestedTensor");
+    CHECK(locations(nt[0]) == Locs{"a.toml:6:7"});
+    CHECK(contains(nt[0].message, "AutogradNestedTensor resolves to nothing: calls fail"));
+    CHECK(lint_rule({{"a.toml", kDef + impl("NestedTensorCPU", "nt") + impl("AutogradNestedTensor", "ag")}},
+                    "missing-autograd", prof)
+              .empty());
+  }
+
+  // Nothing for autograd to lose: no Tensor output and no Tensor written in
+  // place. Reported only where the key resolves to nothing.
+  const auto def = [](const std::string& schema) { return "namespace = \"t\"\n[[def]]\nschema = \"" + schema + "\"\n"; };
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> int") + impl("CPU", "c")}}, "missing-autograd").empty());
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> ()") + impl("CPU", "c")}}, "missing-autograd").empty());
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor(a!) x) -> ()") + impl("CPU", "c")}}, "missing-autograd").size() == 1);
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> (int, Tensor)") + impl("CPU", "c")}}, "missing-autograd").size() ==
+        1);
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> int") + impl("Meta", "m")}}, "missing-autograd", "torch-1.13")
+            .size() == 1);
+  // No Tensor argument: the autograd key is never dispatched to (no-tensor-arguments reports it).
+  CHECK(lint_rule({{"a.toml", def("foo(int n) -> Tensor") + impl("CPU", "c")}}, "missing-autograd").empty());
+}
+
+// ---- no-tensor-arguments ----------------------------------------------------------------------------------------
+
+TEST_CASE("lint no-tensor-arguments: backend kernels nothing can dispatch to") {
+  const std::string def = "namespace = \"t\"\n[[def]]\nschema = \"foo(int n, *, Device? device=None) -> Tensor\"\n";
+  const auto f = lint_rule({{"a.toml", def + impl("CPU", "c") + impl("CUDA", "g")}}, "no-tensor-arguments");
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].severity == Severity::Warning);
+  CHECK(locations(f[0]) == Locs{"a.toml:6:7", "a.toml:10:7", "a.toml:2:1"});
+  CHECK(f[0].op == "t::foo");
+  CHECK(f[0].key == "CPU,CUDA");
+  CHECK(contains(f[0].message, "kernels on CPU, CUDA are never reached; Undefined has no kernel, so calls fail with "
+                               "\"There were no tensor arguments to this function"));
+  // With a composite kernel Undefined runs it.
+  const auto cea = lint_rule({{"a.toml", def + impl("CPU", "c") + impl("CompositeExplicitAutograd", "e")}},
+                             "no-tensor-arguments");
+  REQUIRE(cea.size() == 1);
+  CHECK(contains(cea[0].message, "calls run Undefined's entry, 'e' on CompositeExplicitAutograd"));
+  // Passing: a BackendSelect kernel (factory functions), a Tensor, Tensor[] or
+  // Generator argument, or only composite kernels.
+  CHECK(lint_rule({{"a.toml", def + impl("CPU", "c") + impl("BackendSelect", "bs")}}, "no-tensor-arguments").empty());
+  for (const char* args : {"Tensor x", "Tensor[] xs", "Tensor? x", "Generator? g", "Tensor(a!) out"}) {
+    CAPTURE(args);
+    const std::string d = "namespace = \"t\"\n[[def]]\nschema = \"foo(" + std::string(args) + ") -> Tensor\"\n";
+    CHECK(lint_rule({{"a.toml", d + impl("CPU", "c")}}, "no-tensor-arguments").empty());
+  }
+  CHECK(lint_rule({{"a.toml", def + impl("CompositeExplicitAutograd", "e")}}, "no-tensor-arguments").empty());
 }
 
 // ---- meta-on-composite
