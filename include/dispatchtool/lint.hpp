@@ -82,7 +82,10 @@ struct Config {
   std::vector<SeverityOverride> severity;
   std::optional<Severity> fail_on;      // unset = error
   std::optional<std::string> baseline;  // path, relative to the config file's directory
-  std::optional<std::string> profile;   // profile name or path
+  std::optional<std::string> profile;   // profile name or path (relative to the config file's directory)
+  // Where a configuration file gives `profile` (unset when it comes from the
+  // command line), so that an unusable profile is reported there.
+  std::optional<Location> profile_where;
 };
 
 // The file auto-discovered in the current directory.

@@ -86,10 +86,17 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
   }
 }
 
-std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec) {
+std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
+                                                     const std::optional<Location>& given_at) {
   auto p = load_profile(spec);
   if (!p) {
-    report(io, p.error());
+    Diagnostic d = std::move(p.error());
+    if (given_at && !d.where.known()) {
+      // "cannot open profile file" names no file once it is located in the config.
+      if (d.where.file != "--profile") d.message = fmt::format("profile '{}': {}", spec, d.message);
+      d.where = *given_at;
+    }
+    report(io, d);
     return std::nullopt;
   }
   return std::make_unique<Profile>(std::move(*p));

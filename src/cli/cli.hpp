@@ -99,7 +99,10 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 // Loads the profile and the files, applies --op/--keys. Prints errors and
 // warnings; returns std::nullopt after an error (exit status 2).
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal = OnRefusal::Fail);
-std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec);
+// `given_at`: where a configuration file names the profile; errors that have
+// no position of their own (unknown name, unreadable file) are reported there.
+std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
+                                                     const std::optional<Location>& given_at = std::nullopt);
 bool use_color(const Io& io, const std::string& mode);
 
 // Subcommands: each registers itself and returns the action to run after parsing.

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <sstream>
+#include <tuple>
 
 #include "cli.hpp"
 #include "dispatchtool/lint.hpp"
@@ -52,6 +53,12 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
   lint::Config c;
   c.select = split_commas(o.select);
   c.ignore = split_commas(o.ignore);
+  // An empty list would silently mean "every rule".
+  for (const auto& [option, given, ids] : {std::tuple{"--select", &o.select, &c.select}, {"--ignore", &o.ignore, &c.ignore}})
+    if (!given->empty() && ids->empty()) {
+      usage_error(io, fmt::format("{}: no rule ids given", option));
+      return std::nullopt;
+    }
   if (!check_rule_ids(io, "--select", c.select) || !check_rule_ids(io, "--ignore", c.ignore)) return std::nullopt;
   for (const auto& spec : split_commas(o.severity)) {
     const auto eq = spec.find('=');
@@ -92,9 +99,13 @@ std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
     report(io, c.error());
     return std::nullopt;
   }
-  // A relative baseline path is relative to the configuration file.
-  if (c->baseline && std::filesystem::path(*c->baseline).is_relative())
-    c->baseline = (std::filesystem::path(path).parent_path() / *c->baseline).lexically_normal().string();
+  // Relative baseline and profile paths are relative to the configuration file.
+  const auto beside_config = [&](const std::string& p) {
+    return (std::filesystem::path(path).parent_path() / p).lexically_normal().string();
+  };
+  if (c->baseline && std::filesystem::path(*c->baseline).is_relative()) c->baseline = beside_config(*c->baseline);
+  if (c->profile && c->profile->ends_with(".toml") && std::filesystem::path(*c->profile).is_relative())
+    c->profile = beside_config(*c->profile);
   return std::move(*c);
 }
 
@@ -141,7 +152,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   const lint::Config config = lint::merge(std::move(*from_file), *cli_config);
   if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
 
-  auto profile = open_profile(io, config.profile.value_or(std::string(kDefaultProfile)));
+  auto profile = open_profile(io, config.profile.value_or(std::string(kDefaultProfile)), config.profile_where);
   if (!profile) return kExitError;
   auto loaded = load(**profile, o.files, io.read, LoadOptions{OnRefusal::Record});
   if (!loaded) {

@@ -98,7 +98,10 @@ Expected<Config, Diagnostic> parse_config(std::string_view text, const std::stri
   if (auto s = rule_list(r, "ignore")) c.ignore = std::move(*s);
   if (auto f = r.str("fail-on")) c.fail_on = severity_at(r, *f);
   if (auto b = r.str("baseline")) c.baseline = b->value;
-  if (auto p = r.str("profile")) c.profile = p->value;
+  if (auto p = r.str("profile")) {
+    c.profile = p->value;
+    c.profile_where = p->where;
+  }
   if (const toml::table* sev = r.table("severity")) read_severity_table(*sev, r, file, c);
   if (error) return unexpected(std::move(*error));
   return c;
@@ -110,7 +113,10 @@ Config merge(Config base, const Config& over) {
   base.severity.insert(base.severity.end(), over.severity.begin(), over.severity.end());
   if (over.fail_on) base.fail_on = over.fail_on;
   if (over.baseline) base.baseline = over.baseline;
-  if (over.profile) base.profile = over.profile;
+  if (over.profile) {
+    base.profile = over.profile;
+    base.profile_where = over.profile_where;
+  }
   return base;
 }
 
