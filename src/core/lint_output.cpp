@@ -265,20 +265,35 @@ std::vector<std::size_t> occurrences(const std::vector<Finding>& findings) {
 // ---- text -------------------------------------------------------------------------------
 
 // "FILE:LINE:COL: severity: first line [rule]" and the message's other lines indented.
+// Appends `text` so that it cannot pass for another line of the report:
+// every line after the first is indented by `indent` spaces, and other
+// control characters (carriage returns, escape sequences) are written as \xNN.
+void append_text(std::string_view text, std::size_t indent, std::string& out) {
+  for (const char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '\n') {
+      out += '\n';
+      out.append(indent, ' ');
+    } else if ((u < 0x20 && ch != '\t') || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out += ch;
+    }
+  }
+}
+
+// "FILE:LINE:COL: severity: first line of the message [rule-id]", then the
+// message's further lines (PyTorch's multi-line texts), indented.
 void text_headline(const Finding& f, std::string& out) {
   const std::string_view msg = f.message;
   const auto nl = msg.find('\n');
-  out += fmt::format("{}: {}: {} [{}]\n", to_string(f.where), to_string(f.severity), msg.substr(0, nl), f.rule);
+  out += fmt::format("{}: {}: ", to_string(f.where), to_string(f.severity));
+  append_text(msg.substr(0, nl), 4, out);
+  out += fmt::format(" [{}]\n", f.rule);
   if (nl == std::string_view::npos) return;
-  std::string_view rest = msg.substr(nl + 1);
-  while (true) {
-    const auto e = rest.find('\n');
-    out += "    ";
-    out += rest.substr(0, e);
-    out += '\n';
-    if (e == std::string_view::npos) break;
-    rest.remove_prefix(e + 1);
-  }
+  out += "    ";
+  append_text(msg.substr(nl + 1), 4, out);
+  out += '\n';
 }
 
 }  // namespace
@@ -436,8 +451,16 @@ std::string summary_line(const Summary& s) {
 void render_text(const std::vector<Finding>& findings, std::string& out) {
   for (const auto& f : findings) {
     text_headline(f, out);
-    for (const auto& n : f.notes) out += fmt::format("    {}: note: {}\n", to_string(n.where), n.message);
-    if (!f.fix.empty()) out += fmt::format("    help: {}\n", f.fix);
+    for (const auto& n : f.notes) {
+      out += fmt::format("    {}: note: ", to_string(n.where));
+      append_text(n.message, 8, out);
+      out += '\n';
+    }
+    if (!f.fix.empty()) {
+      out += "    help: ";
+      append_text(f.fix, 8, out);
+      out += '\n';
+    }
   }
 }
 

@@ -636,6 +636,30 @@ TEST_CASE("lint output: escaping") {
   CHECK(lint::path_to_uri("<stdin>", "") == "%3Cstdin%3E");
 }
 
+TEST_CASE("lint output: text cannot be forged by kernel names") {
+  // A newline in a kernel name must not start a line that reads like a
+  // finding of its own; other control characters are written as \xNN.
+  const auto f = lint_files({{"a.toml", kDef + "dispatch = { CPU = \"k1\\nfake.toml:1:1: error: forged [x]\\r\\u001b[2K\" }\n" +
+                                            impl("CPU", "k2") + impl("Autograd", "ag")}});
+  REQUIRE(f.size() == 1);
+  std::string out;
+  lint::render_text(f, out);
+  std::size_t headlines = 0;
+  for (std::size_t start = 0; start < out.size();) {
+    const std::size_t end = out.find('\n', start);
+    const std::string line = out.substr(start, end - start);
+    if (line.rfind("    ", 0) != 0) {
+      ++headlines;
+      CHECK(line.rfind("a.toml:7:7: error: ", 0) == 0);
+    }
+    start = end + 1;
+  }
+  CHECK(headlines == 1);
+  CHECK(contains(out, "\n        fake.toml:1:1: error: forged [x]\\x0d\\x1b[2K' is registered here\n"));
+  CHECK(out.find('\r') == std::string::npos);
+  CHECK(out.find('\x1b') == std::string::npos);
+}
+
 TEST_CASE("lint output: fingerprints do not depend on line numbers") {
   Finding a;
   a.rule = "duplicate-registration";
