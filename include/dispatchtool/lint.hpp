@@ -126,9 +126,13 @@ std::string write_baseline(const Baseline& baseline);
 // Reads the TOML written by write_baseline (version = 1 and [[accept]] entries
 // with rule, op, key and count); errors are FILE:LINE:COL diagnostics.
 Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::string& file);
+struct BaselineUse {
+  std::size_t accepted = 0;   // findings the baseline removed
+  std::size_t unmatched = 0;  // baseline counts no finding used: fixed problems (refresh the baseline)
+};
 // Removes the accepted findings (the first `count` of each (rule, op, key) in
-// sorted order); returns how many were removed.
-std::size_t apply_baseline(const Baseline& baseline, std::vector<Finding>& findings);
+// sorted order).
+BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings);
 
 // ---- output (lint_output.cpp) -------------------------------------------------
 
@@ -146,9 +150,11 @@ struct OutputInfo {
 struct Summary {
   std::size_t errors = 0, warnings = 0, infos = 0;
   std::size_t baselined = 0;  // accepted by the baseline (not shown)
+  std::size_t stale = 0;      // baseline counts that matched nothing
 };
-Summary summarize(const std::vector<Finding>& findings, std::size_t baselined);
-// "3 findings (2 errors, 1 warning, 0 infos); 1 accepted by the baseline"
+Summary summarize(const std::vector<Finding>& findings, const BaselineUse& baseline = {});
+// "3 findings (2 errors, 1 warning, 0 infos); 1 accepted by the baseline;
+// 2 findings the baseline accepts no longer occur (fixed? refresh it with --write-baseline)"
 std::string summary_line(const Summary& s);
 
 // Appends the findings in `format` (for standard output).

@@ -163,7 +163,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   lint::apply(config, findings);
   if (!o.write_baseline.empty()) return write_baseline_file(io, o.write_baseline, findings);
 
-  std::size_t baselined = 0;
+  lint::BaselineUse baselined;
   if (config.baseline) {
     auto baseline = read_baseline(io, *config.baseline);
     if (!baseline) return kExitError;

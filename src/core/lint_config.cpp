@@ -194,7 +194,7 @@ Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::
   return out;
 }
 
-std::size_t apply_baseline(const Baseline& baseline, std::vector<Finding>& findings) {
+BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings) {
   std::vector<std::size_t> left;
   left.reserve(baseline.entries.size());
   for (const auto& e : baseline.entries) left.push_back(e.count);
@@ -215,7 +215,10 @@ std::size_t apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
     }
   }
   findings = std::move(kept);
-  return removed;
+  BaselineUse use;
+  use.accepted = removed;
+  for (const std::size_t n : left) use.unmatched += n;
+  return use;
 }
 
 }  // namespace dt::lint

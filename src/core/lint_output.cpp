@@ -420,9 +420,10 @@ std::string fingerprint(const Finding& f, std::size_t occurrence) {
   return fmt::format("{:016x}", h);
 }
 
-Summary summarize(const std::vector<Finding>& findings, std::size_t baselined) {
+Summary summarize(const std::vector<Finding>& findings, const BaselineUse& baseline) {
   Summary s;
-  s.baselined = baselined;
+  s.baselined = baseline.accepted;
+  s.stale = baseline.unmatched;
   for (const auto& f : findings) {
     switch (f.severity) {
       case Severity::Error:
@@ -445,6 +446,9 @@ std::string summary_line(const Summary& s) {
                                : fmt::format("{} ({}, {}, {} info)", plural(total, "finding"),
                                              plural(s.errors, "error"), plural(s.warnings, "warning"), s.infos);
   if (s.baselined != 0) out += fmt::format("; {} accepted by the baseline", s.baselined);
+  if (s.stale != 0)
+    out += fmt::format("; {} the baseline accepts no longer {} (fixed? refresh it with --write-baseline)",
+                       plural(s.stale, "finding"), s.stale == 1 ? "occurs" : "occur");
   return out;
 }
 
@@ -485,6 +489,7 @@ void render_json(const std::vector<Finding>& findings, const OutputInfo& info, c
   w.member("warning", std::uint64_t{summary.warnings});
   w.member("info", std::uint64_t{summary.infos});
   w.member("baselined", std::uint64_t{summary.baselined});
+  w.member("stale_baseline", std::uint64_t{summary.stale});
   w.end_object();
   w.end_object();
 }

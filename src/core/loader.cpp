@@ -403,7 +403,8 @@ class FileLoader {
                              "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
                              "namespace.  {}",
                              shown, context()),
-                 shown))
+                 // lint keys baselines on the qualified name, like every other finding
+                 shown.find("::") == std::string::npos && lib_->ns != "_" ? lib_->ns + "::" + shown : shown))
         return true;
       return false;
     }
@@ -590,7 +591,7 @@ class FileLoader {
                                "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
                                "there.  {}",
                                op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
-                   op->value, p_.name_of(k)))
+                   *qualified, p_.name_of(k)))
           return true;
         continue;
       }

@@ -267,10 +267,10 @@ TEST_CASE("lint library-kind: the block-kind refusals, with their subjects") {
   CHECK(locations(f[0]) == Locs{"d2.toml:2:8", "d1.toml:2:8"});
   CHECK(f[0].op == "u");
   CHECK(locations(f[1]) == Locs{"impl.toml:4:1"});
-  CHECK(f[1].op == "bar");
+  CHECK(f[1].op == "t::bar");  // qualified, as baselines key every other finding
   CHECK(contains(f[1].message, "Cannot define an operator inside of a TORCH_LIBRARY_IMPL block"));
   CHECK(locations(f[2]) == Locs{"impl.toml:8:7"});
-  CHECK(f[2].op == "foo");
+  CHECK(f[2].op == "t::foo");
   CHECK(f[2].key == "CUDA");
   CHECK(locations(f[3]) == Locs{"prim.toml:1:13"});
   CHECK(f[3].op == "prim");
@@ -605,15 +605,25 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
 
   // The same findings after lines moved: all accepted.
   auto moved = lint_files({{"a.toml", "# a comment\n\n" + kDef + impl("CPU", "k1") + impl("CPU", "k2")}});
-  CHECK(lint::apply_baseline(*parsed, moved) == findings.size());
+  CHECK(lint::apply_baseline(*parsed, moved).accepted == findings.size());
   CHECK(moved.empty());
 
   // A third kernel is a new finding (count 1 accepts one of the two pairs).
   auto more = lint_files({{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2") + impl("CPU", "k3")}});
   const auto dup = of_rule(more, "duplicate-registration").size();
   CHECK(dup == 2);
-  lint::apply_baseline(*parsed, more);
+  CHECK(lint::apply_baseline(*parsed, more).unmatched == 0);
   CHECK(of_rule(more, "duplicate-registration").size() == 1);
+
+  // Fixed: the entry matches nothing, and the summary says so (a problem that
+  // comes back would otherwise be accepted silently by the stale entry).
+  auto fixed = lint_files({{"a.toml", kDef + impl("CPU", "k1")}});
+  const lint::BaselineUse use = lint::apply_baseline(*parsed, fixed);
+  CHECK(use.accepted == 1);  // missing-autograd on CPU is still there
+  CHECK(use.unmatched == 1);  // the duplicate registration is gone
+  CHECK(lint::summary_line(lint::summarize(fixed, use)) ==
+        "no findings; 1 accepted by the baseline; 1 finding the baseline accepts no longer occurs (fixed? refresh it "
+        "with --write-baseline)");
 
   auto bad = lint::parse_baseline("version = 1\n[[accept]]\nrule = \"nope\"\n", "base.toml");
   REQUIRE(!bad.has_value());
@@ -681,9 +691,9 @@ TEST_CASE("lint output: text, json, sarif and github formats") {
   const auto dup = of_rule(findings, "duplicate-registration");
   REQUIRE(dup.size() == 1);
   const lint::OutputInfo info{"9.9.9", "torch-main", ""};
-  const auto summary = lint::summarize(dup, 2);
+  const auto summary = lint::summarize(dup, {2, 0});
   CHECK(lint::summary_line(summary) == "1 finding (1 error, 0 warnings, 0 info); 2 accepted by the baseline");
-  CHECK(lint::summary_line(lint::summarize({}, 0)) == "no findings");
+  CHECK(lint::summary_line(lint::summarize({})) == "no findings");
 
   std::string text;
   lint::render_text(dup, text);
