@@ -201,7 +201,12 @@ void sarif_physical_location(JsonWriter& w, const Location& loc, const OutputInf
   w.begin_object();
   w.key("artifactLocation");
   w.begin_object();
-  w.member("uri", path_to_uri(loc.file, info.base_dir));
+  const std::string uri = path_to_uri(loc.file, info.base_dir);
+  w.member("uri", uri);
+  // Relative to the directory lint ran in; consumers such as GitHub code
+  // scanning resolve %SRCROOT% to the checkout (no originalUriBaseIds, so that
+  // the output does not depend on the machine's paths).
+  if (!uri.starts_with("file:")) w.member("uriBaseId", "%SRCROOT%");
   w.end_object();
   if (loc.known()) {
     w.key("region");
@@ -516,6 +521,8 @@ void render_sarif(const std::vector<Finding>& findings, const OutputInfo& info, 
   w.end_array();
   w.end_object();
   w.end_object();
+  // toml++ counts columns in Unicode code points (SARIF's default would be UTF-16 code units).
+  w.member("columnKind", "unicodeCodePoints");
   w.key("results");
   w.begin_array();
   const auto occ = occurrences(findings);
