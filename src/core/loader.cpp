@@ -328,7 +328,7 @@ class FileLoader {
   // Qualifies an operator name with the file's namespace; checks F.7 rules.
   std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def) {
     // Consecutive entries usually name the same operator.
-    if (!is_def && text == last_op_text_) return last_op_qualified_;
+    if (!is_def && !text.empty() && text == last_op_text_) return last_op_qualified_;
     auto q = qualify_uncached(text, where, is_def);
     if (q && !is_def) {
       last_op_text_ = text;
@@ -342,6 +342,19 @@ class FileLoader {
     if (!parse_operator_name(text, n)) {
       set_error(where,
                 fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
+      return std::nullopt;
+    }
+    if (!is_def && ns_given_ && lib_->ns == "_") {
+      // c10::Library has no namespace to check the name against: torch 1.13
+      // crashes on a qualified name and files an unqualified one under an
+      // undefined namespace.
+      refuse(where,
+             fmt::format("impl(\"{}\", ...): a TORCH_LIBRARY_IMPL block with the wildcard namespace _ only takes "
+                         "fallbacks; PyTorch has no namespace to check or qualify the operator name against (torch "
+                         "1.13 crashes on it).  Register the kernel in a TORCH_LIBRARY_IMPL block for its namespace "
+                         "(namespace = \"{}\").  {}",
+                         text, n.ns.empty() ? std::string("...") : n.ns, context()),
+             n.ns.empty() ? text : n.qualified());
       return std::nullopt;
     }
     if (n.ns.empty()) {
@@ -477,8 +490,11 @@ class FileLoader {
           return set_error(location_of(v.source(), file_),
                            fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())),
                  true;
-        const std::string kernel(v.as_string()->get());
+        std::string kernel(v.as_string()->get());
+        if (kernel.empty()) kernel = fmt::format("registered at {}:{}", file_, location_of(v.source(), file_).line);
         std::string_view keys = k.str();
+        if (keys.find_first_not_of(" \t,") == std::string_view::npos)
+          return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
         while (!keys.empty()) {
           const auto comma = keys.find(',');
           std::string one(keys.substr(0, comma));
@@ -528,6 +544,13 @@ class FileLoader {
     const bool fallthrough = ft && ft->value;
     if (!kernel && !fallthrough)
       return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    // CppFunction::makeFallthrough() carries no schema (boxed-only C++
+    // kernels may: torch 1.13's Tracer kernels print "[ boxed ]" with one).
+    if (sig && fallthrough)
+      return set_error(sig->where,
+                       "'signature' is the schema inferred from a C++ kernel; a fallthrough kernel has none "
+                       "(_dispatch_dump prints \"(none)\")"),
+             true;
 
     // Which keys: as written (for the IMPL-block consistency check) and resolved.
     std::vector<std::pair<KeyId, Location>> keys;
@@ -583,7 +606,9 @@ class FileLoader {
       signature = cached->second;
     }
 
-    for (const auto& [k, kwhere] : keys) {
+    for (auto [k, kwhere] : keys) {
+      // torch::dispatch(CatchAll, f) means "no key": the block's key applies.
+      if (k == kUndefined && lib_->key) k = *lib_->key;
       if (lib_->kind == LibraryKind::Impl && lib_->key && k != *lib_->key) {
         if (refuse(kwhere,
                    fmt::format("impl(\"{}\", ...): Explicitly provided dispatch key ({}) is inconsistent with the "
@@ -596,7 +621,7 @@ class FileLoader {
         continue;
       }
       Kernel kern;
-      kern.debug = kernel ? kernel->value : fmt::format("registered at {}:{}", file_, where.line);
+      kern.debug = debug_or_default(kernel, where);
       kern.signature = signature;
       kern.fallthrough = fallthrough;
       kern.boxed_only = boxed && boxed->value;
@@ -604,6 +629,13 @@ class FileLoader {
       register_impl(*qualified, k, std::move(kern));
     }
     return false;
+  }
+
+  // A kernel's debug string: its name, or (like c10's debugString for an
+  // empty one) where it is registered.
+  std::string debug_or_default(const std::optional<Located<std::string>>& kernel, const Location& where) const {
+    if (kernel && !kernel->value.empty()) return kernel->value;
+    return fmt::format("registered at {}:{}", file_, where.line);
   }
 
   // ---- [[fallback]] -----------------------------------------------------------------
@@ -640,6 +672,14 @@ class FileLoader {
     } else {
       return set_error(where, "a [[fallback]] entry needs a 'key' (or a file dispatch_key)"), true;
     }
+    if (*k == kUndefined) {
+      // Undefined is CatchAll, i.e. no key: c10::Library::_fallback asserts.
+      return refuse(kwhere,
+                    fmt::format("fallback(...): dispatch_key.has_value() INTERNAL ASSERT FAILED: a backend fallback "
+                                "needs a dispatch key, and Undefined (CatchAll) stands for none.  {}",
+                                context()),
+                    lib_->ns, "Undefined");
+    }
     if (ns_given_ && lib_->ns != "_" && lib_->kind == LibraryKind::Impl) {
       return refuse(where,
                     fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
@@ -651,7 +691,7 @@ class FileLoader {
     }
     Fallback f;
     f.key = *k;
-    f.debug = kernel ? kernel->value : fmt::format("registered at {}:{}", file_, where.line);
+    f.debug = debug_or_default(kernel, where);
     f.fallthrough = fallthrough;
     f.where = kwhere;
     out_.stmts.emplace_back(std::move(f));

@@ -190,6 +190,45 @@ TEST_CASE("dispatch shorthand registers in document order, not in key order") {
   CHECK(rows(raw_table(l, "t::foo"), {"CPU", "CUDA"}) == "CPU: second [kernel]\nCUDA: first [kernel]\n");
 }
 
+TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
+  // An Undefined (CatchAll) key in a keyed IMPL block means "no key": the
+  // block's key applies (_dispatch_library("IMPL", ns, "CPU").impl_t_t(op,
+  // "Undefined") lands on CPU).
+  const auto undef =
+      must_load("torch-1.13", {{"a.toml", kDef}, {"b.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n"
+                                                          "[[impl]]\nop = \"foo\"\nkey = \"Undefined\"\nkernel = \"k\"\n"}});
+  CHECK(rows(raw_registrations(undef, "t::foo"), {"CPU"}) == "CPU: k :: (none) [ boxed unboxed ]\n");
+  // An empty kernel name is replaced by where it is registered (c10's debugString).
+  const auto empty = must_load("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"\"\n" +
+                                                         "[[fallback]]\nkey = \"XLA\"\nkernel = \"\"\n"}});
+  CHECK(rows(raw_table(empty, "t::foo"), {"CUDA", "XLA"}) ==
+        "CUDA: registered at a.toml:4 [kernel]\nXLA: registered at a.toml:8 [backend fallback]\n");
+  // A fallback on Undefined has no key: c10::Library::_fallback asserts.
+  CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"Undefined\"\nfallthrough = true\n"}}, "torch-1.13")
+            .find("a.toml:2:7: error: fallback(...): dispatch_key.has_value() INTERNAL ASSERT FAILED") == 0);
+  // Impls in a wildcard IMPL block: undefined behaviour in c10 (torch 1.13
+  // crashes on a qualified name), refused here.
+  const std::string wild = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n[[impl]]\nop = ";
+  CHECK(error_of({{"a.toml", kDef}, {"b.toml", wild + "\"t::foo\"\nkernel = \"k\"\n"}})
+            .find("b.toml:5:6: error: impl(\"t::foo\", ...): a TORCH_LIBRARY_IMPL block with the wildcard namespace _ "
+                  "only takes fallbacks") == 0);
+  CHECK(error_of({{"b.toml", wild + "\"foo\"\nkernel = \"k\"\n"}}).find("b.toml:5:6: error: impl(\"foo\", ...): ") == 0);
+  // Input errors: no operator name, a dispatch entry without a key, a
+  // signature on a kernel that cannot have one.
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"\"\nkey = \"CPU\"\nkernel = \"k\"\n"}}) ==
+        "a.toml:5:6: error: invalid operator name ''; expected name, name.overload or ns::name.overload\n");
+  CHECK(error_of({{"a.toml", kDef + "dispatch = { \"\" = \"k\" }\n"}}) ==
+        "a.toml:4:14: error: dispatch entry '' names no dispatch key\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nfallthrough = true\n"
+                                   "signature = \"(Tensor _0) -> Tensor _0\"\n"}})
+            .find("a.toml:8:13: error: 'signature' is the schema inferred from a C++ kernel; a fallthrough kernel "
+                  "has none") == 0);
+  // Boxed-only C++ kernels may have one (torch 1.13's Tracer kernels do).
+  CHECK(load_files("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"Tracer\"\nkernel = \"t\"\n"
+                                               "boxed_only = true\nsignature = \"(Tensor _0) -> Tensor _0\"\n"}})
+            .has_value());
+}
+
 TEST_CASE("privateuse1_backend renames PrivateUse1 keys (main only)") {
   const auto l = must_load("torch-main", {{"a.toml",
                                            "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
