@@ -17,6 +17,7 @@ namespace dt {
 
 // Reads a file's contents; "-" means standard input. Injected so tests can load
 // in-memory files. The error is a plain message ("No such file or directory").
+// load() calls it from several threads at once (never twice for "-").
 using ReadFile = std::function<Expected<std::string, std::string>(const std::string& path)>;
 ReadFile filesystem_reader();
 

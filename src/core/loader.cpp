@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <system_error>
 #include <tuple>
 #include <cctype>
 #include <cstdio>
@@ -29,20 +30,29 @@ ReadFile filesystem_reader() {
       std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
       return s;
     }
+    // Called on worker threads: error texts come from std::generic_category
+    // (strerror_r underneath), not from strerror.
+    const auto error_text = [](int err) { return std::generic_category().message(err); };
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) return unexpected(std::string(std::strerror(errno)));
+    if (f == nullptr) return unexpected(error_text(errno));
     // One allocation of the file's size (regular files), then read to EOF.
     std::string s;
     struct stat st {};
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) s.resize(static_cast<std::size_t>(st.st_size));
+    if (fstat(fileno(f), &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        std::fclose(f);
+        return unexpected(error_text(EISDIR));
+      }
+      if (S_ISREG(st.st_mode)) s.resize(static_cast<std::size_t>(st.st_size));
+    }
     std::size_t have = std::fread(s.data(), 1, s.size(), f);
     s.resize(have);
     char buf[1 << 16];
     std::size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-    const bool bad = std::ferror(f) != 0;
+    const int err = std::ferror(f) != 0 ? errno : 0;
     std::fclose(f);
-    if (bad) return unexpected(std::string("read error"));
+    if (err != 0) return unexpected(error_text(err));
     return s;
   };
 }
@@ -897,6 +907,10 @@ class CompileAhead {
 
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options) {
+  // Standard input can be read once (and must not be read by two threads).
+  if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
+    return unexpected(make_error(Location{shown_name("-"), 0, 0},
+                                 "standard input ('-') can be given only once on a command line"));
   LoadResult result{Registry(profile), {}};
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error

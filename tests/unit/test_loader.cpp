@@ -50,6 +50,16 @@ TEST_CASE("missing files are reported") {
   CHECK(format(r.error()) == "nope.toml: error: cannot read file: No such file or directory\n");
 }
 
+TEST_CASE("standard input can be named once; directories are not files") {
+  // Two "-" would have two worker threads read std::cin at once.
+  auto twice = load(profile("torch-main"), {"-", "a.toml", "-"}, memory_reader({{"a.toml", kDef}}), {});
+  REQUIRE_FALSE(twice.has_value());
+  CHECK(format(twice.error()) == "<stdin>: error: standard input ('-') can be given only once on a command line\n");
+  auto dir = load(profile("torch-main"), {DT_TEST_DATA_DIR}, filesystem_reader(), {});
+  REQUIRE_FALSE(dir.has_value());
+  CHECK(format(dir.error()) == std::string(DT_TEST_DATA_DIR) + ": error: cannot read file: Is a directory\n");
+}
+
 TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", kDef}}) ==
         "b.toml:2:1: error: Tried to register an operator (t::foo(Tensor x) -> Tensor) with the same name and "
