@@ -71,6 +71,14 @@ struct ProfileQuirks {
 
 class Profile {
  public:
+  // by_name_ views the names stored in keys_: a copy would view the
+  // original's. A move keeps keys_'s elements where they are.
+  Profile(const Profile&) = delete;
+  Profile& operator=(const Profile&) = delete;
+  Profile(Profile&&) noexcept = default;
+  Profile& operator=(Profile&&) noexcept = default;
+  ~Profile() = default;
+
   // Parses and validates a profile file; errors point into `file`.
   static Expected<Profile, Diagnostic> parse(std::string_view text, const std::string& file);
 
@@ -122,6 +130,8 @@ class Profile {
   [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name, std::string_view privateuse1) const;
 
  private:
+  Profile() = default;  // built by ProfileBuilder (parse)
+
   std::string name_, description_, torch_version_, source_;
   std::vector<std::string> backends_;
   std::vector<KeyInfo> keys_;
