@@ -2,7 +2,10 @@
 // subcommand files; main only wires the real process I/O.
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "cli.hpp"
 
@@ -14,6 +17,10 @@ int main(int argc, char** argv) {
   const char* no_color = std::getenv("NO_COLOR");
   io.no_color_env = no_color != nullptr && *no_color != '\0';
   const int status = dt::cli::run(argc, argv, io);
-  std::fflush(stdout);
+  // Output that did not reach its destination (a full disk, /dev/full) is a failure.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    std::fprintf(stderr, "dispatchtool: error: cannot write standard output: %s\n", std::strerror(errno));
+    return dt::cli::kExitError;
+  }
   return status;
 }
