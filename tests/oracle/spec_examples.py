@@ -779,6 +779,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True)
     ap.add_argument("--spec", default=DEFAULT_SPEC, help="dispatch-semantics.md (default: %(default)s)")
+    ap.add_argument("--require-spec", action="store_true",
+                    help="fail (instead of skipping checks) when the spec or an example in it is missing")
     ap.add_argument("--workdir", default=None, help="where the input files go (default: a temporary directory)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
@@ -825,6 +827,9 @@ def main(argv=None) -> int:
         PROG, args.spec if spec.text is not None else "NOT FOUND (embedded examples only)",
         len(c.results), counts["SKIP"], time.perf_counter() - t0))
     print("%s: %d passed, %d failed" % (PROG, counts["PASS"], counts["FAIL"]))
+    if args.require_spec and counts["SKIP"] != 0:
+        print("%s: --require-spec: %d checks were skipped" % (PROG, counts["SKIP"]))
+        return 1
     return 0 if counts["FAIL"] == 0 else 1
 
 

@@ -73,6 +73,7 @@ inline std::string rows(const std::string& text, const std::vector<std::string>&
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();  // a last line without '\n'
     const std::string line = text.substr(start, end - start);
     const std::string key = line.substr(0, line.find(':'));
     for (const auto& k : keys)

@@ -50,6 +50,11 @@ TEST_CASE("missing files are reported") {
   CHECK(format(r.error()) == "nope.toml: error: cannot read file: No such file or directory\n");
 }
 
+TEST_CASE("test helper rows(): lines of the given keys, last line with or without a newline") {
+  CHECK(rows("CPU: a\nCUDA: b", {"CUDA"}) == "CUDA: b\n");
+  CHECK(rows("CPU: a\nCUDA: b\n", {"CPU", "CUDA"}) == "CPU: a\nCUDA: b\n");
+}
+
 TEST_CASE("standard input can be named once; directories are not files") {
   // Two "-" would have two worker threads read std::cin at once.
   auto twice = load(profile("torch-main"), {"-", "a.toml", "-"}, memory_reader({{"a.toml", kDef}}), {});
