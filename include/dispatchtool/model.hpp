@@ -61,11 +61,23 @@ struct KeyKernels {
   std::vector<Kernel> kernels;  // newest first; front() is the active one
 };
 
+// The first typed kernel of an operator (OperatorEntry's cpp_signature_):
+// every later typed kernel must have the same C++ signature.
+struct CppSignatureRecord {
+  std::string debug;
+  std::shared_ptr<const std::string> signature;  // inferred schema; null if not given
+  KeyId key = kUndefined;
+  bool catch_all = false;
+  Location where;
+};
+
 struct Operator {
   std::string name;  // ns::name[.overload]
   std::optional<Definition> def;
   std::vector<KeyKernels> kernels;                       // sorted by key (enum order)
-  std::optional<std::string> first_cpp_signature_debug;  // for the override warning
+  // The first kernel with an unboxed C++ entry point (also named by the
+  // override warning), and the first SymInt one (boxed_only with a signature).
+  std::optional<CppSignatureRecord> cpp_signature, sym_cpp_signature;
   Location first_seen;
   std::string signature_checked;  // last kernel signature found compatible with def (a cache)
 

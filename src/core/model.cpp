@@ -123,6 +123,29 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
   return d;
 }
 
+// OperatorEntry::registerKernel: a typed kernel's C++ signature must equal the
+// first one registered for the operator. Kernels with different inferred
+// schemas have different C++ types; the C++ type names themselves are not in
+// the input, so the message shows the inferred schemas in their place.
+std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
+  if (k.fallthrough || !k.signature) return std::nullopt;
+  const auto& first = k.boxed_only ? op.sym_cpp_signature : op.cpp_signature;
+  if (!first || !first->signature || *first->signature == *k.signature) return std::nullopt;
+  const auto key_text = [&](KeyId kk, bool catch_all) { return catch_all ? std::string("(catch all)") : p.name_of(kk); };
+  Diagnostic d;
+  d.where = k.where;
+  d.message = fmt::format(
+      "Mismatch in kernel C++ signatures\n  operator: {}\n    {}\n  kernel 1: {}\n    dispatch key: {}\n    {}\n"
+      "  kernel 2: {}\n    dispatch key: {}\n    {}",
+      op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info", *first->signature,
+      key_text(first->key, first->catch_all), first->debug, *k.signature, key_text(key, k.catch_all), k.debug);
+  d.notes.push_back({first->where, "kernel 1 is registered here"});
+  d.code = "schema-mismatch";
+  d.op = op.name;
+  d.key = p.name_of(key);
+  return d;
+}
+
 }  // namespace
 
 std::vector<Diagnostic> Registry::define(Definition def) {
@@ -167,6 +190,15 @@ std::vector<Diagnostic> Registry::define(Definition def) {
 std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
   const Profile& p = *profile_;
   Operator& op = entry(name, k.where);
+  if (auto d = check_cpp_signature(op, key, k, p)) return d;
+  // OperatorEntry::registerKernel records the first C++ signature before it
+  // checks the schema and before it warns, so "previous kernel" can name the
+  // new kernel itself.
+  if (!k.fallthrough) {
+    auto& slot = k.boxed_only ? op.sym_cpp_signature : op.cpp_signature;
+    const bool typed = !k.boxed_only || k.signature != nullptr;
+    if (typed && !slot) slot = CppSignatureRecord{k.debug, k.signature, key, k.catch_all, k.where};
+  }
   if (auto d = check_kernel_schema(op, k)) {
     d->key = p.name_of(key);
     return d;
@@ -175,9 +207,6 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
   auto it = std::lower_bound(op.kernels.begin(), op.kernels.end(), key,
                              [](const KeyKernels& kk, KeyId kid) { return kk.key < kid; });
   if (it == op.kernels.end() || it->key != key) it = op.kernels.insert(it, KeyKernels{key, {}});
-  // OperatorEntry::registerKernel records the first C++ signature before it
-  // warns, so "previous kernel" can name the new kernel itself.
-  if (!op.first_cpp_signature_debug && !k.boxed_only && !k.fallthrough) op.first_cpp_signature_debug = k.debug;
   if (!it->kernels.empty()) {
     const auto& ex = p.quirks().override_warning_exempt;
     const bool exempt = std::find(ex.begin(), ex.end(), key) != ex.end();
@@ -194,7 +223,8 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
               ? "Warning only once for all operators,  other operators may also be overridden.\n  "
               : "",
           op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
-          k.catch_all ? "(catch all)" : p.name_of(key), op.first_cpp_signature_debug.value_or("no debug info"),
+          k.catch_all ? "(catch all)" : p.name_of(key),
+          op.cpp_signature ? op.cpp_signature->debug : std::string("no debug info"),
           k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";

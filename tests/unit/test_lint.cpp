@@ -311,12 +311,27 @@ TEST_CASE("lint schema-mismatch: PyTorch's message, kernel and def") {
   REQUIRE(early.size() == 1);
   CHECK(locations(early[0]) == locations(late[0]));
   CHECK(early[0].message == late[0].message);
-  // Every contradicting kernel is reported, the compatible one stays.
-  const auto two = lint_files({{"a.toml", "namespace = \"t\"\n" + bad + impl("CUDA", "k2", "signature = \"(int _0) -> Tensor _0\"\n") +
-                                              impl("XLA", "ok", "signature = \"(Tensor _0) -> Tensor _0\"\n")},
+  // Every kernel that contradicts the def is reported; one without a signature stays.
+  const auto two = lint_files({{"a.toml", "namespace = \"t\"\n" + bad +
+                                              impl("CUDA", "k2", "signature = \"(Tensor _0, Tensor _1) -> Tensor _0\"\n") +
+                                              impl("XLA", "ok") + impl("Autograd", "ag")},
                                {"b.toml", kDef}});
   CHECK(of_rule(two, "schema-mismatch").size() == 2);
   CHECK(of_rule(two, "impl-without-def").empty());
+  CHECK(two.size() == 2);
+
+  // Kernel against kernel (OperatorEntry's C++ signature check, before any def):
+  // the second typed kernel with another signature is refused.
+  const auto cpp = lint_rule({{"a.toml", "namespace = \"t\"\n" + bad +
+                                             impl("CUDA", "k2", "signature = \"(int _0) -> Tensor _0\"\n")}},
+                             "schema-mismatch");
+  REQUIRE(cpp.size() == 1);
+  CHECK(locations(cpp[0]) == Locs{"a.toml:9:7", "a.toml:4:7"});
+  CHECK(cpp[0].key == "CUDA");
+  CHECK(cpp[0].message ==
+        "Mismatch in kernel C++ signatures\n  operator: t::foo\n    no debug info\n"
+        "  kernel 1: (Tensor _0, Tensor _1) -> Tensor _0\n    dispatch key: CPU\n    k\n"
+        "  kernel 2: (int _0) -> Tensor _0\n    dispatch key: CUDA\n    k2");
   CHECK(
       lint_rule({{"a.toml", kDef + impl("CPU", "k", "signature = \"(Tensor _0) -> Tensor _0\"\n")}}, "schema-mismatch")
           .empty());
