@@ -91,6 +91,10 @@ struct Fallback {
   bool fallthrough = false;
   bool core = false;  // registered by PyTorch itself (profile)
   Location where;
+  // For an alias key: the debug string of every runtime key after the first.
+  // c10::Library::_fallback moves the debug string into the first
+  // registration, so the others get debugString("", file, line).
+  std::string debug_after_first;
 };
 
 // What happens to a registration the dispatcher refuses.

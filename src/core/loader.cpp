@@ -702,6 +702,7 @@ class FileLoader {
     Fallback f;
     f.key = *k;
     f.debug = debug_or_default(kernel, where);
+    if (p_.is_alias(*k)) f.debug_after_first = debug_or_default(std::nullopt, where);
     f.fallthrough = fallthrough;
     f.where = kwhere;
     out_.stmts.emplace_back(std::move(f));

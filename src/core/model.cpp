@@ -278,6 +278,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
     }
     Fallback one = f;
     one.key = k;
+    if (k != targets.front() && !f.debug_after_first.empty()) one.debug = f.debug_after_first;
     cur = one;
     user_fallbacks_.push_back(std::move(one));
   }

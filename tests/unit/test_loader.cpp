@@ -218,6 +218,14 @@ TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
                                                          "[[fallback]]\nkey = \"XLA\"\nkernel = \"\"\n"}});
   CHECK(rows(raw_table(empty, "t::foo"), {"CUDA", "XLA"}) ==
         "CUDA: registered at a.toml:4 [kernel]\nXLA: registered at a.toml:8 [backend fallback]\n");
+  // A fallback on an alias key: c10::Library::_fallback moves its debug string
+  // into the first runtime key's registration; the others get "registered at".
+  const auto alias_fb = must_load("torch-1.13", {{"a.toml", kDef}, {"b.toml", "[[fallback]]\nkey = "
+                                                                              "\"CompositeImplicitAutogradNestedTensor\"\n"
+                                                                              "kernel = \"fbnested\"\n"}});
+  CHECK(rows(raw_table(alias_fb, "t::foo"), {"NestedTensorCPU", "NestedTensorCUDA", "AutogradNestedTensor"}) ==
+        "NestedTensorCPU: fbnested [backend fallback]\nNestedTensorCUDA: registered at b.toml:1 [backend fallback]\n"
+        "AutogradNestedTensor: registered at b.toml:1 [backend fallback]\n");
   // A fallback on Undefined has no key: c10::Library::_fallback asserts.
   CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"Undefined\"\nfallthrough = true\n"}}, "torch-1.13")
             .find("a.toml:2:7: error: fallback(...): dispatch_key.has_value() INTERNAL ASSERT FAILED") == 0);
