@@ -6,6 +6,7 @@
 
 #include "cli.hpp"
 #include "dispatchtool/python_dispatcher.hpp"
+#include "dispatchtool/select.hpp"
 #include "dispatchtool/text.hpp"
 
 namespace dt::cli {
@@ -42,7 +43,8 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)");
+  sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
+      ->each([&o](const std::string&) { o.keys_given = true; });
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -102,76 +104,6 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
   return std::make_unique<Profile>(std::move(*p));
 }
 
-namespace {
-
-// --op NAME: exact qualified name, or an unqualified name that one namespace has.
-std::optional<std::vector<const Operator*>> select_ops(const Io& io, const Registry& reg,
-                                                       const std::vector<std::string>& wanted) {
-  std::vector<const Operator*> all = reg.sorted_operators();
-  if (wanted.empty()) return all;
-  std::vector<const Operator*> out;
-  for (const auto& w : wanted) {
-    if (const Operator* op = reg.find(w)) {
-      out.push_back(op);
-      continue;
-    }
-    std::vector<const Operator*> matches;
-    if (w.find("::") == std::string::npos)
-      for (const Operator* op : all)
-        if (std::string_view(op->name).substr(op->name.find("::") + 2) == w) matches.push_back(op);
-    if (matches.size() == 1) {
-      out.push_back(matches.front());
-      continue;
-    }
-    if (matches.size() > 1) {
-      std::vector<std::string> names;
-      for (const auto* m : matches) names.push_back(m->name);
-      usage_error(io, fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(names, ", ")));
-      return std::nullopt;
-    }
-    std::vector<std::string_view> names;
-    for (const auto* op : all) names.emplace_back(op->name);
-    usage_error(io, fmt::format("unknown operator '{}'{}", w, did_you_mean(w, names)));
-    return std::nullopt;
-  }
-  std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-bool parse_key_filter(const Io& io, const Registry& reg, const std::string& spec, KeyFilter& table,
-                      KeyFilter& registrations) {
-  if (spec.empty()) return true;
-  const Profile& p = reg.profile();
-  std::stringstream ss(spec);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
-    name.erase(0, name.find_first_not_of(' '));
-    name.erase(name.find_last_not_of(' ') + 1);
-    if (name.empty()) continue;
-    auto k = p.find(name);
-    if (!k) k = p.find_renamed(name, reg.privateuse1_name);
-    if (!k) {
-      usage_error(io, fmt::format("--keys: unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names())));
-      return false;
-    }
-    registrations.keys.push_back(*k);
-    if (p.is_alias(*k)) {
-      for (KeyId m : p.alias_members(*k)) table.keys.push_back(m);
-    } else if (p.is_runtime(*k)) {
-      table.keys.push_back(*k);
-    } else {
-      // A building block (Dense, Sparse, ...) stands for its runtime keys.
-      for (KeyId m : p.iterate(p.key(*k).bits | ((KeySet{1} << p.backends().size()) - 1)))
-        if (Profile::has(p.key(m).bits, p.key(*k).bits)) table.keys.push_back(m);
-    }
-  }
-  table.active = registrations.active = true;
-  return true;
-}
-
-}  // namespace
-
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
   Session s;
   auto profile = open_profile(io, o.profile);
@@ -207,10 +139,21 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     s.loaded = std::make_unique<LoadResult>(std::move(*loaded));
   }
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
-  auto ops = select_ops(io, s.loaded->registry, o.ops);
-  if (!ops) return std::nullopt;
+  auto ops = select_ops(s.loaded->registry, o.ops);
+  if (!ops) {
+    usage_error(io, ops.error());
+    return std::nullopt;
+  }
   s.ops = std::move(*ops);
-  if (!parse_key_filter(io, s.loaded->registry, o.keys, s.table_filter, s.registration_filter)) return std::nullopt;
+  if (o.keys_given || !o.keys.empty()) {
+    auto keys = parse_key_filter(s.loaded->registry, o.keys);
+    if (!keys) {
+      usage_error(io, "--keys: " + keys.error());
+      return std::nullopt;
+    }
+    s.table_filter = std::move(keys->table);
+    s.registration_filter = std::move(keys->registrations);
+  }
   s.color = use_color(io, o.color);
   return s;
 }

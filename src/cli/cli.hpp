@@ -59,6 +59,7 @@ struct InputOptions {
   std::string profile = std::string(kDefaultProfile);
   std::vector<std::string> ops;
   std::string keys;
+  bool keys_given = false;  // --keys appeared, even with an empty list (a usage error)
   std::string color = "auto";
   std::vector<std::string> register_calls;  // --register K1,K2 (PythonDispatcher demo)
 };

@@ -16,8 +16,7 @@ namespace {
 std::string_view row_suffix(Provenance why) {
   static const auto suffixes = [] {
     std::array<std::string, 9> a;
-    for (std::size_t i = 0; i < a.size(); ++i)
-      a[i] = fmt::format(" [{}]\n", to_string(static_cast<Provenance>(i)));
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = fmt::format(" [{}]\n", to_string(static_cast<Provenance>(i)));
     return a;
   }();
   return suffixes[static_cast<std::size_t>(why)];
@@ -230,7 +229,9 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
   const Registry& reg = r.registry();
   const Paint paint{s.color};
   // Consecutive rows (table order) that resolve to the same kernel the same way
-  // are shown as one line: "HIP … Meta (14 keys)".
+  // are shown as one line: "HIP … Meta (14 keys)". A run never spans a table
+  // row that is not shown (missing, filtered out by --keys, or hidden as
+  // served by PyTorch's own fallbacks), so "A … B" means every row from A to B.
   struct Run {
     std::vector<std::string> keys;
     std::string kernel, via;
@@ -238,16 +239,24 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
   };
   std::vector<Run> runs;
   std::size_t hidden = 0;
+  bool gap = false;  // a row left out since the last one shown
   Resolver::OpView view;
   r.prepare(op, view);
   const auto& keys = p.runtime_keys();
   for (std::size_t slot = 0; slot < keys.size(); ++slot) {
     const KeyId k = keys[slot];
-    if (!f.allows(k)) continue;
+    if (!f.allows(k)) {
+      gap = true;
+      continue;
+    }
     const Entry e = r.compute(view, slot);
-    if (!e.valid()) continue;
+    if (!e.valid()) {
+      gap = true;
+      continue;
+    }
     if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && f.empty()) {
       ++hidden;
+      gap = true;
       continue;
     }
     std::string via = to_string(e.why);
@@ -257,7 +266,9 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
       via += " via " + p.name_of(e.source);
     std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + std::string(e.debug());
     std::string key = p.display_name(k, reg.privateuse1_name);
-    if (!s.expand && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via) {
+    const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
+    gap = false;
+    if (extends) {
       runs.back().keys.push_back(std::move(key));
       continue;
     }
@@ -294,7 +305,8 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
   out += '\n';
   if (op.def) out += fmt::format("  defined {}  ({})\n", op.def->debug, to_string(op.def->where));
   std::size_t wk = 3;
-  for (const auto& kk : op.kernels) wk = std::max(wk, p.display_name(kk.key, reg.privateuse1_name).size() + 8);
+  for (const auto& kk : op.kernels)
+    if (f.allows(kk.key)) wk = std::max(wk, p.display_name(kk.key, reg.privateuse1_name).size() + 8);
   for (const auto& kk : op.kernels) {
     if (!f.allows(kk.key)) continue;
     bool first = true;

@@ -1,0 +1,48 @@
+// What a view shows: the operators named by --op and the dispatch keys named
+// by --keys. Errors are returned as values (the message, without the option
+// name); the front end prints them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dispatchtool/expected.hpp"
+#include "dispatchtool/model.hpp"
+#include "dispatchtool/render.hpp"
+
+namespace dt {
+
+// --keys K1,K2,...
+struct KeySelection {
+  // Runtime keys (table rows), each once, in the order given: an alias key
+  // stands for its runtime keys, a building block (Dense, Sparse, ...) for its
+  // per-backend runtime keys, both in table order.
+  KeyFilter table;
+  // Registered keys: the keys given and the runtime keys they stand for, so
+  // `Autograd` shows kernels registered on Autograd and on AutogradCPU.
+  KeyFilter registrations;
+};
+
+// Parses a comma-separated list of key names (spaces around names ignored;
+// PrivateUse1 keys also under the registry's renamed backend). Errors: an
+// unknown key ("unknown dispatch key 'X' (did you mean 'Y'?)"), or a list
+// without any name ("no keys given").
+Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec);
+
+// The operators named by `wanted` (each `ns::name.overload`, or an unqualified
+// `name.overload` that exactly one namespace has), sorted by qualified name,
+// each once; every operator when `wanted` is empty. Errors: an ambiguous
+// unqualified name (listing the candidates), an unknown name (with a
+// suggestion, see suggest_operator).
+Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& reg,
+                                                               const std::vector<std::string>& wanted);
+
+// " (did you mean 'X'?)", " (did you mean one of 'X', 'Y'?)" or "" for an
+// operator name `word` that is not in `reg`. Compares qualified names, and
+// for an unqualified `word` unqualified names too, each with and without the
+// overload name; a name that matches an operator without its overload name
+// suggests that operator's overloads (every one, sorted).
+std::string suggest_operator(const Registry& reg, std::string_view word);
+
+}  // namespace dt

@@ -1,0 +1,155 @@
+#include "dispatchtool/select.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "dispatchtool/text.hpp"
+
+namespace dt {
+
+namespace {
+
+// The lowest `n` bits set (the backend-component bits of a keyset), without
+// shifting by the width of KeySet when a profile has 64 backends.
+KeySet low_bits(std::size_t n) {
+  if (n >= std::numeric_limits<KeySet>::digits) return ~KeySet{0};
+  return (KeySet{1} << n) - 1;
+}
+
+void add_once(std::vector<KeyId>& keys, KeyId k) {
+  if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+}
+
+// The runtime keys `k` stands for, in table order.
+std::vector<KeyId> runtime_keys_of(const Profile& p, KeyId k) {
+  if (p.is_alias(k)) return p.alias_members(k);
+  if (p.is_runtime(k)) return {k};
+  // A building block (Dense, Sparse, ...): its per-backend runtime keys.
+  const KeySet bits = p.key(k).bits;
+  std::vector<KeyId> out;
+  if (bits == 0) return out;
+  for (KeyId m : p.iterate(bits | low_bits(p.backends().size())))
+    if (Profile::has(p.key(m).bits, bits)) out.push_back(m);
+  return out;
+}
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(' ');
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(' ') - first + 1);
+}
+
+// "ns::name.overload" -> "name.overload"
+std::string_view unqualified(std::string_view name) {
+  const auto p = name.find("::");
+  return p == std::string_view::npos ? name : name.substr(p + 2);
+}
+
+// "ns::name.overload" -> "ns::name"
+std::string_view without_overload(std::string_view name) {
+  const auto ns = name.find("::");
+  const auto dot = name.find('.', ns == std::string_view::npos ? 0 : ns + 2);
+  return dot == std::string_view::npos ? name : name.substr(0, dot);
+}
+
+std::string quoted_list(const std::vector<std::string>& names) {
+  std::vector<std::string> q;
+  q.reserve(names.size());
+  for (const auto& n : names) q.push_back("'" + n + "'");
+  return join(q, ", ");
+}
+
+}  // namespace
+
+Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec) {
+  const Profile& p = reg.profile();
+  KeySelection sel;
+  bool any = false;
+  for (std::size_t start = 0; start <= spec.size();) {
+    auto end = spec.find(',', start);
+    if (end == std::string_view::npos) end = spec.size();
+    const std::string_view name = trim(spec.substr(start, end - start));
+    start = end + 1;
+    if (name.empty()) continue;
+    auto k = p.find(name);
+    if (!k) k = p.find_renamed(name, reg.privateuse1_name);
+    if (!k) return unexpected(fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names())));
+    any = true;
+    add_once(sel.registrations.keys, *k);
+    for (KeyId m : runtime_keys_of(p, *k)) {
+      add_once(sel.table.keys, m);
+      add_once(sel.registrations.keys, m);
+    }
+  }
+  if (!any) return unexpected(std::string("no keys given"));
+  sel.table.active = sel.registrations.active = true;
+  return sel;
+}
+
+std::string suggest_operator(const Registry& reg, std::string_view word) {
+  // Candidate texts, by how directly they name an operator: the qualified
+  // name, then without its overload name; for an unqualified word the same
+  // two without the namespace.
+  struct Candidate {
+    std::string_view text;
+    int rank;
+    const Operator* op;
+  };
+  const bool qualified = word.find("::") != std::string_view::npos;
+  std::vector<Candidate> candidates;
+  for (const Operator& op : reg.operators()) {
+    const std::string_view name = op.name;
+    candidates.push_back({name, 0, &op});
+    candidates.push_back({without_overload(name), 1, &op});
+    if (!qualified) {
+      candidates.push_back({unqualified(name), 2, &op});
+      candidates.push_back({unqualified(without_overload(name)), 3, &op});
+    }
+  }
+  std::vector<std::string_view> texts;
+  texts.reserve(candidates.size());
+  for (const auto& c : candidates) texts.push_back(c.text);
+  const auto best = closest(word, texts);
+  if (!best) return {};
+  int rank = std::numeric_limits<int>::max();
+  for (const auto& c : candidates)
+    if (c.text == *best) rank = std::min(rank, c.rank);
+  std::vector<std::string> names;
+  for (const auto& c : candidates)
+    if (c.text == *best && c.rank == rank) names.push_back(c.op->name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  if (names.size() == 1) return fmt::format(" (did you mean '{}'?)", names.front());
+  return fmt::format(" (did you mean one of {}?)", quoted_list(names));
+}
+
+Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& reg,
+                                                               const std::vector<std::string>& wanted) {
+  std::vector<const Operator*> all = reg.sorted_operators();
+  if (wanted.empty()) return all;
+  std::vector<const Operator*> out;
+  for (const auto& w : wanted) {
+    if (const Operator* op = reg.find(w)) {
+      out.push_back(op);
+      continue;
+    }
+    std::vector<std::string> matches;  // sorted, as `all` is
+    if (w.find("::") == std::string::npos)
+      for (const Operator* op : all)
+        if (unqualified(op->name) == w) matches.push_back(op->name);
+    if (matches.size() == 1) {
+      out.push_back(reg.find(matches.front()));
+      continue;
+    }
+    if (matches.size() > 1)
+      return unexpected(fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(matches, ", ")));
+    return unexpected(fmt::format("unknown operator '{}'{}", w, suggest_operator(reg, w)));
+  }
+  std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+}  // namespace dt
