@@ -1,21 +1,21 @@
 #include "dispatchtool/loader.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
-#include <system_error>
-#include <tuple>
 #include <cctype>
-#include <cstdio>
-#include <sys/stat.h>
-#include <fstream>
 #include <condition_variable>
-#include <mutex>
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <system_error>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 #include <variant>
 
@@ -527,8 +527,7 @@ class FileLoader {
     if (k == kUndefined) kern.catch_all = true;
     const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
     if (out_.names.empty() || out_.names.back() != op) out_.names.push_back(op);
-    out_.stmts.emplace_back(
-        Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern)});
+    out_.stmts.emplace_back(Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern)});
   }
 
   // ---- [[impl]] ----------------------------------------------------------------
@@ -702,7 +701,12 @@ class FileLoader {
     Fallback f;
     f.key = *k;
     f.debug = debug_or_default(kernel, where);
-    if (p_.is_alias(*k)) f.debug_after_first = debug_or_default(std::nullopt, where);
+    // c10 moves a custom debug string (CppFunction::debug) into the first
+    // runtime key's registration; the others get debugString("", file, line).
+    // A name that reads like that default ("registered at ...", i.e. no custom
+    // string in C++) is what every runtime key prints.
+    if (p_.is_alias(*k) && !f.debug.starts_with("registered at "))
+      f.debug_after_first = debug_or_default(std::nullopt, where);
     f.fallthrough = fallthrough;
     f.where = kwhere;
     out_.stmts.emplace_back(std::move(f));
@@ -910,8 +914,8 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
                                       const ReadFile& read, const LoadOptions& options) {
   // Standard input can be read once (and must not be read by two threads).
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
-    return unexpected(make_error(Location{shown_name("-"), 0, 0},
-                                 "standard input ('-') can be given only once on a command line"));
+    return unexpected(
+        make_error(Location{shown_name("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
   LoadResult result{Registry(profile), {}};
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error

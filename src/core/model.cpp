@@ -58,7 +58,7 @@ const std::vector<Kernel>* Operator::all(KeyId k) const {
 Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
   for (const auto& f : profile.fallbacks())
     fallbacks_[static_cast<std::size_t>(profile.key(f.key).slot)] =
-        Fallback{f.key, f.debug, f.fallthrough, true, f.where};
+        Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}};
 }
 
 std::uint32_t Registry::add_library(Library lib) {
@@ -131,7 +131,9 @@ std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, con
   if (k.fallthrough || !k.signature) return std::nullopt;
   const auto& first = k.boxed_only ? op.sym_cpp_signature : op.cpp_signature;
   if (!first || !first->signature || *first->signature == *k.signature) return std::nullopt;
-  const auto key_text = [&](KeyId kk, bool catch_all) { return catch_all ? std::string("(catch all)") : p.name_of(kk); };
+  const auto key_text = [&](KeyId kk, bool catch_all) {
+    return catch_all ? std::string("(catch all)") : p.name_of(kk);
+  };
   Diagnostic d;
   d.where = k.where;
   d.message = fmt::format(
@@ -224,8 +226,7 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
               : "",
           op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
           k.catch_all ? "(catch all)" : p.name_of(key),
-          op.cpp_signature ? op.cpp_signature->debug : std::string("no debug info"),
-          k.debug);
+          op.cpp_signature ? op.cpp_signature->debug : std::string("no debug info"), k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";
       d.op = op.name;

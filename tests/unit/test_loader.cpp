@@ -209,23 +209,36 @@ TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
   // An Undefined (CatchAll) key in a keyed IMPL block means "no key": the
   // block's key applies (_dispatch_library("IMPL", ns, "CPU").impl_t_t(op,
   // "Undefined") lands on CPU).
-  const auto undef =
-      must_load("torch-1.13", {{"a.toml", kDef}, {"b.toml", "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n"
-                                                          "[[impl]]\nop = \"foo\"\nkey = \"Undefined\"\nkernel = \"k\"\n"}});
+  const auto undef = must_load("torch-1.13", {{"a.toml", kDef},
+                                              {"b.toml",
+                                               "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"CPU\"\n"
+                                               "[[impl]]\nop = \"foo\"\nkey = \"Undefined\"\nkernel = \"k\"\n"}});
   CHECK(rows(raw_registrations(undef, "t::foo"), {"CPU"}) == "CPU: k :: (none) [ boxed unboxed ]\n");
   // An empty kernel name is replaced by where it is registered (c10's debugString).
-  const auto empty = must_load("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"\"\n" +
-                                                         "[[fallback]]\nkey = \"XLA\"\nkernel = \"\"\n"}});
+  const auto empty =
+      must_load("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"\"\n" +
+                                              "[[fallback]]\nkey = \"XLA\"\nkernel = \"\"\n"}});
   CHECK(rows(raw_table(empty, "t::foo"), {"CUDA", "XLA"}) ==
         "CUDA: registered at a.toml:4 [kernel]\nXLA: registered at a.toml:8 [backend fallback]\n");
   // A fallback on an alias key: c10::Library::_fallback moves its debug string
   // into the first runtime key's registration; the others get "registered at".
-  const auto alias_fb = must_load("torch-1.13", {{"a.toml", kDef}, {"b.toml", "[[fallback]]\nkey = "
-                                                                              "\"CompositeImplicitAutogradNestedTensor\"\n"
-                                                                              "kernel = \"fbnested\"\n"}});
+  const auto alias_fb = must_load("torch-1.13", {{"a.toml", kDef},
+                                                 {"b.toml",
+                                                  "[[fallback]]\nkey = "
+                                                  "\"CompositeImplicitAutogradNestedTensor\"\n"
+                                                  "kernel = \"fbnested\"\n"}});
   CHECK(rows(raw_table(alias_fb, "t::foo"), {"NestedTensorCPU", "NestedTensorCUDA", "AutogradNestedTensor"}) ==
         "NestedTensorCPU: fbnested [backend fallback]\nNestedTensorCUDA: registered at b.toml:1 [backend fallback]\n"
         "AutogradNestedTensor: registered at b.toml:1 [backend fallback]\n");
+  // Without a custom string (C++ passes none: the debug string is the default
+  // "registered at FILE:LINE"), every runtime key prints it.
+  const auto plain_fb = must_load("torch-1.13", {{"a.toml", kDef}, {"b.toml", "[[fallback]]\nkey = "
+                                                                              "\"CompositeImplicitAutogradNestedTensor\"\n"
+                                                                              "fallthrough = true\n"
+                                                                              "kernel = \"registered at x.cpp:9\"\n"}});
+  CHECK(rows(raw_table(plain_fb, "t::foo"), {"NestedTensorCPU", "AutogradNestedTensor"}) ==
+        "NestedTensorCPU: fallthrough registered at x.cpp:9 [backend fallback]\n"
+        "AutogradNestedTensor: fallthrough registered at x.cpp:9 [backend fallback]\n");
   // A fallback on Undefined has no key: c10::Library::_fallback asserts.
   CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"Undefined\"\nfallthrough = true\n"}}, "torch-1.13")
             .find("a.toml:2:7: error: fallback(...): dispatch_key.has_value() INTERNAL ASSERT FAILED") == 0);
@@ -235,7 +248,8 @@ TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", wild + "\"t::foo\"\nkernel = \"k\"\n"}})
             .find("b.toml:5:6: error: impl(\"t::foo\", ...): a TORCH_LIBRARY_IMPL block with the wildcard namespace _ "
                   "only takes fallbacks") == 0);
-  CHECK(error_of({{"b.toml", wild + "\"foo\"\nkernel = \"k\"\n"}}).find("b.toml:5:6: error: impl(\"foo\", ...): ") == 0);
+  CHECK(error_of({{"b.toml", wild + "\"foo\"\nkernel = \"k\"\n"}}).find("b.toml:5:6: error: impl(\"foo\", ...): ") ==
+        0);
   // Input errors: no operator name, a dispatch entry without a key, a
   // signature on a kernel that cannot have one.
   CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"\"\nkey = \"CPU\"\nkernel = \"k\"\n"}}) ==
@@ -243,12 +257,12 @@ TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
   CHECK(error_of({{"a.toml", kDef + "dispatch = { \"\" = \"k\" }\n"}}) ==
         "a.toml:4:14: error: dispatch entry '' names no dispatch key\n");
   CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nfallthrough = true\n"
-                                   "signature = \"(Tensor _0) -> Tensor _0\"\n"}})
+                                    "signature = \"(Tensor _0) -> Tensor _0\"\n"}})
             .find("a.toml:8:13: error: 'signature' is the schema inferred from a C++ kernel; a fallthrough kernel "
                   "has none") == 0);
   // Boxed-only C++ kernels may have one (torch 1.13's Tracer kernels do).
   CHECK(load_files("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"Tracer\"\nkernel = \"t\"\n"
-                                               "boxed_only = true\nsignature = \"(Tensor _0) -> Tensor _0\"\n"}})
+                                                    "boxed_only = true\nsignature = \"(Tensor _0) -> Tensor _0\"\n"}})
             .has_value());
 }
 
@@ -287,8 +301,7 @@ TEST_CASE("files load in command-line order whatever the worker threads do") {
     CHECK(err({{"a.toml", kDef}, {"b.toml", kDef}, {"nope.toml", ""}}).rfind("b.toml:2:1: error:", 0) == 0);
     const std::string def_block = "namespace = \"t\"\nkind = \"DEF\"\n";
     CHECK(err({{"a.toml", def_block}, {"b.toml", def_block}, {"c.toml", "x"}})
-              .rfind("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t", 0) ==
-          0);
+              .rfind("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t", 0) == 0);
 
     // A PrivateUse1 rename applies to the files after it.
     auto l = load_files(
