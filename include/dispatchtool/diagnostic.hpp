@@ -1,12 +1,12 @@
 // Source locations and diagnostics shared by the loader, the resolver and lint.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace dt {
 

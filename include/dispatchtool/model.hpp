@@ -44,7 +44,7 @@ struct Definition {
 };
 
 struct Kernel {
-  std::string debug;                     // the kernel's name as shown in tables
+  std::string debug;  // the kernel's name as shown in tables
   // Inferred C++ schema, printed; shared by the kernels of a file that have
   // the same one (usually all kernels of an operator).
   std::shared_ptr<const std::string> signature;
@@ -74,7 +74,7 @@ struct CppSignatureRecord {
 struct Operator {
   std::string name;  // ns::name[.overload]
   std::optional<Definition> def;
-  std::vector<KeyKernels> kernels;                       // sorted by key (enum order)
+  std::vector<KeyKernels> kernels;  // sorted by key (enum order)
   // The first kernel with an unboxed C++ entry point (also named by the
   // override warning), and the first SymInt one (boxed_only with a signature).
   std::optional<CppSignatureRecord> cpp_signature, sym_cpp_signature;

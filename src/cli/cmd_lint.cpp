@@ -54,7 +54,8 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
   c.select = split_commas(o.select);
   c.ignore = split_commas(o.ignore);
   // An empty list would silently mean "every rule".
-  for (const auto& [option, given, ids] : {std::tuple{"--select", &o.select, &c.select}, {"--ignore", &o.ignore, &c.ignore}})
+  for (const auto& [option, given, ids] :
+       {std::tuple{"--select", &o.select, &c.select}, {"--ignore", &o.ignore, &c.ignore}})
     if (!given->empty() && ids->empty()) {
       usage_error(io, fmt::format("{}: no rule ids given", option));
       return std::nullopt;

@@ -1,9 +1,9 @@
 #include "dispatchtool/diagnostic.hpp"
 
+#include <fmt/format.h>
+
 #include <mutex>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace dt {
 

@@ -290,7 +290,9 @@ bool is_dispatch_relevant_type(std::string_view t) {
   return t == "Tensor" || t == "Tensor?" || t == "Tensor[]" || t == "Tensor?[]" || t == "Generator" ||
          t == "Generator?";
 }
-bool is_tensor_type(std::string_view t) { return t == "Tensor" || t == "Tensor?" || t == "Tensor[]" || t == "Tensor?[]"; }
+bool is_tensor_type(std::string_view t) {
+  return t == "Tensor" || t == "Tensor?" || t == "Tensor[]" || t == "Tensor?[]";
+}
 
 // Whether calls can carry a backend's keys: some argument is a Tensor (or a
 // Generator). Without a def nothing is known: assume so.
@@ -308,9 +310,8 @@ bool can_carry_gradients(const Operator& op) {
   if (s.is_varret) return true;
   const auto tensor = [](const SchemaArgument& a) { return is_tensor_type(comparable_type(a.type)); };
   return std::any_of(s.returns.begin(), s.returns.end(), tensor) ||
-         std::any_of(s.arguments.begin(), s.arguments.end(), [&](const SchemaArgument& a) {
-           return tensor(a) && a.type.find('!') != std::string::npos;
-         });
+         std::any_of(s.arguments.begin(), s.arguments.end(),
+                     [&](const SchemaArgument& a) { return tensor(a) && a.type.find('!') != std::string::npos; });
 }
 
 // Whether an autograd key's entry is worth a missing-autograd finding: it
@@ -825,7 +826,8 @@ constexpr std::array kRules{
          "decomposition on the backend's autograd key, so that key needs its own kernel. Without one it resolves to "
          "the autograd backend fallback: in 1.13 a fallthrough, so results silently do not track gradients; in "
          "main a kernel that warns when backpropagating. With no fallback at all (e.g. AutogradMeta in 1.13) every "
-         "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. Operators without a "
+         "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. Operators without "
+         "a "
          "Tensor output or a Tensor written in place have nothing to differentiate and are only reported where the "
          "key resolves to nothing.",
          "", "B.3, B.4, C.2, D, G.1", check_missing_autograd},

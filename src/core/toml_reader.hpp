@@ -30,8 +30,7 @@ Location location_of(const toml::source_region& r, FileName file);
 
 class TableReader {
  public:
-  TableReader(const toml::table& table, FileName file, std::string_view what,
-              std::optional<Diagnostic>* error);
+  TableReader(const toml::table& table, FileName file, std::string_view what, std::optional<Diagnostic>* error);
 
   // Reports the first field not in `allowed` (with a did-you-mean). The
   // allowed names must outlive the reader (string literals); afterwards the

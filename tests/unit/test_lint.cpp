@@ -176,7 +176,8 @@ TEST_CASE("lint impl-without-def: a dangling impl with every kernel") {
       lint_rule({{"a.toml", "namespace = \"t\"\n" + impl("CPU", "k1")}, {"b.toml", kDef}}, "impl-without-def").empty());
   // Anchored at the first kernel in file order: reordering the command line
   // does not move the finding (nor change its SARIF fingerprint).
-  const Files x{{"x.toml", "namespace = \"t\"\n" + impl("CPU", "kx")}, {"y.toml", "namespace = \"t\"\n" + impl("CUDA", "ky")}};
+  const Files x{{"x.toml", "namespace = \"t\"\n" + impl("CPU", "kx")},
+                {"y.toml", "namespace = \"t\"\n" + impl("CUDA", "ky")}};
   const auto xy = lint_rule(x, "impl-without-def");
   const auto yx = lint_rule({x[1], x[0]}, "impl-without-def");
   REQUIRE(xy.size() == 1);
@@ -312,19 +313,20 @@ TEST_CASE("lint schema-mismatch: PyTorch's message, kernel and def") {
   CHECK(locations(early[0]) == locations(late[0]));
   CHECK(early[0].message == late[0].message);
   // Every kernel that contradicts the def is reported; one without a signature stays.
-  const auto two = lint_files({{"a.toml", "namespace = \"t\"\n" + bad +
-                                              impl("CUDA", "k2", "signature = \"(Tensor _0, Tensor _1) -> Tensor _0\"\n") +
-                                              impl("XLA", "ok") + impl("Autograd", "ag")},
-                               {"b.toml", kDef}});
+  const auto two =
+      lint_files({{"a.toml", "namespace = \"t\"\n" + bad +
+                                 impl("CUDA", "k2", "signature = \"(Tensor _0, Tensor _1) -> Tensor _0\"\n") +
+                                 impl("XLA", "ok") + impl("Autograd", "ag")},
+                  {"b.toml", kDef}});
   CHECK(of_rule(two, "schema-mismatch").size() == 2);
   CHECK(of_rule(two, "impl-without-def").empty());
   CHECK(two.size() == 2);
 
   // Kernel against kernel (OperatorEntry's C++ signature check, before any def):
   // the second typed kernel with another signature is refused.
-  const auto cpp = lint_rule({{"a.toml", "namespace = \"t\"\n" + bad +
-                                             impl("CUDA", "k2", "signature = \"(int _0) -> Tensor _0\"\n")}},
-                             "schema-mismatch");
+  const auto cpp = lint_rule(
+      {{"a.toml", "namespace = \"t\"\n" + bad + impl("CUDA", "k2", "signature = \"(int _0) -> Tensor _0\"\n")}},
+      "schema-mismatch");
   REQUIRE(cpp.size() == 1);
   CHECK(locations(cpp[0]) == Locs{"a.toml:9:7", "a.toml:4:7"});
   CHECK(cpp[0].key == "CUDA");
@@ -398,7 +400,9 @@ TEST_CASE("lint missing-autograd: backend kernels whose autograd key has no kern
 
   // Nothing for autograd to lose: no Tensor output and no Tensor written in
   // place. Reported only where the key resolves to nothing.
-  const auto def = [](const std::string& schema) { return "namespace = \"t\"\n[[def]]\nschema = \"" + schema + "\"\n"; };
+  const auto def = [](const std::string& schema) {
+    return "namespace = \"t\"\n[[def]]\nschema = \"" + schema + "\"\n";
+  };
   CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> int") + impl("CPU", "c")}}, "missing-autograd").empty());
   CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> ()") + impl("CPU", "c")}}, "missing-autograd").empty());
   CHECK(lint_rule({{"a.toml", def("foo(Tensor(a!) x) -> ()") + impl("CPU", "c")}}, "missing-autograd").size() == 1);
@@ -420,11 +424,12 @@ TEST_CASE("lint no-tensor-arguments: backend kernels nothing can dispatch to") {
   CHECK(locations(f[0]) == Locs{"a.toml:6:7", "a.toml:10:7", "a.toml:2:1"});
   CHECK(f[0].op == "t::foo");
   CHECK(f[0].key == "CPU,CUDA");
-  CHECK(contains(f[0].message, "kernels on CPU, CUDA are never reached; Undefined has no kernel, so calls fail with "
-                               "\"There were no tensor arguments to this function"));
+  CHECK(contains(f[0].message,
+                 "kernels on CPU, CUDA are never reached; Undefined has no kernel, so calls fail with "
+                 "\"There were no tensor arguments to this function"));
   // With a composite kernel Undefined runs it.
-  const auto cea = lint_rule({{"a.toml", def + impl("CPU", "c") + impl("CompositeExplicitAutograd", "e")}},
-                             "no-tensor-arguments");
+  const auto cea =
+      lint_rule({{"a.toml", def + impl("CPU", "c") + impl("CompositeExplicitAutograd", "e")}}, "no-tensor-arguments");
   REQUIRE(cea.size() == 1);
   CHECK(contains(cea[0].message, "calls run Undefined's entry, 'e' on CompositeExplicitAutograd"));
   // Passing: a BackendSelect kernel (factory functions), a Tensor, Tensor[] or
@@ -634,7 +639,7 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
   // comes back would otherwise be accepted silently by the stale entry).
   auto fixed = lint_files({{"a.toml", kDef + impl("CPU", "k1")}});
   const lint::BaselineUse use = lint::apply_baseline(*parsed, fixed);
-  CHECK(use.accepted == 1);  // missing-autograd on CPU is still there
+  CHECK(use.accepted == 1);   // missing-autograd on CPU is still there
   CHECK(use.unmatched == 1);  // the duplicate registration is gone
   CHECK(lint::summary_line(lint::summarize(fixed, use)) ==
         "no findings; 1 accepted by the baseline; 1 finding the baseline accepts no longer occurs (fixed? refresh it "
@@ -664,8 +669,9 @@ TEST_CASE("lint output: escaping") {
 TEST_CASE("lint output: text cannot be forged by kernel names") {
   // A newline in a kernel name must not start a line that reads like a
   // finding of its own; other control characters are written as \xNN.
-  const auto f = lint_files({{"a.toml", kDef + "dispatch = { CPU = \"k1\\nfake.toml:1:1: error: forged [x]\\r\\u001b[2K\" }\n" +
-                                            impl("CPU", "k2") + impl("Autograd", "ag")}});
+  const auto f =
+      lint_files({{"a.toml", kDef + "dispatch = { CPU = \"k1\\nfake.toml:1:1: error: forged [x]\\r\\u001b[2K\" }\n" +
+                                 impl("CPU", "k2") + impl("Autograd", "ag")}});
   REQUIRE(f.size() == 1);
   std::string out;
   lint::render_text(f, out);
