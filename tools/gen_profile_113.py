@@ -156,6 +156,12 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
         o.append("\n[[library]]\n")
         o.append("namespace = %s\n" % toml_str(ns))
         o.append("debug = %s\n" % toml_str(debug))
+    # A table, so that it can follow the [[...]] entries (and leaves their line
+    # numbers, which diagnostics quote, where they were).
+    o.append("\n# torch._python_dispatcher.PythonDispatcher: its runtime_keys and alias_keys.\n")
+    o.append("[python_dispatcher]\n")
+    o.append(toml_array("runtime_keys", p["python_dispatcher_runtime_keys"]))
+    o.append(toml_array("alias_keys", p["python_dispatcher_alias_keys"]))
     return "".join(o)
 
 
@@ -694,6 +700,12 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
             fails.check("Unsupported kind" in str(e), "python library kind %s" % kind, str(e))
     reserved_kinds = sorted(set(reserved_kinds), key=["DEF", "IMPL", "FRAGMENT"].index)
 
+    # torch._python_dispatcher.PythonDispatcher's key subset (class attributes).
+    from torch._python_dispatcher import PythonDispatcher
+    pd_runtime, pd_alias = list(PythonDispatcher.runtime_keys), list(PythonDispatcher.alias_keys)
+    for k in pd_runtime + pd_alias:
+        fails.check(k in u.value, "PythonDispatcher key %s is a key" % k)
+
     # TORCH_LIBRARY (DEF) blocks core PyTorch registered: a second DEF block
     # for such a namespace is refused, and the message names the first one.
     core_libraries = []
@@ -777,6 +789,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "dimname_prints_as_str": dimname_as_str,
         "fallbacks": fallbacks,
         "libraries": core_libraries,
+        "python_dispatcher_runtime_keys": list(pd_runtime),
+        "python_dispatcher_alias_keys": list(pd_alias),
         "_runtime_keys": runtime,
     }
 

@@ -92,6 +92,10 @@ def build(dm, fails: Failures) -> dict:
         # Other core namespaces (quantized, sparse, c10d, ...) exist in main too, but
         # which ones a build registers, and where, cannot be measured here.
         "libraries": [("aten", "registered at <src>/build/aten/src/ATen/RegisterSchema.cpp:<n>")],
+        # spec E.3 (torch/_python_dispatcher.py)
+        "python_dispatcher_runtime_keys": ["CPU", "AutogradCPU", "FPGA", "AutogradOther", "XLA", "AutogradXLA",
+                                           "Lazy", "AutogradLazy"],
+        "python_dispatcher_alias_keys": ["CompositeExplicitAutograd", "Autograd", "CompositeImplicitAutograd"],
     }
     u = Universe(p["backends"], p["functionality"], p["per_backend"], p["aliases"],
                  p["autogradother"], p["autograd_backend_keys"],
@@ -107,6 +111,8 @@ def build(dm, fails: Failures) -> dict:
         fails.check(k in runtime, "fallback key %s is a runtime key" % k)
     for b, k in MAIN_AUTOCAST:
         fails.check(b in u.backends and u.is_key(k), "autocast %s -> %s" % (b, k))
+    for k in p["python_dispatcher_runtime_keys"] + p["python_dispatcher_alias_keys"]:
+        fails.check(u.is_key(k), "PythonDispatcher key %s is a key" % k)
     for k in p["override_warning_exempt"] + p["multiple_fallbacks_exempt"]:
         fails.check(u.is_key(k), "exempt key %s is a key" % k)
     fails.check(runtime == M.runtime_keys(), "runtime-key order equals the model's")

@@ -120,6 +120,10 @@ class Profile {
 
   [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
   [[nodiscard]] const std::vector<CoreLibrary>& libraries() const { return libraries_; }
+  // torch._python_dispatcher.PythonDispatcher's key subset (runtime_keys,
+  // alias_keys), as names; every one is a key of this universe.
+  [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }
+  [[nodiscard]] const std::vector<std::string>& python_dispatcher_alias_keys() const { return pd_alias_keys_; }
   [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
@@ -153,6 +157,7 @@ class Profile {
   std::vector<int> autograd_key_backends_;  // backend indices (B.4)
   std::vector<FallbackSpec> fallbacks_;
   std::vector<CoreLibrary> libraries_;
+  std::vector<std::string> pd_runtime_keys_, pd_alias_keys_;
   ProfileQuirks quirks_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 

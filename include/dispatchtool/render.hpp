@@ -24,15 +24,12 @@ void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f,
 // torch._C._dispatch_dump(name)
 void render_registrations_raw(const Registry& reg, const Operator& op, const KeyFilter& f, std::string& out);
 
-// torch._python_dispatcher.PythonDispatcher: the fixed key subset and the
-// strings dispatchTable() / registrations() return.
-struct PythonDispatcherKeys {
-  static const std::vector<std::string>& runtime_keys();
-  static const std::vector<std::string>& alias_keys();
-  static std::vector<std::string> keys();  // runtime + alias
-};
-void render_table_python_dispatcher(const std::string& raw_table, std::string& out);
-void render_registrations_python_dispatcher(const std::string& raw_registrations, std::string& out);
+// torch._python_dispatcher.PythonDispatcher: the strings dispatchTable() /
+// registrations() return, from the raw dumps and the profile's key subset.
+// keys(): runtime_keys + alias_keys.
+std::vector<std::string> python_dispatcher_keys(const Profile& p);
+void render_table_python_dispatcher(const Profile& p, const std::string& raw_table, std::string& out);
+void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out);
 
 // Python's str.split(sep) (empty fields kept), used to mimic PythonDispatcher.
 std::vector<std::string_view> py_split(std::string_view s, std::string_view sep);

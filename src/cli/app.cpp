@@ -51,9 +51,11 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
 }
 
 void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
-  sub.add_flag("--raw", raw, "exactly what PyTorch prints, with a '### ns::name.overload' line per operator");
+  CLI::Option* raw_flag =
+      sub.add_flag("--raw", raw, "exactly what PyTorch prints, with a '### ns::name.overload' line per operator");
   sub.add_option("--style", style, "human (default), raw, or python-dispatcher (PythonDispatcher's view)")
-      ->check(CLI::IsMember({"human", "raw", "python-dispatcher"}));
+      ->check(CLI::IsMember({"human", "raw", "python-dispatcher"}))
+      ->excludes(raw_flag);  // --raw is --style raw: never silently one of two
 }
 
 Style style_of(const std::string& style, bool raw) {
@@ -63,7 +65,7 @@ Style style_of(const std::string& style, bool raw) {
 }
 
 void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     void (*python_dispatcher)(const std::string& raw, std::string& out), const RenderOp& human) {
+                     const RenderText& python_dispatcher, const RenderOp& human) {
   Writer w(io.out);
   std::string text;
   for (std::size_t i = 0; i < ops.size(); ++i) {
@@ -116,9 +118,16 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     }
     s.loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(*s.profile), {}});
     for (const auto& call : o.register_calls) {
+      // "CPU,XLA" is the list ['CPU', 'XLA'] and "" the empty list (register([])
+      // does nothing); as with str.split, an empty item stays, and is refused
+      // as register(['CPU', '']) refuses it.
       std::vector<std::string> keys;
-      std::stringstream ss(call);
-      for (std::string k; std::getline(ss, k, ',');) keys.push_back(k);
+      if (!call.empty())
+        for (std::string_view k : py_split(call, ",")) {
+          const auto b = k.find_first_not_of(' ');
+          keys.emplace_back(b == std::string_view::npos ? std::string_view{}
+                                                        : k.substr(b, k.find_last_not_of(' ') - b + 1));
+        }
       if (auto err = python_dispatcher_register(s.loaded->registry, keys)) {
         usage_error(io, *err);
         return std::nullopt;

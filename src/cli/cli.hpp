@@ -94,8 +94,10 @@ struct Session {
 // '### ns::name.overload' line, PythonDispatcher's view of that raw text
 // ('###' lines only for several operators), or the readable view.
 using RenderOp = std::function<void(const Operator&, std::string&)>;
+// PythonDispatcher's view of an operator's raw dump.
+using RenderText = std::function<void(const std::string& raw, std::string&)>;
 void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     void (*python_dispatcher)(const std::string& raw, std::string& out), const RenderOp& human);
+                     const RenderText& python_dispatcher, const RenderOp& human);
 
 // Loads the profile and the files, applies --op/--keys. Prints errors and
 // warnings; returns std::nullopt after an error (exit status 2).

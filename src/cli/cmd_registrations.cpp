@@ -28,7 +28,9 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
                 [&](const Operator& op, std::string& out) {
                   render_registrations_raw(reg, op, s->registration_filter, out);
                 },
-                render_registrations_python_dispatcher,
+                [&](const std::string& raw, std::string& out) {
+                  render_registrations_python_dispatcher(*s->profile, raw, out);
+                },
                 [&](const Operator& op, std::string& out) {
                   render_registrations_human(reg, op, s->registration_filter, human, out);
                 });

@@ -23,20 +23,21 @@ Command add_table_command(CLI::App& app, const Io& io) {
       "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor corpus/*.toml\n"
       "  dispatchtool table --keys CPU,Autograd configs/examples/custom_op.toml\n"
       "  dispatchtool table --style python-dispatcher --register CPU,XLA,CompositeImplicitAutograd");
-  return {sub, [o, &io]() -> int {
-            auto s = open_session(io, o->in);
-            if (!s) return kExitError;
-            const Resolver resolver(s->loaded->registry);
-            const HumanStyle human{s->color, o->fallbacks, o->expand};
-            print_operators(
-                io, s->ops, style_of(o->style, o->raw),
-                [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },
-                render_table_python_dispatcher,
-                [&](const Operator& op, std::string& out) {
-                  render_table_human(resolver, op, s->table_filter, human, out);
-                });
-            return kExitOk;
-          }};
+  return {
+      sub, [o, &io]() -> int {
+        auto s = open_session(io, o->in);
+        if (!s) return kExitError;
+        const Resolver resolver(s->loaded->registry);
+        const HumanStyle human{s->color, o->fallbacks, o->expand};
+        print_operators(
+            io, s->ops, style_of(o->style, o->raw),
+            [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },
+            [&](const std::string& raw, std::string& out) { render_table_python_dispatcher(*s->profile, raw, out); },
+            [&](const Operator& op, std::string& out) {
+              render_table_human(resolver, op, s->table_filter, human, out);
+            });
+        return kExitOk;
+      }};
 }
 
 }  // namespace dt::cli

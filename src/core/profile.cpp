@@ -63,7 +63,8 @@ class ProfileBuilder {
                   "python_library_kinds",
                   "privateuse1_rename",
                   "fallback",
-                  "library"});
+                  "library",
+                  "python_dispatcher"});
     Profile& p = p_;
     p.source_ = file_;
     auto name = require_str(r, "name");
@@ -247,6 +248,20 @@ class ProfileBuilder {
         p.fallbacks_.push_back(FallbackSpec{*id, ft && ft->value, dbg->value, k->where});
       }
     }
+    // PythonDispatcher's key subset: names of keys of this universe.
+    if (const toml::table* pd = r.table("python_dispatcher")) {
+      TableReader pr(*pd, file_, "the [python_dispatcher] table", &error_);
+      pr.allow_only({"runtime_keys", "alias_keys"});
+      for (auto [field, list] :
+           {std::pair{"runtime_keys", &p.pd_runtime_keys_}, std::pair{"alias_keys", &p.pd_alias_keys_}})
+        if (auto names = pr.str_array(field))
+          for (const auto& n : *names) {
+            if (!p.find(n.value)) return fail_at(n.where, unknown_key(n.value));
+            list->push_back(n.value);
+          }
+      if (pr.failed()) return fail();
+    }
+
     // Core TORCH_LIBRARY (DEF) blocks.
     if (const auto* arr = r.table_array("library")) {
       for (const auto& e : *arr) {

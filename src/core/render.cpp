@@ -79,18 +79,9 @@ void render_registrations_raw(const Registry& reg, const Operator& op, const Key
 
 // ---- PythonDispatcher --------------------------------------------------------
 
-const std::vector<std::string>& PythonDispatcherKeys::runtime_keys() {
-  static const std::vector<std::string> k = {"CPU", "AutogradCPU", "FPGA", "AutogradOther",
-                                             "XLA", "AutogradXLA", "Lazy", "AutogradLazy"};
-  return k;
-}
-const std::vector<std::string>& PythonDispatcherKeys::alias_keys() {
-  static const std::vector<std::string> k = {"CompositeExplicitAutograd", "Autograd", "CompositeImplicitAutograd"};
-  return k;
-}
-std::vector<std::string> PythonDispatcherKeys::keys() {
-  std::vector<std::string> k = runtime_keys();
-  k.insert(k.end(), alias_keys().begin(), alias_keys().end());
+std::vector<std::string> python_dispatcher_keys(const Profile& p) {
+  std::vector<std::string> k = p.python_dispatcher_runtime_keys();
+  k.insert(k.end(), p.python_dispatcher_alias_keys().begin(), p.python_dispatcher_alias_keys().end());
   return k;
 }
 
@@ -149,9 +140,9 @@ void pd_header(std::string& out, std::string_view title) {
 
 }  // namespace
 
-void render_table_python_dispatcher(const std::string& raw_table, std::string& out) {
+void render_table_python_dispatcher(const Profile& p, const std::string& raw_table, std::string& out) {
   pd_header(out, "Computed Dispatch Table");
-  const auto& rk = PythonDispatcherKeys::runtime_keys();
+  const auto& rk = p.python_dispatcher_runtime_keys();
   for (auto line : py_split(raw_table, "\n")) {
     const auto k = py_split(line, ":")[0];
     if (std::find(rk.begin(), rk.end(), k) == rk.end()) continue;
@@ -161,9 +152,9 @@ void render_table_python_dispatcher(const std::string& raw_table, std::string& o
   }
 }
 
-void render_registrations_python_dispatcher(const std::string& raw_registrations, std::string& out) {
+void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out) {
   pd_header(out, "Registered Kernels");
-  const auto keys = PythonDispatcherKeys::keys();
+  const auto keys = python_dispatcher_keys(p);
   for (auto line : py_split(raw_registrations, "\n")) {
     const auto first = py_split(line, ":")[0];
     const bool match =

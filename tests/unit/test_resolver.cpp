@@ -11,7 +11,7 @@ std::string pd_table(const std::string& prof, const std::vector<std::vector<std:
   for (const auto& c : calls) REQUIRE_FALSE(python_dispatcher_register(reg, c).has_value());
   std::string raw, out;
   render_table_raw(Resolver(reg), *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
-  render_table_python_dispatcher(raw, out);
+  render_table_python_dispatcher(profile(prof), raw, out);
   return out;
 }
 
@@ -66,7 +66,7 @@ TEST_CASE("spec E.3: registrations() view, inactive quirk") {
   REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU"}));
   std::string raw, out;
   render_registrations_raw(reg, *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
-  render_registrations_python_dispatcher(raw, out);
+  render_registrations_python_dispatcher(reg.profile(), raw, out);
   CHECK(out ==
         "\nRegistered Kernels\n"
         "key             kernel\n"
