@@ -93,6 +93,25 @@ def toml_array(name: str, items: Sequence[str], width: int = 100) -> str:
     return "\n".join(lines) + "\n"
 
 
+def device_types(backends: Sequence[str], functionality: Sequence[str], is_device) -> List[Tuple[str, str]]:
+    """torch.library device types -> dispatch keys, as PyTorch main's
+    _device_type_to_key maps them ("default" -> CompositeExplicitAutograd,
+    otherwise computeDispatchKey of a dense tensor on that device): each
+    backend's lower-cased name (PrivateUse1 is "privateuseone"), and the
+    devices whose dense key is a plain functionality key -- those of them
+    that c10::Device parses (is_device(name))."""
+    out = {"privateuseone": "PrivateUse1"}
+    for b in backends:
+        if not b.startswith("PrivateUse"):
+            out[b.lower()] = b
+    for k in ("FPGA", "ORT", "Vulkan", "Metal"):
+        if k in functionality:
+            out[k.lower()] = k
+    out = {n: k for n, k in out.items() if is_device(n)}
+    out["default"] = "CompositeExplicitAutograd"
+    return sorted(out.items())
+
+
 def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     """Render a profile dict in the layout of docs/profile-format.md."""
     o = []
@@ -140,6 +159,7 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append(toml_array("reserved_namespace_kinds", p["reserved_namespace_kinds"]))
     o.append(toml_array("python_library_kinds", p["python_library_kinds"]))
     o.append("privateuse1_rename = %s\n" % ("true" if p["privateuse1_rename"] else "false"))
+    o.append(toml_array("privateuse1_reserved_names", p.get("privateuse1_reserved_names", [])))
     o.append("meta_on_composite = %s\n" % toml_str(p["meta_on_composite"]))
     o.append("dimname_prints_as_str = %s\n" % ("true" if p["dimname_prints_as_str"] else "false"))
     o.append("\n# Backend fallbacks core PyTorch registers, in table (A.4) order.\n")
@@ -162,6 +182,10 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("[python_dispatcher]\n")
     o.append(toml_array("runtime_keys", p["python_dispatcher_runtime_keys"]))
     o.append(toml_array("alias_keys", p["python_dispatcher_alias_keys"]))
+    o.append("\n# torch.library device types and the key each registers to.\n")
+    o.append("[device_types]\n")
+    for name, key in p["device_types"]:
+        o.append("%s = %s\n" % (name, toml_str(key)))
     return "".join(o)
 
 
@@ -706,6 +730,17 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     for k in pd_runtime + pd_alias:
         fails.check(k in u.value, "PythonDispatcher key %s is a key" % k)
 
+    # torch.library in 1.13 takes dispatch keys, not device types: the tool
+    # maps them as main does, for the names this c10::Device parses.
+    def parses_as_device(name):
+        try:
+            torch.device(name)
+            return True
+        except RuntimeError:
+            return False
+    devices = device_types(u.backends, u.func, parses_as_device)
+    fails.check(("cpu", "CPU") in devices and ("cuda", "CUDA") in devices, "device types cpu and cuda", str(devices))
+
     # TORCH_LIBRARY (DEF) blocks core PyTorch registered: a second DEF block
     # for such a namespace is refused, and the message names the first one.
     core_libraries = []
@@ -789,6 +824,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "dimname_prints_as_str": dimname_as_str,
         "fallbacks": fallbacks,
         "libraries": core_libraries,
+        "privateuse1_reserved_names": [],
+        "device_types": devices,
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),
         "_runtime_keys": runtime,

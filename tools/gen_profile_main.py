@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from gen_profile_113 import Failures, Universe, render_profile, write_or_check  # noqa: E402
+from gen_profile_113 import Failures, Universe, device_types, render_profile, write_or_check  # noqa: E402
 
 DEFAULT_OUT = os.path.join(ROOT, "configs", "profiles", "torch-main.toml")
 DEFAULT_MODEL_DIR = os.path.join(os.path.dirname(ROOT), "shared", "reference")
@@ -50,6 +50,10 @@ AutogradMPS AutogradHPU AutogradPrivateUse1 AutogradPrivateUse2 AutogradPrivateU
 Autograd CompositeImplicitAutograd CompositeImplicitAutogradNestedTensor
 CompositeExplicitAutograd CompositeExplicitAutogradNonFunctional
 FuncTorchBatchedDecomposition""".split()
+
+# c10/core/Device.cpp parse_type (main): the device strings torch.device accepts.
+MAIN_DEVICE_STRINGS = ["cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga",
+                       "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone"]
 
 # spec G.1: main has one autocast key per CPU/MTIA/MAIA/XPU/IPU/HPU/CUDA/XLA/PrivateUse1/MPS
 MAIN_AUTOCAST = [("CPU", "AutocastCPU"), ("MTIA", "AutocastMTIA"), ("MAIA", "AutocastMAIA"),
@@ -86,6 +90,8 @@ def build(dm, fails: Failures) -> dict:
         "reserved_namespace_kinds": ["DEF", "FRAGMENT"],
         "python_library_kinds": ["DEF", "IMPL", "FRAGMENT"],
         "privateuse1_rename": True,
+        # c10::register_privateuse1_backend refuses these names.
+        "privateuse1_reserved_names": ["cpu", "cuda", "hip", "mps", "xpu", "mtia"],
         "meta_on_composite": "exact",
         "dimname_prints_as_str": False,
         # spec F.5: "aten already has a DEF library" (torchgen's RegisterSchema.cpp).
@@ -102,6 +108,7 @@ def build(dm, fails: Failures) -> dict:
                  p["non_functional_excluded_functionality"], p["non_functional_excluded_backends"])
     p["parseable"] = sorted(parseable, key=lambda k: (u.value.get(k, 1 << 30), k))
     runtime = u.runtime_keys()
+    p["device_types"] = device_types(p["backends"], p["functionality"], lambda n: n in MAIN_DEVICE_STRINGS)
     p["fallbacks"] = [(k, M.fallbacks[k][1], M.fallbacks[k][0]) for k in runtime if k in M.fallbacks]
 
     # ---- consistency with the model ------------------------------------

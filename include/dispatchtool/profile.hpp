@@ -65,8 +65,9 @@ struct ProfileQuirks {
   std::vector<std::string> reserved_namespace_kinds;
   bool meta_on_composite_substring = true;
   bool dimname_prints_as_str = false;
-  bool privateuse1_rename = false;                // torch.utils.rename_privateuse1_backend exists
-  std::vector<std::string> python_library_kinds;  // kinds torch.library.Library accepts
+  bool privateuse1_rename = false;                      // torch.utils.rename_privateuse1_backend exists
+  std::vector<std::string> privateuse1_reserved_names;  // names it refuses ("in-tree device name")
+  std::vector<std::string> python_library_kinds;        // kinds torch.library.Library accepts
 };
 
 class Profile {
@@ -124,6 +125,9 @@ class Profile {
   // alias_keys), as names; every one is a key of this universe.
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_alias_keys() const { return pd_alias_keys_; }
+  // torch.library device types ("cpu", "cuda", "default", "privateuseone", ...)
+  // and the key each registers to, sorted by name.
+  [[nodiscard]] const std::vector<std::pair<std::string, KeyId>>& device_types() const { return device_types_; }
   [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
@@ -158,6 +162,7 @@ class Profile {
   std::vector<FallbackSpec> fallbacks_;
   std::vector<CoreLibrary> libraries_;
   std::vector<std::string> pd_runtime_keys_, pd_alias_keys_;
+  std::vector<std::pair<std::string, KeyId>> device_types_;
   ProfileQuirks quirks_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 

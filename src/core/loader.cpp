@@ -95,35 +95,19 @@ bool parse_operator_name(std::string_view text, OperatorName& out) {
 
 namespace {
 
-// Devices of torch.library's device_types (c10::Device names).
-std::optional<std::string> device_key(std::string_view device, const Profile& p, const std::string& pu1_name) {
-  if (device == "default") return "CompositeExplicitAutograd";
-  if (device == "privateuseone" || (!pu1_name.empty() && device == pu1_name)) return "PrivateUse1";
-  for (const auto& b : p.backends()) {
-    if (b.starts_with("PrivateUse")) continue;
-    std::string lower = b;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower == device) return b;
-  }
-  for (std::string_view k : {"FPGA", "Vulkan", "Metal"}) {
-    std::string lower(k);
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    if (lower == device && p.find(k)) return std::string(k);
-  }
+// torch.library device_types: the profile's table, plus the renamed
+// PrivateUse1 backend (torch.utils.rename_privateuse1_backend makes its name
+// a device type).
+std::optional<KeyId> device_key(std::string_view device, const Profile& p, const std::string& pu1_name) {
+  if (!pu1_name.empty() && device == pu1_name) return p.find("PrivateUse1");
+  for (const auto& [name, key] : p.device_types())
+    if (name == device) return key;
   return std::nullopt;
 }
 
 std::vector<std::string> device_names(const Registry& reg) {
-  std::vector<std::string> out{"default", "privateuseone"};
-  for (const auto& b : reg.profile().backends()) {
-    if (b.starts_with("PrivateUse")) continue;
-    std::string lower = b;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    out.push_back(lower);
-  }
+  std::vector<std::string> out;
+  for (const auto& entry : reg.profile().device_types()) out.push_back(entry.first);
   if (!reg.privateuse1_name.empty()) out.push_back(reg.privateuse1_name);
   return out;
 }
@@ -188,6 +172,10 @@ class FileLoader {
                                              "privateuse1_backend needs a newer profile (e.g. torch-main)",
                                              p_.name()));
       if (!is_ident(pu1->value)) return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
+      const auto& reserved = p_.quirks().privateuse1_reserved_names;
+      if (std::find(reserved.begin(), reserved.end(), pu1->value) != reserved.end())
+        return error(pu1->where,
+                     fmt::format("Cannot register privateuse1 backend with in-tree device name: {}", pu1->value));
       if (!reg_->privateuse1_name.empty() && reg_->privateuse1_name != pu1->value) {
         Diagnostic d = make_error(pu1->where,
                                   fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
@@ -589,7 +577,7 @@ class FileLoader {
           return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views))),
                  true;
         }
-        keys.emplace_back(*p_.find(*name), d.where);
+        keys.emplace_back(*name, d.where);
       }
     } else if (lib_->key) {
       keys.emplace_back(*lib_->key, where);

@@ -64,7 +64,9 @@ class ProfileBuilder {
                   "privateuse1_rename",
                   "fallback",
                   "library",
-                  "python_dispatcher"});
+                  "python_dispatcher",
+                  "device_types",
+                  "privateuse1_reserved_names"});
     Profile& p = p_;
     p.source_ = file_;
     auto name = require_str(r, "name");
@@ -210,6 +212,8 @@ class ProfileBuilder {
     }
     if (auto d = r.boolean("dimname_prints_as_str")) p.quirks_.dimname_prints_as_str = d->value;
     if (auto d = r.boolean("privateuse1_rename")) p.quirks_.privateuse1_rename = d->value;
+    if (auto names = r.str_array("privateuse1_reserved_names"))
+      for (auto& n : *names) p.quirks_.privateuse1_reserved_names.push_back(n.value);
     if (auto pk = r.str_array("python_library_kinds"))
       for (auto& n : *pk) p.quirks_.python_library_kinds.push_back(n.value);
 
@@ -260,6 +264,19 @@ class ProfileBuilder {
             list->push_back(n.value);
           }
       if (pr.failed()) return fail();
+    }
+
+    // torch.library device types -> dispatch keys.
+    if (const toml::table* dt = r.table("device_types")) {
+      for (auto&& [name, value] : *dt) {
+        const Location at = location_of(value.source(), file_);
+        if (!value.is_string())
+          return fail_at(at, fmt::format("device type '{}' must map to a dispatch key name (a string)", name.str()));
+        const std::string key(value.as_string()->get());
+        auto id = p.find(key);
+        if (!id) return fail_at(at, unknown_key(key));
+        p.device_types_.emplace_back(std::string(name.str()), *id);
+      }
     }
 
     // Core TORCH_LIBRARY (DEF) blocks.
@@ -492,10 +509,15 @@ std::string Profile::display_name(KeyId k, std::string_view privateuse1) const {
 
 std::optional<KeyId> Profile::find_renamed(std::string_view name, std::string_view privateuse1) const {
   if (privateuse1.empty()) return std::nullopt;
-  const std::string cap = capitalised(privateuse1);
   if (name == privateuse1) return find("PrivateUse1");
-  if (name.size() > cap.size() && name.substr(name.size() - cap.size()) == cap)
-    return find(std::string(name.substr(0, name.size() - cap.size())) + "PrivateUse1");
+  // The input contract's spelling ("AutogradFoo"), and PyTorch main's
+  // parseDispatchKey retry, which replaces the upper-cased name ("AutogradFOO").
+  std::string upper(privateuse1);
+  std::transform(upper.begin(), upper.end(), upper.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  for (const std::string& spelling : {capitalised(privateuse1), upper})
+    if (name.size() >= spelling.size() && name.substr(name.size() - spelling.size()) == spelling)
+      if (auto k = find(std::string(name.substr(0, name.size() - spelling.size())) + "PrivateUse1")) return k;
   return std::nullopt;
 }
 

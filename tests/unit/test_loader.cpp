@@ -197,6 +197,13 @@ TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
         "MPS: py [default backend kernel]\n");
   CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"cdua\"]\nkernel = \"k\"\n"}}) ==
         "a.toml:6:17: error: unknown device type 'cdua' (did you mean 'cuda'?)\n");
+  // The device types are the profile's: torch.device parses "ort" in 1.13 only, "metal" in neither.
+  const std::string ort = kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"ort\"]\nkernel = \"k\"\n";
+  CHECK(rows(raw_table(must_load("torch-1.13", {{"a.toml", ort}}), "t::foo"), {"ORT"}) == "ORT: k [kernel]\n");
+  CHECK(error_of({{"a.toml", ort}}).find("a.toml:6:17: error: unknown device type 'ort'") == 0);
+  for (const char* prof : {"torch-1.13", "torch-main"})
+    CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"metal\"]\nkernel = \"k\"\n"}}, prof)
+              .find("unknown device type 'metal'") != std::string::npos);
 }
 
 TEST_CASE("dispatch shorthand registers in document order, not in key order") {
@@ -283,6 +290,18 @@ TEST_CASE("privateuse1_backend renames PrivateUse1 keys (main only)") {
             .find("a.toml:2:23: error: profile torch-1.13 has no torch.utils.rename_privateuse1_backend") == 0);
   CHECK(error_of({{"a.toml", "privateuse1_backend = \"npu\"\n"}, {"b.toml", "privateuse1_backend = \"xpu2\"\n"}})
             .find("b.toml:1:23: error: PrivateUse1 is already renamed to 'npu'") == 0);
+  // c10::register_privateuse1_backend refuses in-tree device names.
+  CHECK(error_of({{"a.toml", "privateuse1_backend = \"cuda\"\n"}}) ==
+        "a.toml:1:23: error: Cannot register privateuse1 backend with in-tree device name: cuda\n");
+  // PyTorch main's own spelling: the upper-cased name (parseDispatchKey's retry).
+  const auto upper = must_load("torch-main", {{"a.toml",
+                                               "namespace = \"t\"\nprivateuse1_backend = \"npu\"\n"
+                                               "[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                               "dispatch = { NPU = \"a\", AutogradNPU = \"b\" }\n"
+                                               "[[impl]]\nop = \"foo\"\ndevice_types = [\"npu\"]\nkernel = \"c\"\n"}});
+  CHECK(rows(raw_registrations(upper, "t::foo"), {"PrivateUse1", "PrivateUse1 (inactive)", "AutogradPrivateUse1"}) ==
+        "PrivateUse1: c :: (none) [ boxed unboxed ]\nPrivateUse1 (inactive): a :: (none) [ boxed unboxed ]\n"
+        "AutogradPrivateUse1: b :: (none) [ boxed unboxed ]\n");
 }
 
 }  // namespace dt::test
@@ -319,13 +338,15 @@ TEST_CASE("files load in command-line order whatever the worker threads do") {
     REQUIRE(l.has_value());
     CHECK(rows(raw_table(*l, "t::foo"), {"PrivateUse1", "AutogradPrivateUse1"}) ==
           "PrivateUse1: dev [kernel]\nAutogradPrivateUse1: ag [kernel]\n");
-    // The renamed device wins over an in-tree device of the same name.
+    // The renamed device wins over an in-tree device of the same name (main's
+    // c10::Device parse_type checks the PrivateUse1 name first; "cpu", "cuda",
+    // ... cannot be the name at all).
     l = load_files("torch-main",
-                   {{"a.toml", "privateuse1_backend = \"cpu\"\n"},
-                    {"b.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"cpu\"]\nkernel = \"dev\"\n"}},
+                   {{"a.toml", "privateuse1_backend = \"xla\"\n"},
+                    {"b.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"xla\"]\nkernel = \"dev\"\n"}},
                    OnRefusal::Fail, threads);
     REQUIRE(l.has_value());
-    CHECK(rows(raw_table(*l, "t::foo"), {"CPU", "PrivateUse1"}) == "PrivateUse1: dev [kernel]\n");
+    CHECK(rows(raw_table(*l, "t::foo"), {"XLA", "PrivateUse1"}) == "PrivateUse1: dev [kernel]\n");
     CHECK(err({{"a.toml", "privateuse1_backend = \"npu\"\n"},
                {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"AutogradNpuu\"\nkernel = \"k\"\n"}}) ==
           "b.toml:6:7: error: unknown dispatch key 'AutogradNpuu' (did you mean 'AutogradNpu'?)\n");
