@@ -268,14 +268,14 @@ class ProfileBuilder {
 
     // torch.library device types -> dispatch keys.
     if (const toml::table* dt = r.table("device_types")) {
-      for (auto&& [name, value] : *dt) {
+      for (auto&& [device, value] : *dt) {
         const Location at = location_of(value.source(), file_);
         if (!value.is_string())
-          return fail_at(at, fmt::format("device type '{}' must map to a dispatch key name (a string)", name.str()));
+          return fail_at(at, fmt::format("device type '{}' must map to a dispatch key name (a string)", device.str()));
         const std::string key(value.as_string()->get());
         auto id = p.find(key);
         if (!id) return fail_at(at, unknown_key(key));
-        p.device_types_.emplace_back(std::string(name.str()), *id);
+        p.device_types_.emplace_back(std::string(device.str()), *id);
       }
     }
 
