@@ -154,6 +154,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("\n# Registration-time behaviour.\n")
     o.append("override_warning = %s\n" % toml_str(p["override_warning"]))
     o.append(toml_array("override_warning_exempt", p["override_warning_exempt"]))
+    if p.get("override_warning_prefix"):
+        o.append("override_warning_prefix = %s\n" % toml_str(p["override_warning_prefix"]))
     o.append(toml_array("multiple_fallbacks_exempt", p["multiple_fallbacks_exempt"]))
     o.append(toml_array("reserved_namespaces", p["reserved_namespaces"]))
     o.append(toml_array("reserved_namespace_kinds", p["reserved_namespace_kinds"]))

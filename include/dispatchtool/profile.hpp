@@ -59,6 +59,8 @@ struct CoreLibrary {
 
 struct ProfileQuirks {
   bool override_warning_once = false;
+  // Prepended to the override warning ("once" mode: TORCH_WARN_ONCE's text in main).
+  std::string override_warning_prefix;
   std::vector<KeyId> override_warning_exempt;
   std::vector<KeyId> multiple_fallbacks_exempt;
   std::vector<std::string> reserved_namespaces;

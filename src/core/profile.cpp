@@ -54,6 +54,7 @@ class ProfileBuilder {
                   "parseable",
                   "override_warning",
                   "override_warning_exempt",
+                  "override_warning_prefix",
                   "multiple_fallbacks_exempt",
                   "reserved_namespaces",
                   "reserved_namespace_kinds",
@@ -200,6 +201,7 @@ class ProfileBuilder {
       p.quirks_.override_warning_once = ow->value == "once";
     }
     p.quirks_.override_warning_exempt = key_list(r, "override_warning_exempt");
+    if (auto pre = r.str("override_warning_prefix")) p.quirks_.override_warning_prefix = pre->value;
     p.quirks_.multiple_fallbacks_exempt = key_list(r, "multiple_fallbacks_exempt");
     if (auto rn = r.str_array("reserved_namespaces"))
       for (auto& n : *rn) p.quirks_.reserved_namespaces.push_back(n.value);
