@@ -11,7 +11,10 @@
 
 namespace dt::cli {
 
-void report(const Io& io, const Diagnostic& d) { std::fputs(format(d).c_str(), io.err); }
+void report(const Io& io, const Diagnostic& d) {
+  const std::string text = format(d);
+  std::fwrite(text.data(), 1, text.size(), io.err);
+}
 
 int usage_error(const Io& io, const std::string& message) {
   std::fprintf(io.err, "dispatchtool: error: %s\n", message.c_str());

@@ -39,6 +39,9 @@ TEST_CASE("input errors name the file, line and column") {
             .find("a.toml:2:10: error: operator name 'foo' has no namespace") == 0);
   CHECK(error_of({{"a.toml", "namespace = \"t\"\n[def]\n"}}) ==
         "a.toml:2:1: error: field 'def' in the file's top level must be an array of tables, not a table\n");
+  // Control characters from the input are escaped: a NUL cannot cut the message short.
+  CHECK(error_of({{"a.toml", "namespace = \"x\\u0000y\\u001b[2K\"\n"}}) ==
+        "a.toml:1:13: error: invalid namespace 'x\\x00y\\x1b[2K'\n");
   // TOML syntax errors keep toml++'s description.
   CHECK(error_of({{"a.toml", "namespace = \"t\n"}}).rfind("a.toml:1:", 0) == 0);
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", "x"}}).rfind("b.toml:1:", 0) == 0);
