@@ -139,14 +139,17 @@ struct Batch {
   // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
   // an unknown key or device): the main thread compiles this document itself.
   std::optional<toml::table> deferred;
+  std::string deferred_text;  // the file's text, for the deferred compile
 };
 
 class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
   // main thread (Batch::deferred) what depends on earlier files.
-  FileLoader(const Profile& profile, Registry* reg, FileName file, const LoadOptions& opt, Batch& out)
-      : reg_(reg), p_(profile), file_(file), opt_(opt), out_(out) {}
+  // `text`: the file, for locations inside string values; it must outlive compile().
+  FileLoader(const Profile& profile, Registry* reg, FileName file, std::string_view text, const LoadOptions& opt,
+             Batch& out)
+      : reg_(reg), p_(profile), file_(file), text_(text), opt_(opt), out_(out) {}
 
   void compile(const toml::table& root) {
     out_.error = load(root);
@@ -386,9 +389,8 @@ class FileLoader {
   std::optional<Schema> schema_at(const Located<std::string>& s) {
     auto parsed = parse_schema(s.value);
     if (!parsed) {
-      Location at = s.where;
-      at.column += static_cast<std::uint32_t>(parsed.error().offset) + 1;  // past the opening quote
-      set_error(at, fmt::format("malformed schema: {}", parsed.error().message));
+      set_error(string_offset_location(text_, s.where, parsed.error().offset),
+                fmt::format("malformed schema: {}", parsed.error().message));
       return std::nullopt;
     }
     return std::move(*parsed);
@@ -704,6 +706,7 @@ class FileLoader {
   Registry* reg_;
   const Profile& p_;
   FileName file_;
+  std::string_view text_;
   const LoadOptions& opt_;
   Batch& out_;
   std::optional<Diagnostic> error_;
@@ -735,11 +738,12 @@ Batch read_and_compile(const Profile& profile, const ReadFile& read, const std::
     b.error = std::move(root.error());
     return b;
   }
-  FileLoader fl(profile, nullptr, shown, options, b);
+  FileLoader fl(profile, nullptr, shown, *text, options, b);
   fl.compile(*root);
   if (fl.deferred()) {
     Batch again;
     again.deferred = std::move(*root);
+    again.deferred_text = std::move(*text);
     return again;
   }
   return b;
@@ -914,8 +918,9 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
     if (b.deferred) {
       // Depends on earlier files (a renamed PrivateUse1): compile it now.
       const toml::table root = std::move(*b.deferred);
+      const std::string text = std::move(b.deferred_text);
       b = Batch{};
-      FileLoader(profile, &result.registry, shown_name(paths[i]), options, b).compile(root);
+      FileLoader(profile, &result.registry, shown_name(paths[i]), text, options, b).compile(root);
     }
     if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
   }

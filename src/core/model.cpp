@@ -221,9 +221,8 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
           "{}Overriding a previously registered kernel for the same operator and the same "
           "dispatch key\n  operator: {}\n    {}\n  dispatch key: {}\n  previous kernel: {}\n  "
           "     new kernel: {}",
-          p.quirks().override_warning_prefix,
-          op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info",
-          k.catch_all ? "(catch all)" : p.name_of(key),
+          p.quirks().override_warning_prefix, op.def ? op.def->printed : op.name,
+          op.def ? op.def->debug : "no debug info", k.catch_all ? "(catch all)" : p.name_of(key),
           op.cpp_signature ? op.cpp_signature->debug : std::string("no debug info"), k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";

@@ -110,6 +110,8 @@ class Lexer {
     const char c = src_[pos_];
     if (is_ident_start(c)) {
       while (is_ident_char(at(pos_))) ++pos_;
+      // "Tensör": the error is the 'ö', not an unknown type 'Tens'.
+      if (static_cast<unsigned char>(at(pos_)) >= 0x80) return {Tok::Invalid, 0, pos_, pos_ + 1};
       return {Tok::Ident, 0, begin, pos_};
     }
     if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) return lex_number();
@@ -479,6 +481,11 @@ class Parser {
         error_.message = "unterminated string literal";
       } else if (c > 0x20 && c < 0x7f) {
         error_.message = fmt::format("unexpected character '{}'", c);
+      } else if (const auto u = static_cast<unsigned char>(c); u >= 0xc2 && u <= 0xf4) {
+        // A UTF-8 sequence: quote the whole character.
+        const std::size_t n = u < 0xe0 ? 2 : u < 0xf0 ? 3 : 4;
+        error_.message =
+            fmt::format("unexpected character '{}' (names and types are ASCII)", lex_.src().substr(t.begin, n));
       } else {
         error_.message = fmt::format("unexpected byte 0x{:02x}", static_cast<unsigned char>(c));
       }

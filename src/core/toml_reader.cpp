@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <span>
 
@@ -42,6 +44,104 @@ std::string_view type_name(toml::node_type t) {
 
 Location location_of(const toml::source_region& r, FileName file) {
   return Location{file, r.begin.line, r.begin.column};
+}
+
+namespace {
+
+std::size_t utf8_length(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if ((lead >> 5) == 0x6) return 2;
+  if ((lead >> 4) == 0xe) return 3;
+  if ((lead >> 3) == 0x1e) return 4;
+  return 1;  // a stray continuation byte: one column, as good as any
+}
+
+std::size_t utf8_length_of_code_point(std::uint32_t cp) {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+}  // namespace
+
+Location string_offset_location(std::string_view text, const Location& start, std::size_t offset) {
+  // The byte index of `start`: its line, then its column in code points.
+  std::size_t pos = 0;
+  for (std::uint32_t line = 1; line < start.line; ++line) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) return start;
+    ++pos;
+  }
+  for (std::uint32_t col = 1; col < start.column && pos < text.size() && text[pos] != '\n'; ++col)
+    pos += utf8_length(static_cast<unsigned char>(text[pos]));
+  const std::string_view rest = text.substr(std::min(pos, text.size()));
+  const bool multi = rest.starts_with("\"\"\"") || rest.starts_with("'''");
+  const bool basic = rest.starts_with('"');
+  if (!basic && !rest.starts_with('\'')) return start;
+  const std::size_t delimiter = multi ? 3 : 1;
+  Location at = start;
+  at.column += static_cast<std::uint32_t>(delimiter);
+  pos += delimiter;
+  const auto newline = [&](std::size_t width) {
+    pos += width;
+    ++at.line;
+    at.column = 1;
+  };
+  const auto newline_width = [&](std::size_t i) -> std::size_t {
+    if (i < text.size() && text[i] == '\n') return 1;
+    if (i + 1 < text.size() && text[i] == '\r' && text[i + 1] == '\n') return 2;
+    return 0;
+  };
+  if (multi)
+    if (const std::size_t w = newline_width(pos)) newline(w);  // trimmed, decodes to nothing
+  std::size_t decoded = 0;
+  while (pos < text.size()) {
+    const char c = text[pos];
+    std::size_t source = 1, produced = 1;  // bytes read from the file, bytes of decoded text
+    if (basic && c == '\\' && pos + 1 < text.size()) {
+      const char e = text[pos + 1];
+      if (multi && (e == ' ' || e == '\t' || newline_width(pos + 1) != 0)) {
+        // A line-ending backslash: it and all whitespace and newlines after it decode to nothing.
+        ++pos;
+        ++at.column;
+        while (pos < text.size()) {
+          if (const std::size_t w = newline_width(pos)) {
+            newline(w);
+          } else if (text[pos] == ' ' || text[pos] == '\t') {
+            ++pos;
+            ++at.column;
+          } else {
+            break;
+          }
+        }
+        continue;
+      }
+      if (e == 'u' || e == 'U') {
+        source = e == 'u' ? 6 : 10;
+        std::uint32_t cp = 0;
+        for (std::size_t i = pos + 2; i < pos + source && i < text.size(); ++i)
+          cp = cp * 16 +
+               static_cast<std::uint32_t>(std::isdigit(static_cast<unsigned char>(text[i]))
+                                              ? text[i] - '0'
+                                              : (std::tolower(static_cast<unsigned char>(text[i])) - 'a' + 10));
+        produced = utf8_length_of_code_point(cp);
+      } else {
+        source = 2;
+      }
+    } else if (const std::size_t w = newline_width(pos); multi && w != 0) {
+      if (decoded + 1 > offset) return at;
+      newline(w);
+      ++decoded;
+      continue;
+    } else if (!multi && (c == (basic ? '"' : '\'') || c == '\n')) {
+      break;  // the end of the string
+    } else {
+      source = produced = utf8_length(static_cast<unsigned char>(c));
+    }
+    if (decoded + produced > offset) return at;
+    decoded += produced;
+    pos += source;
+    at.column += static_cast<std::uint32_t>(c == '\\' && basic ? source : 1);
+  }
+  return at;
 }
 
 Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName file) {

@@ -28,6 +28,13 @@ Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName fil
 
 Location location_of(const toml::source_region& r, FileName file);
 
+// Where byte `offset` of a string value's decoded text sits in `text` (the
+// file), given the position of the value's opening delimiter: follows escapes
+// (\" \uXXXX ...), multi-line strings (the trimmed first newline, line-ending
+// backslashes) and UTF-8 (columns count code points, as toml++'s do). Returns
+// `start` if there is no string at `start`.
+Location string_offset_location(std::string_view text, const Location& start, std::size_t offset);
+
 class TableReader {
  public:
   TableReader(const toml::table& table, FileName file, std::string_view what, std::optional<Diagnostic>* error);

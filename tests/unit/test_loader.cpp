@@ -47,6 +47,23 @@ TEST_CASE("input errors name the file, line and column") {
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", "x"}}).rfind("b.toml:1:", 0) == 0);
 }
 
+TEST_CASE("schema errors point into the file, through escapes, multi-line strings and UTF-8") {
+  const std::string head = "namespace = \"t\"\n[[def]]\n";
+  const auto at = [&](const std::string& schema_line) {
+    const std::string e = error_of({{"a.toml", head + schema_line}});
+    return e.substr(0, e.find(": error: malformed schema: unknown type 'Tensr'"));
+  };
+  CHECK(at(R"(schema = "f(str r=\"a\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:26");  // escaped quotes
+  CHECK(at(R"(schema = "f(str r=\"\u00e9\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:31");                                                            // \u escape
+  CHECK(at("schema = \"f(str r=\\\"\xc3\xa9\\\", Tensr x) -> Tensor\"\n") == "a.toml:3:26");   // é: one column
+  CHECK(at("schema = \"\"\"\nf(Tensor x,\n  Tensr y) -> Tensor\"\"\"\n") == "a.toml:5:3");     // multi-line
+  CHECK(at("schema = \"\"\"f(Tensor x, \\\n    Tensr y) -> Tensor\"\"\"\n") == "a.toml:4:5");  // line-ending backslash
+  CHECK(at(R"(schema = 'f(str r="a", Tensr x) -> Tensor')"
+           "\n") == "a.toml:3:24");  // literal string
+}
+
 TEST_CASE("missing files are reported") {
   auto r = load(profile("torch-main"), {"nope.toml"}, memory_reader({}), {});
   REQUIRE_FALSE(r.has_value());

@@ -336,6 +336,7 @@ TEST_CASE("schema: parse errors point at the offending byte") {
   };
   const Case cases[] = {
       {"f(Tensr x) -> Tensor", 2, "unknown type 'Tensr'"},
+      {"f(Tens\xc3\xb6r x) -> Tensor", 6, "unexpected character '\xc3\xb6' (names and types are ASCII)"},
       {"f(Tensor x -> Tensor", 11, "expected ')' to close the argument list, found '->'"},
       {"f(Tensor x) Tensor", 12, "expected '->' after the argument list, found 'Tensor'"},
       {"f(Tensor x)", 11, "expected '->' after the argument list, found end of input"},
