@@ -94,6 +94,13 @@ std::string print_arguments_and_returns(const Schema& s, const SchemaPrintOption
 // Returns the text unchanged if it is not a valid type.
 std::string comparable_type(std::string_view type);
 
+// FunctionSchema::cloneWithRealTypes: SymInt, SymFloat and SymBool become
+// int, float and bool (in lists and optionals too), and defaults print as for
+// those types ("SymInt[2] p=[0, 0]" becomes "int[2] p=0"); nothing else changes.
+// The schema-mismatch message prints the def this way for kernels that are
+// not SymInt kernels.
+Schema with_real_types(Schema s);
+
 // PyTorch's check of a def schema against the schema inferred from a kernel
 // signature (c10::findSchemaDifferences, aten/src/ATen/core/op_registration/
 // infer_schema.cpp). Returns the "reason" text, e.g.

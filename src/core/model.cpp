@@ -101,7 +101,14 @@ const Fallback* Registry::fallback_for(KeyId k) const {
 
 namespace {
 
-std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
+// The def as the mismatch message prints it: with real types (SymInt -> int),
+// except for a SymInt kernel (here: boxed-only with a signature).
+std::string expected_schema_text(const Definition& def, const Kernel& k, const Profile& p) {
+  if (k.boxed_only || def.printed.find("Sym") == std::string::npos) return def.printed;
+  return print_schema(with_real_types(def.schema), SchemaPrintOptions{p.quirks().dimname_prints_as_str});
+}
+
+std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p) {
   if (!op.def || !k.signature || *k.signature == op.signature_checked) return std::nullopt;
   auto inferred = parse_schema(*k.signature);
   if (!inferred) return std::nullopt;  // validated by the loader
@@ -116,7 +123,7 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k) {
       "Inferred operator schema for a C++ kernel function doesn't match the expected function "
       "schema.\n  operator: {}\n  expected schema: {}\n    {}\n  inferred schema: {}\n    {}\n  "
       "reason: {}",
-      op.name, op.def->printed, op.def->debug, *k.signature, k.debug, *reason);
+      op.name, expected_schema_text(*op.def, k, p), op.def->debug, *k.signature, k.debug, *reason);
   d.notes.push_back({op.def->where, "the operator is defined here"});
   d.code = "schema-mismatch";
   d.op = op.name;
@@ -176,7 +183,7 @@ std::vector<Diagnostic> Registry::define(Definition def) {
   std::vector<Diagnostic> refused;
   for (auto& kk : op.kernels)
     std::erase_if(kk.kernels, [&](const Kernel& k) {
-      auto d = check_kernel_schema(op, k);
+      auto d = check_kernel_schema(op, k, *profile_);
       if (!d) return false;
       // Reported when the second of the two arrives: here, the def.
       std::swap(d->where, d->notes.front().where);
@@ -201,7 +208,7 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
     const bool typed = !k.boxed_only || k.signature != nullptr;
     if (typed && !slot) slot = CppSignatureRecord{k.debug, k.signature, key, k.catch_all, k.where};
   }
-  if (auto d = check_kernel_schema(op, k)) {
+  if (auto d = check_kernel_schema(op, k, p)) {
     d->key = p.name_of(key);
     return d;
   }

@@ -1242,6 +1242,30 @@ std::string comparable_type(std::string_view type) {
   return out;
 }
 
+Schema with_real_types(Schema s) {
+  const auto real = [](std::string& type) {
+    std::string out;
+    for (std::size_t i = 0; i < type.size();) {
+      if (!is_ident_start(type[i])) {
+        out += type[i++];
+        continue;
+      }
+      std::size_t j = i;
+      while (j < type.size() && is_ident_char(type[j])) ++j;
+      const std::string_view word(type.data() + i, j - i);
+      out += word == "SymInt" ? "int" : word == "SymFloat" ? "float" : word == "SymBool" ? "bool" : word;
+      i = j;
+    }
+    type = std::move(out);
+  };
+  for (auto& a : s.arguments) real(a.type);
+  for (auto& r : s.returns) real(r.type);
+  // Defaults print by type: "SymInt[2] p=0" prints "p=[0, 0]", "int[2] p=0"
+  // prints "p=0". Parsing the real-typed text normalises them as for int.
+  auto reparsed = parse_schema(print_schema(s));
+  return reparsed ? std::move(*reparsed) : s;
+}
+
 std::optional<std::string> schema_mismatch_reason(const Schema& expected, const Schema& inferred) {
   // Texts and order as in c10::findSchemaDifferences (note: only the first
   // message ends in a period, and "vs" has none).

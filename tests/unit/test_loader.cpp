@@ -64,6 +64,20 @@ TEST_CASE("schema errors point into the file, through escapes, multi-line string
            "\n") == "a.toml:3:24");  // literal string
 }
 
+TEST_CASE("schema mismatch prints the def with real types, as torch 1.13 does") {
+  // Text of torch 1.13 for _dispatch_library("IMPL", "h7", "CPU").impl_t_t("foo", "CPU", "k").
+  CHECK(error_of({{"a.toml",
+                   "namespace = \"h7\"\n[[def]]\nschema = \"foo(Tensor x, SymInt n, SymInt[] s, SymInt? o) -> "
+                   "Tensor\"\ndebug = \"registered at /dev/null:0\"\n[[impl]]\nop = \"foo\"\nkey = \"CPU\"\n"
+                   "kernel = \"k\"\nsignature = \"(Tensor _0) -> Tensor _0\"\n"}},
+                 "torch-1.13") ==
+        "a.toml:7:7: error: Inferred operator schema for a C++ kernel function doesn't match the expected function "
+        "schema.\n  operator: h7::foo\n  expected schema: h7::foo(Tensor x, int n, int[] s, int? o) -> Tensor\n"
+        "    registered at /dev/null:0\n  inferred schema: (Tensor _0) -> Tensor _0\n    k\n"
+        "  reason: The number of arguments is different. 4 vs 1.\n"
+        "a.toml:2:1: note: the operator is defined here\n");
+}
+
 TEST_CASE("missing files are reported") {
   auto r = load(profile("torch-main"), {"nope.toml"}, memory_reader({}), {});
   REQUIRE_FALSE(r.has_value());

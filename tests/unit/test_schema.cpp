@@ -481,3 +481,17 @@ TEST_CASE("schema: def vs inferred kernel schema (torch 1.13 findSchemaDifferenc
     CHECK(dt::schema_mismatch_reason(*expected, *inferred) == c.reason);
   }
 }
+
+namespace dt::test {
+TEST_CASE("schema: with_real_types is FunctionSchema::cloneWithRealTypes") {
+  // torch 1.13: "h9::a(Tensor x, SymInt[2] p=0, SymInt[1] q=[1], SymInt[] r=[1,2]) -> Tensor" dumps as
+  // "... SymInt[2] p=[0, 0] ..." and its mismatch message prints "... int[2] p=0, int[1] q=[1], int[] r=[1, 2] ...".
+  auto a = parse_schema("h9::a(Tensor x, SymInt[2] p=0, SymInt[1] q=[1], SymInt[] r=[1,2]) -> Tensor");
+  REQUIRE(a.has_value());
+  CHECK(print_schema(*a) == "h9::a(Tensor x, SymInt[2] p=[0, 0], SymInt[1] q=[1], SymInt[] r=[1, 2]) -> Tensor");
+  CHECK(print_schema(with_real_types(*a)) == "h9::a(Tensor x, int[2] p=0, int[1] q=[1], int[] r=[1, 2]) -> Tensor");
+  auto s = parse_schema("f(SymInt(a)[] r, SymInt? o=None, SymFloat x, SymBool b, int i) -> SymInt[]");
+  REQUIRE(s.has_value());
+  CHECK(print_schema(with_real_types(*s)) == "f(int(a)[] r, int? o=None, float x, bool b, int i) -> int[]");
+}
+}  // namespace dt::test
