@@ -678,7 +678,10 @@ void check_unparseable_key(const CheckContext& c, std::vector<Finding>& out) {
     for (const auto& kk : op->kernels) {
       if (c.p.key(kk.key).parseable) continue;
       for (const auto& kern : kk.kernels) {
-        if (!kern.boxed_only) continue;
+        // A Python kernel: boxed-only and without an inferred schema (boxed-only
+        // kernels with a signature are typed C++ SymInt kernels, e.g. torch
+        // 1.13's RegisterSparseMeta.cpp registrations).
+        if (!kern.boxed_only || kern.signature) continue;
         Finding f = finding_at(kern.where,
                                fmt::format("boxed-only (Python) kernel '{}' of {} is registered on {}, a key Python "
                                            "cannot name: torch.library raises \"could not parse dispatch key: {}\"",
@@ -879,7 +882,7 @@ constexpr std::array kRules{
          "serves no row at all.",
          "", "B.7", check_building_block_key},
     Rule{"unparseable-key", "UnparseableKey", Severity::Info,
-         "A boxed-only (Python) kernel on a dispatch key that Python cannot name.",
+         "A Python kernel (boxed-only, no signature) on a dispatch key that Python cannot name.",
          "Most per-backend runtime keys exist and have table rows but are missing from parseDispatchKey's table "
          "(e.g. AutogradHIP, QuantizedXLA, SparseMeta in 1.13). A kernel registered from Python (torch.library, "
          "boxed_only = true) on such a key cannot be written: the registration raises.",

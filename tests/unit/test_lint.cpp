@@ -530,6 +530,12 @@ TEST_CASE("lint unparseable-key: a boxed-only kernel on a key Python cannot name
   CHECK(contains(f[0].message, "could not parse dispatch key: AutogradHIP"));
   CHECK(lint_rule({{"a.toml", kDef + impl("AutogradHIP", "cpp")}}, "unparseable-key").empty());
   CHECK(lint_rule({{"a.toml", kDef + impl("AutogradCPU", "py", "boxed_only = true\n")}}, "unparseable-key").empty());
+  // Boxed-only with an inferred schema: a typed C++ SymInt kernel, as torch
+  // 1.13's RegisterSparseMeta.cpp registers on SparseMeta.
+  CHECK(lint_rule({{"a.toml",
+                    kDef + impl("SparseMeta", "cpp", "boxed_only = true\nsignature = \"(Tensor _0) -> Tensor _0\"\n")}},
+                  "unparseable-key", "torch-1.13")
+            .empty());
 }
 
 // ---- unreachable-kernel
