@@ -1,7 +1,9 @@
 // dispatchtool lint: registration conflicts, with every location involved.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -14,6 +16,7 @@ namespace {
 
 struct LintOptions {
   std::vector<std::string> files;
+  std::vector<std::string> context;  // loaded first; their own findings are not reported
   std::string profile;
   std::string format = "text";
   std::vector<std::string> select, ignore, severity;
@@ -139,6 +142,32 @@ int write_baseline_file(const Io& io, const std::string& path, const std::vector
   return kExitOk;
 }
 
+// --context PATH: a file, or every *.toml in a directory (sorted by name).
+std::optional<std::vector<std::string>> context_files(const Io& io, const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+      if (entry.path().extension() == ".toml") found.push_back(entry.path().string());
+    if (ec) {
+      usage_error(io, fmt::format("--context: cannot list '{}': {}", path, ec.message()));
+      return std::nullopt;
+    }
+    if (found.empty()) {
+      usage_error(io, fmt::format("--context: no .toml files in '{}'", path));
+      return std::nullopt;
+    }
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
 int run_lint(const Io& io, const LintOptions& o) {
   if (o.list_rules) {
     std::string out;
@@ -155,12 +184,21 @@ int run_lint(const Io& io, const LintOptions& o) {
 
   auto profile = open_profile(io, config.profile.value_or(std::string(kDefaultProfile)), config.profile_where);
   if (!profile) return kExitError;
-  auto loaded = load(**profile, o.files, io.read, LoadOptions{OnRefusal::Record});
+  auto context = context_files(io, o.context);
+  if (!context) return kExitError;
+  std::vector<std::string> paths = *context;
+  paths.insert(paths.end(), o.files.begin(), o.files.end());
+  auto loaded = load(**profile, paths, io.read, LoadOptions{OnRefusal::Record});
   if (!loaded) {
     report(io, loaded.error());
     return kExitError;
   }
   std::vector<lint::Finding> findings = lint::run(*loaded);
+  // Context files take part in the analysis; only the linted files' findings count.
+  if (!context->empty()) {
+    const std::set<std::string_view> in_context(context->begin(), context->end());
+    std::erase_if(findings, [&](const lint::Finding& f) { return in_context.count(f.where.file.view()) != 0; });
+  }
   lint::apply(config, findings);
   if (!o.write_baseline.empty()) return write_baseline_file(io, o.write_baseline, findings);
 
@@ -187,6 +225,12 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<LintOptions>();
   CLI::App* sub = app.add_subcommand("lint", "Check registrations for conflicts and dispatcher pitfalls (CI-friendly)");
   sub->add_option("files", o->files, "registration files (TOML); - reads standard input");
+  sub->add_option("--context", o->context,
+                  "registrations to lint against without reporting their own findings, e.g. PyTorch's own "
+                  "(tools/export_corpus.py): a TOML file or a directory of them (repeatable)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--profile", o->profile,
                   "PyTorch release: a built-in profile (torch-main, torch-1.13) or a profile file PATH.toml "
                   "[default: the config's profile, else torch-main]");
@@ -219,6 +263,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
       "  dispatchtool lint --format sarif ops/*.toml > lint.sarif\n"
       "  dispatchtool lint --select duplicate-registration,impl-without-def --fail-on warning ops/*.toml\n"
       "  dispatchtool lint --write-baseline lint-baseline.toml ops/*.toml   # then: --baseline lint-baseline.toml\n"
+      "  dispatchtool lint --profile torch-1.13 --context torch-corpus/ my_backend.toml   # an out-of-tree backend\n"
       "Rules: dispatchtool lint --list-rules; docs/lint.md");
   return {sub, [o, &io]() -> int { return run_lint(io, *o); }};
 }
