@@ -4,7 +4,7 @@ _dispatchtool() {
   local cur prev words cword
   _init_completion -n , 2>/dev/null || { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; }
   local cmd="${COMP_WORDS[1]}"
-  local commands="table registrations keys lint"
+  local commands="table registrations explain keys lint"
   if [[ $COMP_CWORD -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -28,14 +28,16 @@ _dispatchtool() {
       COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$last"))
       compopt -o nospace 2>/dev/null
       return ;;
+    --context) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --op|--select|--ignore|--severity|--baseline|--write-baseline|--config) return ;;
   esac
   local opts
   case "$cmd" in
     table) opts="--profile --op --keys --raw --style --register --color --fallbacks --expand --help" ;;
     registrations) opts="--profile --op --keys --raw --style --register --color --help" ;;
+    explain) opts="--profile --op --keys --register --color --help" ;;
     keys) opts="--profile --names --help" ;;
-    lint) opts="--profile --format --select --ignore --severity --fail-on --config --baseline --write-baseline --help" ;;
+    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --baseline --write-baseline --context --list-rules --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -26,5 +26,11 @@ check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool table --profile torch-1" torch-1.13
 check "dispatchtool lint --format sa" sarif
+# Every option a subcommand's --help lists is offered (the lists cannot drift).
+for sub in table registrations explain keys lint; do
+  for opt in $(dispatchtool "$sub" --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
+    check "dispatchtool $sub $opt" "$opt"
+  done
+done
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
