@@ -78,6 +78,7 @@ class Resolver {
   // "Key: " for the key in table slot `slot` (the start of a raw table row).
   [[nodiscard]] std::string_view row_prefix(std::size_t slot) const { return row_prefixes_[slot]; }
   [[nodiscard]] const Registry& registry() const { return *reg_; }
+  // A key without a table row (alias, building block) resolves to the missing entry.
   [[nodiscard]] Entry compute(const Operator& op, KeyId k) const;
   // Every runtime key in table order (Undefined first); missing entries included.
   void compute_table(const Operator& op, std::vector<Entry>& out) const;

@@ -115,6 +115,10 @@ void render_explain(const Resolver& r, const Operator& op, KeyId key, const Huma
   const Registry& reg = r.registry();
   const Profile& p = reg.profile();
   const Text t{reg, style.color};
+  if (p.key(key).slot < 0) {  // callers pass runtime keys (--keys expands aliases)
+    out += fmt::format("{} is not a runtime key: it has no row in the dispatch table\n", t.key(key));
+    return;
+  }
   Resolver::OpView view;
   r.prepare(op, view);
   Trace trace;

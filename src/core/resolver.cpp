@@ -138,9 +138,11 @@ Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
 }
 
 Entry Resolver::compute(const Operator& op, KeyId k) const {
-  thread_local OpView v;  // reused: single-key lookups (lint) do not allocate
+  const int slot = p_->key(k).slot;
+  if (slot < 0) return Entry{};  // not a runtime key: no table row, nothing to resolve
+  thread_local OpView v;         // reused: single-key lookups (lint) do not allocate
   prepare(op, v);
-  return compute(v, static_cast<std::size_t>(p_->key(k).slot));
+  return compute(v, static_cast<std::size_t>(slot));
 }
 
 void Resolver::compute_table(const Operator& op, std::vector<Entry>& out) const {
@@ -152,7 +154,9 @@ void Resolver::compute_table(const Operator& op, std::vector<Entry>& out) const 
 
 MathSkip Resolver::math_skip(const Operator& op, KeyId k) const {
   MathSkip m;
-  const Slot& s = slots_[static_cast<std::size_t>(p_->key(k).slot)];
+  const int slot = p_->key(k).slot;
+  if (slot < 0) return m;  // not a runtime key
+  const Slot& s = slots_[static_cast<std::size_t>(slot)];
   m.cea_present = cea_ != kUndefined && op.get(cea_) != nullptr;
   for (const auto& kk : op.kernels) {
     if (kk.kernels.empty() || p_->is_alias(kk.key)) continue;

@@ -217,3 +217,17 @@ TEST_CASE("the explain trace agrees with the computed entry for every key") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+TEST_CASE("resolver: a key without a table row resolves to the missing entry") {
+  const auto l = must_load("torch-main", {{"a.toml",
+                                           "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                           "dispatch = { CompositeImplicitAutograd = \"m\" }\n"}});
+  const Resolver r(l.registry);
+  const Profile& p = l.registry.profile();
+  for (const char* k : {"Autograd", "CompositeImplicitAutograd", "Dense", "AutogradFunctionality"}) {
+    CAPTURE(k);
+    CHECK(r.compute(*l.registry.find("t::foo"), *p.find(k)).why == Provenance::Missing);
+  }
+}
+}  // namespace dt::test
