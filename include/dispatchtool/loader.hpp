@@ -11,15 +11,10 @@
 
 #include "dispatchtool/diagnostic.hpp"
 #include "dispatchtool/expected.hpp"
+#include "dispatchtool/io.hpp"
 #include "dispatchtool/model.hpp"
 
 namespace dt {
-
-// Reads a file's contents; "-" means standard input. Injected so tests can load
-// in-memory files. The error is a plain message ("No such file or directory").
-// load() calls it from several threads at once (never twice for "-").
-using ReadFile = std::function<Expected<std::string, std::string>(const std::string& path)>;
-ReadFile filesystem_reader();
 
 struct LoadOptions {
   // Fail: a registration PyTorch refuses (defining twice, two fallbacks for one

@@ -13,6 +13,7 @@
 
 #include "dispatchtool/diagnostic.hpp"
 #include "dispatchtool/expected.hpp"
+#include "dispatchtool/io.hpp"
 
 namespace dt {
 
@@ -180,7 +181,7 @@ const std::vector<EmbeddedProfile>& embedded_profiles();
 
 inline constexpr std::string_view kDefaultProfile = "torch-main";
 
-// `spec` is an embedded profile name or a path ending in ".toml".
-Expected<Profile, Diagnostic> load_profile(std::string_view spec);
+// `spec` is an embedded profile name or a path ending in ".toml" (read with `read`).
+Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);
 
 }  // namespace dt

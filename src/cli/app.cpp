@@ -95,7 +95,7 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
                                                      const std::optional<Location>& given_at) {
-  auto p = load_profile(spec);
+  auto p = load_profile(spec, io.read);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {

@@ -7,12 +7,10 @@
 #include <cctype>
 #include <condition_variable>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <iterator>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <system_error>
 #include <thread>
 #include <tuple>

@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 
 #include "dispatchtool/text.hpp"
 #include "toml_reader.hpp"
@@ -523,21 +521,19 @@ std::optional<KeyId> Profile::find_renamed(std::string_view name, std::string_vi
   return std::nullopt;
 }
 
-Expected<Profile, Diagnostic> load_profile(std::string_view spec) {
+Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read) {
   for (const auto& e : embedded_profiles())
     if (spec == e.name) return Profile::parse(e.text, e.path);
   const std::string path(spec);
   if (path.size() > 5 && path.ends_with(".toml")) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    auto text = read(path);
+    if (!text) {
       Diagnostic d;
       d.where.file = path;
-      d.message = "cannot open profile file";
+      d.message = "cannot open profile file: " + text.error();
       return unexpected(std::move(d));
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return Profile::parse(ss.str(), path);
+    return Profile::parse(*text, path);
   }
   std::vector<std::string_view> names;
   std::vector<std::string> listed;

@@ -17,7 +17,7 @@ inline const Profile& profile(const std::string& name) {
   static std::map<std::string, Profile> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    auto p = load_profile(name);
+    auto p = load_profile(name, filesystem_reader());
     REQUIRE_MESSAGE(p.has_value(), (p ? "" : format(p.error())));
     it = cache.emplace(name, std::move(*p)).first;
   }
