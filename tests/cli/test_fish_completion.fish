@@ -2,36 +2,24 @@
 # usage: fish test_fish_completion.fish BUILD_DIR
 set -x PATH $argv[1] $PATH
 source (dirname (status filename))/../../completions/dispatchtool.fish
-set -l fail 0
-set -l pass 0
-function offers --argument-names line want
+set -g fail 0
+set -g pass 0
+# check LINE WANT: completing LINE offers WANT.
+function check --argument-names line want
     for c in (complete -C "$line")
         if test (string split \t -- $c)[1] = "$want"
-            return 0
+            set -g pass (math $pass + 1)
+            return
         end
     end
-    return 1
+    echo "FAIL: '$line' does not offer '$want'"
+    set -g fail (math $fail + 1)
 end
-# Every option a subcommand's --help lists is offered.
 for sub in table registrations explain keys lint
+    check "dispatchtool " $sub
+    # Every option the subcommand's --help lists (but --help itself).
     for opt in (dispatchtool $sub --help | string match -r -g '^ +(?:-[a-zA-Z],)?(--[a-z-]+)')
-        if test "$opt" = --help
-            continue
-        end
-        if offers "dispatchtool $sub $opt" $opt
-            set pass (math $pass + 1)
-        else
-            echo "FAIL: 'dispatchtool $sub $opt' is not offered"
-            set fail (math $fail + 1)
-        end
-    end
-end
-for sub in table registrations explain keys lint
-    if offers "dispatchtool " $sub
-        set pass (math $pass + 1)
-    else
-        echo "FAIL: subcommand $sub is not offered"
-        set fail (math $fail + 1)
+        test "$opt" = --help; or check "dispatchtool $sub $opt" $opt
     end
 end
 echo "$pass passed, $fail failed"
