@@ -86,6 +86,23 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
   return c;
 }
 
+// Reads `path` and parses it; reports what goes wrong ("cannot read lint baseline: ...").
+template <class T>
+std::optional<T> read_and_parse(const Io& io, const std::string& path, std::string_view what,
+                                Expected<T, Diagnostic> (*parse)(std::string_view, const std::string&)) {
+  auto text = io.read(path);
+  if (!text) {
+    report(io, make_error(Location{path, 0, 0}, fmt::format("cannot read {}: {}", what, text.error())));
+    return std::nullopt;
+  }
+  auto parsed = parse(*text, path);
+  if (!parsed) {
+    report(io, parsed.error());
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
 // --config FILE, or .dispatchtool-lint.toml in the current directory.
 std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
   std::string path = o.config;
@@ -93,16 +110,8 @@ std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
     if (o.no_config || !std::filesystem::is_regular_file(std::string(lint::kConfigFileName))) return lint::Config{};
     path = std::string(lint::kConfigFileName);
   }
-  auto text = io.read(path);
-  if (!text) {
-    report(io, make_error(Location{path, 0, 0}, "cannot read lint configuration: " + text.error()));
-    return std::nullopt;
-  }
-  auto c = lint::parse_config(*text, path);
-  if (!c) {
-    report(io, c.error());
-    return std::nullopt;
-  }
+  auto c = read_and_parse(io, path, "lint configuration", lint::parse_config);
+  if (!c) return std::nullopt;
   // Relative baseline and profile paths are relative to the configuration file.
   const auto beside_config = [&](const std::string& p) {
     return (std::filesystem::path(path).parent_path() / p).lexically_normal().string();
@@ -111,20 +120,6 @@ std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
   if (c->profile && c->profile->ends_with(".toml") && std::filesystem::path(*c->profile).is_relative())
     c->profile = beside_config(*c->profile);
   return std::move(*c);
-}
-
-std::optional<lint::Baseline> read_baseline(const Io& io, const std::string& path) {
-  auto text = io.read(path);
-  if (!text) {
-    report(io, make_error(Location{path, 0, 0}, "cannot read lint baseline: " + text.error()));
-    return std::nullopt;
-  }
-  auto b = lint::parse_baseline(*text, path);
-  if (!b) {
-    report(io, b.error());
-    return std::nullopt;
-  }
-  return std::move(*b);
 }
 
 int write_baseline_file(const Io& io, const std::string& path, const std::vector<lint::Finding>& findings) {
@@ -204,7 +199,7 @@ int run_lint(const Io& io, const LintOptions& o) {
 
   lint::BaselineUse baselined;
   if (config.baseline) {
-    auto baseline = read_baseline(io, *config.baseline);
+    auto baseline = read_and_parse(io, *config.baseline, "lint baseline", lint::parse_baseline);
     if (!baseline) return kExitError;
     baselined = lint::apply_baseline(*baseline, findings);
   }
