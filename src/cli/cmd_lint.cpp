@@ -189,10 +189,23 @@ int run_lint(const Io& io, const LintOptions& o) {
     return kExitError;
   }
   std::vector<lint::Finding> findings = lint::run(*loaded);
-  // Context files take part in the analysis; only the linted files' findings count.
+  // Context files take part in the analysis; only findings that involve a
+  // linted file count, anchored there (a backend kernel that makes a core
+  // operator ambiguous is reported at the backend kernel, not at the core's).
   if (!context->empty()) {
-    const std::set<std::string_view> in_context(context->begin(), context->end());
-    std::erase_if(findings, [&](const lint::Finding& f) { return in_context.count(f.where.file.view()) != 0; });
+    std::set<std::string, std::less<>> linted;
+    for (const auto& f : o.files) linted.insert(f == "-" ? std::string("<stdin>") : f);
+    const auto is_linted = [&](const Location& l) { return linted.count(l.file.view()) != 0; };
+    std::erase_if(findings, [&](lint::Finding& f) {
+      if (is_linted(f.where)) return false;
+      const auto note = std::find_if(f.notes.begin(), f.notes.end(), [&](const Note& n) { return is_linted(n.where); });
+      if (note == f.notes.end()) return true;
+      const Location context_side = f.where;
+      f.where = note->where;
+      *note = Note{context_side, "the other side of this finding, in a --context file"};
+      return false;
+    });
+    lint::sort_findings(findings);
   }
   lint::apply(config, findings);
   if (!o.write_baseline.empty()) return write_baseline_file(io, o.write_baseline, findings);
