@@ -19,4 +19,13 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// Input strings (kernel names, debug strings) shown to people must not cut the
+// text short (NUL), rewrite the terminal (CR, escape sequences) or pass for
+// lines of their own: control characters other than tab are written as \xNN.
+// A newline is kept and followed by `newline_indent` spaces, or, with
+// kEscapeNewlines, written as \x0a too.
+inline constexpr int kEscapeNewlines = -1;
+void append_printable(std::string_view text, std::string& out, int newline_indent = kEscapeNewlines);
+std::string printable(std::string_view text);  // newlines escaped too
+
 }  // namespace dt

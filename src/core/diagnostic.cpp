@@ -5,6 +5,8 @@
 #include <mutex>
 #include <set>
 
+#include "dispatchtool/text.hpp"
+
 namespace dt {
 
 FileName::FileName(std::string_view name) {
@@ -33,30 +35,13 @@ const char* to_string(Severity s) {
   return "error";
 }
 
-namespace {
-
-// Input text quoted in a message (names, kernel strings) must not cut it
-// short (NUL) or rewrite the terminal (CR, escape sequences): control
-// characters other than newline and tab are written as \xNN.
-void append_printable(std::string_view text, std::string& out) {
-  for (const char ch : text) {
-    const auto u = static_cast<unsigned char>(ch);
-    if ((u < 0x20 && ch != '\n' && ch != '\t') || u == 0x7f)
-      out += fmt::format("\\x{:02x}", u);
-    else
-      out += ch;
-  }
-}
-
-}  // namespace
-
 std::string format(const Diagnostic& d) {
   std::string out = fmt::format("{}: {}: ", to_string(d.where), to_string(d.severity));
-  append_printable(d.message, out);
+  append_printable(d.message, out, 0);  // PyTorch's multi-line messages keep their lines
   out += '\n';
   for (const auto& n : d.notes) {
     out += fmt::format("{}: note: ", to_string(n.where));
-    append_printable(n.message, out);
+    append_printable(n.message, out, 0);
     out += '\n';
   }
   return out;

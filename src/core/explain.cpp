@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "dispatchtool/text.hpp"
+
 namespace dt {
 
 namespace {
@@ -15,7 +17,7 @@ struct Text {
     return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : std::string(s);
   }
   [[nodiscard]] std::string kernel(const Kernel& k) const {
-    return fmt::format("{}{}{}", k.fallthrough ? "fallthrough " : "", k.debug,
+    return fmt::format("{}{}{}", k.fallthrough ? "fallthrough " : "", printable(k.debug),
                        k.where.known() ? paint(fmt::format("  ({})", to_string(k.where)), "2") : "");
   }
 };
@@ -40,7 +42,7 @@ std::string question(const Text& t, const TraceStep& s, KeyId key) {
 std::string answer(const Text& t, const TraceStep& s, const Fallback* fallback) {
   if (std::string_view(s.step) == "3") {
     if (fallback == nullptr) return "no";
-    return fmt::format("yes: {}{}{}", fallback->fallthrough ? "fallthrough " : "", fallback->debug,
+    return fmt::format("yes: {}{}{}", fallback->fallthrough ? "fallthrough " : "", printable(fallback->debug),
                        fallback->core ? t.paint("  (PyTorch's own)", "2") : "");
   }
   if (!s.applies) return "no";
@@ -145,8 +147,8 @@ void render_explain(const Resolver& r, const Operator& op, KeyId key, const Huma
   }
   out += "result: ";
   if (e.valid())
-    out += t.paint(fmt::format("{}: {}{} [{}]", p.name_of(key), e.fallthrough() ? "fallthrough " : "", e.debug(),
-                               to_string(e.why)),
+    out += t.paint(fmt::format("{}: {}{} [{}]", p.name_of(key), e.fallthrough() ? "fallthrough " : "",
+                               printable(e.debug()), to_string(e.why)),
                    "1");
   else
     out += t.paint("missing (no row in the table)", "1;31");

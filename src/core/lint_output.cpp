@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dispatchtool/lint.hpp"
+#include "dispatchtool/text.hpp"
 
 namespace dt::lint {
 
@@ -269,23 +270,10 @@ std::vector<std::size_t> occurrences(const std::vector<Finding>& findings) {
 
 // ---- text -------------------------------------------------------------------------------
 
-// "FILE:LINE:COL: severity: first line [rule]" and the message's other lines indented.
-// Appends `text` so that it cannot pass for another line of the report:
-// every line after the first is indented by `indent` spaces, and other
-// control characters (carriage returns, escape sequences) are written as \xNN.
-void append_text(std::string_view text, std::size_t indent, std::string& out) {
-  for (const char ch : text) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '\n') {
-      out += '\n';
-      out.append(indent, ' ');
-    } else if ((u < 0x20 && ch != '\t') || u == 0x7f) {
-      out += fmt::format("\\x{:02x}", u);
-    } else {
-      out += ch;
-    }
-  }
-}
+// Indents: a message's further lines, and notes and the fix hint (whose own
+// further lines go deeper). Only notes and hints start at kNoteIndent, so
+// text from the input (a kernel name with a line break) cannot pass for one.
+constexpr int kMessageIndent = 6, kNoteIndent = 4, kNoteLineIndent = 8;
 
 // "FILE:LINE:COL: severity: first line of the message [rule-id]", then the
 // message's further lines (PyTorch's multi-line texts), indented.
@@ -293,11 +281,11 @@ void text_headline(const Finding& f, std::string& out) {
   const std::string_view msg = f.message;
   const auto nl = msg.find('\n');
   out += fmt::format("{}: {}: ", to_string(f.where), to_string(f.severity));
-  append_text(msg.substr(0, nl), 4, out);
+  append_printable(msg.substr(0, nl), out, kMessageIndent);
   out += fmt::format(" [{}]\n", f.rule);
   if (nl == std::string_view::npos) return;
-  out += "    ";
-  append_text(msg.substr(nl + 1), 4, out);
+  out.append(kMessageIndent, ' ');
+  append_printable(msg.substr(nl + 1), out, kMessageIndent);
   out += '\n';
 }
 
@@ -461,13 +449,15 @@ void render_text(const std::vector<Finding>& findings, std::string& out) {
   for (const auto& f : findings) {
     text_headline(f, out);
     for (const auto& n : f.notes) {
-      out += fmt::format("    {}: note: ", to_string(n.where));
-      append_text(n.message, 8, out);
+      out.append(kNoteIndent, ' ');
+      out += fmt::format("{}: note: ", to_string(n.where));
+      append_printable(n.message, out, kNoteLineIndent);
       out += '\n';
     }
     if (!f.fix.empty()) {
-      out += "    help: ";
-      append_text(f.fix, 8, out);
+      out.append(kNoteIndent, ' ');
+      out += "help: ";
+      append_printable(f.fix, out, kNoteLineIndent);
       out += '\n';
     }
   }

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "dispatchtool/text.hpp"
+
 namespace dt {
 
 bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
@@ -255,7 +257,7 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
       via += " (raises at run time)";
     else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback)
       via += " via " + p.name_of(e.source);
-    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + std::string(e.debug());
+    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(e.debug());
     std::string key = p.display_name(k, reg.privateuse1_name);
     const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
     gap = false;
@@ -294,7 +296,7 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
   const Paint paint{s.color};
   out += paint(heading(op), "1");
   out += '\n';
-  if (op.def) out += fmt::format("  defined {}  ({})\n", op.def->debug, to_string(op.def->where));
+  if (op.def) out += fmt::format("  defined {}  ({})\n", printable(op.def->debug), to_string(op.def->where));
   std::size_t wk = 3;
   for (const auto& kk : op.kernels)
     if (f.allows(kk.key)) wk = std::max(wk, p.display_name(kk.key, reg.privateuse1_name).size() + 8);
@@ -308,7 +310,8 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
       if (k.fallthrough) flags += " fallthrough";
       if (k.catch_all) flags += " catch-all";
       if (!first) flags += " inactive (overridden)";
-      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? k.debug : paint(k.debug, "2"), paint(flags, "33"),
+      const std::string debug = printable(k.debug);
+      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? debug : paint(debug, "2"), paint(flags, "33"),
                          paint(to_string(k.where), "2"));
       first = false;
     }

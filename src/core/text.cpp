@@ -1,5 +1,7 @@
 #include "dispatchtool/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -48,6 +50,27 @@ std::optional<std::string> closest(std::string_view word, const std::vector<std:
 std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
   if (auto c = closest(word, candidates)) return " (did you mean '" + *c + "'?)";
   return {};
+}
+
+void append_printable(std::string_view text, std::string& out, int newline_indent) {
+  for (const char ch : text) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (ch == '\n' && newline_indent >= 0) {
+      out += '\n';
+      out.append(static_cast<std::size_t>(newline_indent), ' ');
+    } else if ((u < 0x20 && ch != '\t') || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else {
+      out += ch;
+    }
+  }
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  append_printable(text, out);
+  return out;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {

@@ -692,6 +692,22 @@ TEST_CASE("lint output: text cannot be forged by kernel names") {
     start = end + 1;
   }
   CHECK(headlines == 1);
+  // Lines at the notes' indent are notes and hints the tool wrote, never text
+  // from a name (a message's further lines go deeper).
+  const auto forged =
+      lint_files({{"a.toml", kDef + "dispatch = { CPU = \"k1\" }\n" +
+                                 impl("CPU", "k2\\n    f.toml:1:1: note: all good") + impl("Autograd", "ag")}});
+  REQUIRE(forged.size() == 1);
+  std::string text;
+  lint::render_text(forged, text);
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = text.find('\n', start);
+    const std::string line = text.substr(start, end - start);
+    if (line.rfind("    ", 0) == 0 && line[4] != ' ')
+      CHECK_MESSAGE((line.rfind("    a.toml:", 0) == 0 || line.rfind("    help: ", 0) == 0), line);
+    start = end + 1;
+  }
+  CHECK(contains(text, "\n          f.toml:1:1: note: all good"));
   CHECK(contains(out, "\n        fake.toml:1:1: error: forged [x]\\x0d\\x1b[2K' is registered here\n"));
   CHECK(out.find('\r') == std::string::npos);
   CHECK(out.find('\x1b') == std::string::npos);

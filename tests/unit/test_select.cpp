@@ -253,3 +253,20 @@ TEST_CASE("readable table: every run is a range of consecutive table rows") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+TEST_CASE("readable views escape control characters in names") {
+  const auto l = must_load("torch-main", {{"a.toml",
+                                           "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                           "dispatch = { CPU = \"k\\u001b[31m\\r\\nX\" }\n"}});
+  const Operator& op = *l.registry.find("t::foo");
+  std::string table, regs;
+  render_table_human(Resolver(l.registry), op, KeyFilter{}, HumanStyle{}, table);
+  render_registrations_human(l.registry, op, KeyFilter{}, HumanStyle{}, regs);
+  for (const std::string* out : {&table, &regs}) {
+    CHECK(out->find("k\\x1b[31m\\x0d\\x0aX") != std::string::npos);
+    CHECK(out->find('\x1b') == std::string::npos);
+    CHECK(out->find('\r') == std::string::npos);
+  }
+}
+}  // namespace dt::test
