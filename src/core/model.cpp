@@ -134,10 +134,25 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, con
 // first one registered for the operator. Kernels with different inferred
 // schemas have different C++ types; the C++ type names themselves are not in
 // the input, so the message shows the inferred schemas in their place.
+// Whether two inferred schemas stand for the same C++ function type: the same
+// argument and return types (a C++ type has no argument names).
+bool same_cpp_types(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto x = parse_schema(a), y = parse_schema(b);
+  if (!x || !y) return false;  // validated by the loader
+  const auto types = [](const std::vector<SchemaArgument>& args) {
+    std::vector<std::string_view> out;
+    for (const auto& arg : args) out.push_back(arg.type);
+    return out;
+  };
+  return types(x->arguments) == types(y->arguments) && types(x->returns) == types(y->returns) &&
+         x->is_vararg == y->is_vararg && x->is_varret == y->is_varret;
+}
+
 std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
   if (k.fallthrough || !k.signature) return std::nullopt;
   const auto& first = k.boxed_only ? op.sym_cpp_signature : op.cpp_signature;
-  if (!first || !first->signature || *first->signature == *k.signature) return std::nullopt;
+  if (!first || !first->signature || same_cpp_types(*first->signature, *k.signature)) return std::nullopt;
   const auto key_text = [&](KeyId kk, bool catch_all) {
     return catch_all ? std::string("(catch all)") : p.name_of(kk);
   };
@@ -230,7 +245,11 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
           "     new kernel: {}",
           p.quirks().override_warning_prefix, op.def ? op.def->printed : op.name,
           op.def ? op.def->debug : "no debug info", k.catch_all ? "(catch all)" : p.name_of(key),
-          op.cpp_signature ? op.cpp_signature->debug : std::string("no debug info"), k.debug);
+          // The first typed kernel's debug; a SymInt one if there is no other.
+          op.cpp_signature       ? op.cpp_signature->debug
+          : op.sym_cpp_signature ? op.sym_cpp_signature->debug
+                                 : std::string("no debug info"),
+          k.debug);
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";
       d.op = op.name;

@@ -322,6 +322,11 @@ TEST_CASE("lint schema-mismatch: PyTorch's message, kernel and def") {
   CHECK(of_rule(two, "impl-without-def").empty());
   CHECK(two.size() == 2);
 
+  // Argument names are not part of a C++ type: no mismatch.
+  CHECK(lint_files(
+            {{"a.toml", kDef + impl("CPU", "k1", "signature = \"(Tensor self) -> Tensor\"\n") +
+                            impl("CUDA", "k2", "signature = \"(Tensor _0) -> Tensor _0\"\n") + impl("Autograd", "ag")}})
+            .empty());
   // Kernel against kernel (OperatorEntry's C++ signature check, before any def):
   // the second typed kernel with another signature is refused.
   const auto cpp = lint_rule(

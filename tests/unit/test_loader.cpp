@@ -78,6 +78,21 @@ TEST_CASE("schema mismatch prints the def with real types, as torch 1.13 does") 
         "a.toml:2:1: note: the operator is defined here\n");
 }
 
+TEST_CASE("override warning: 'previous kernel' falls back to the first SymInt kernel") {
+  // torch 1.13, overriding Tracer on aten::_reshape_alias_copy (typed SymInt
+  // kernels only): "previous kernel: registered at ...NonFunctional.cpp:21389".
+  const std::string sym = "boxed_only = true\nsignature = \"(Tensor _0) -> Tensor _0\"\n";
+  const auto l = must_load("torch-1.13",
+                           {{"a.toml", kDef +
+                                           "[[impl]]\nop = \"foo\"\nkey = \"CompositeExplicitAutogradNonFunctional\"\n"
+                                           "kernel = \"first_sym\"\n" +
+                                           sym + "[[impl]]\nop = \"foo\"\nkey = \"Tracer\"\nkernel = \"t1\"\n" + sym +
+                                           "[[impl]]\nop = \"foo\"\nkey = \"Tracer\"\nkernel = \"t2\"\n" + sym}});
+  REQUIRE(l.registry.warnings().size() == 1);
+  CHECK(l.registry.warnings()[0].message.find("\n  previous kernel: first_sym\n       new kernel: t2") !=
+        std::string::npos);
+}
+
 TEST_CASE("missing files are reported") {
   auto r = load(profile("torch-main"), {"nope.toml"}, memory_reader({}), {});
   REQUIRE_FALSE(r.has_value());
