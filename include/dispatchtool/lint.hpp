@@ -99,6 +99,9 @@ Expected<Config, Diagnostic> parse_config(std::string_view text, const std::stri
 // severity add (a later severity for the same rule wins).
 Config merge(Config base, const Config& over);
 
+// Whether a rule runs under `config` (select, ignore).
+bool selected(const Config& config, std::string_view rule);
+
 // Drops unselected and ignored findings and applies the severity overrides.
 // Rule ids must have been validated.
 void apply(const Config& config, std::vector<Finding>& findings);
@@ -131,8 +134,8 @@ struct BaselineUse {
   std::size_t unmatched = 0;  // baseline counts no finding used: fixed problems (refresh the baseline)
 };
 // Removes the accepted findings (the first `count` of each (rule, op, key) in
-// sorted order).
-BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings);
+// sorted order); only entries of rules `config` selects count as unmatched.
+BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings, const Config& config);
 
 // ---- output (lint_output.cpp) -------------------------------------------------
 

@@ -214,7 +214,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (config.baseline) {
     auto baseline = read_and_parse(io, *config.baseline, "lint baseline", lint::parse_baseline);
     if (!baseline) return kExitError;
-    baselined = lint::apply_baseline(*baseline, findings);
+    baselined = lint::apply_baseline(*baseline, findings, config);
   }
 
   const lint::Summary summary = lint::summarize(findings, baselined);

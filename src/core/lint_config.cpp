@@ -120,13 +120,15 @@ Config merge(Config base, const Config& over) {
   return base;
 }
 
-void apply(const Config& config, std::vector<Finding>& findings) {
-  auto listed = [](const std::vector<std::string>& ids, const std::string& id) {
-    return std::find(ids.begin(), ids.end(), id) != ids.end();
+bool selected(const Config& config, std::string_view rule) {
+  const auto listed = [&](const std::vector<std::string>& ids) {
+    return std::find(ids.begin(), ids.end(), rule) != ids.end();
   };
-  std::erase_if(findings, [&](const Finding& f) {
-    return (!config.select.empty() && !listed(config.select, f.rule)) || listed(config.ignore, f.rule);
-  });
+  return (config.select.empty() || listed(config.select)) && !listed(config.ignore);
+}
+
+void apply(const Config& config, std::vector<Finding>& findings) {
+  std::erase_if(findings, [&](const Finding& f) { return !selected(config, f.rule); });
   for (auto& f : findings)
     for (const auto& o : config.severity)  // the last override of a rule wins
       if (o.rule == f.rule) f.severity = o.severity;
@@ -194,7 +196,7 @@ Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::
   return out;
 }
 
-BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings) {
+BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings, const Config& config) {
   std::vector<std::size_t> left;
   left.reserve(baseline.entries.size());
   for (const auto& e : baseline.entries) left.push_back(e.count);
@@ -217,7 +219,9 @@ BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
   findings = std::move(kept);
   BaselineUse use;
   use.accepted = removed;
-  for (const std::size_t n : left) use.unmatched += n;
+  // Entries of rules that did not run (--select, --ignore) cannot have matched.
+  for (std::size_t i = 0; i < left.size(); ++i)
+    if (selected(config, baseline.entries[i].rule)) use.unmatched += left[i];
   return use;
 }
 
