@@ -2,12 +2,14 @@
 // commands). Every format is a pure function of the sorted findings.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <tuple>
 #include <vector>
 
 #include "dispatchtool/lint.hpp"
+#include "dispatchtool/profile.hpp"
 #include "dispatchtool/text.hpp"
 
 namespace dt::lint {
@@ -207,7 +209,7 @@ void sarif_physical_location(JsonWriter& w, const Location& loc, const OutputInf
   // Relative to the directory lint ran in; consumers such as GitHub code
   // scanning resolve %SRCROOT% to the checkout (no originalUriBaseIds, so that
   // the output does not depend on the machine's paths).
-  if (!uri.starts_with("file:")) w.member("uriBaseId", "%SRCROOT%");
+  if (!uri.starts_with("file:") && !uri.starts_with("../")) w.member("uriBaseId", "%SRCROOT%");
   w.end_object();
   if (loc.known()) {
     w.key("region");
@@ -231,14 +233,24 @@ void sarif_result(JsonWriter& w, const Finding& f, std::size_t occurrence, const
   sarif_physical_location(w, f.where, info);
   w.end_object();
   w.end_array();
-  if (!f.notes.empty()) {
+  // Notes about PyTorch's own registrations point into a built-in profile,
+  // which is not a file of the analysed repository: the message says it all.
+  const auto in_builtin_profile = [](const Note& n) {
+    const auto& builtin = embedded_profiles();
+    return std::any_of(builtin.begin(), builtin.end(),
+                       [&](const EmbeddedProfile& e) { return n.where.file == e.path; });
+  };
+  std::vector<const Note*> related;
+  for (const auto& n : f.notes)
+    if (!in_builtin_profile(n)) related.push_back(&n);
+  if (!related.empty()) {
     w.key("relatedLocations");
     w.begin_array();
-    for (std::size_t i = 0; i < f.notes.size(); ++i) {
+    for (std::size_t i = 0; i < related.size(); ++i) {
       w.begin_object();
       w.member("id", std::uint64_t{i + 1});
-      sarif_physical_location(w, f.notes[i].where, info);
-      w.text_member("message", f.notes[i].message);
+      sarif_physical_location(w, related[i]->where, info);
+      w.text_member("message", related[i]->message);
       w.end_object();
     }
     w.end_array();
