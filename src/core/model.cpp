@@ -283,6 +283,8 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
           p.name_of(k));
       return d;
     }
+    // The debug string this key's registration gets (see debug_after_first).
+    const std::string& debug = k != targets.front() && !f.debug_after_first.empty() ? f.debug_after_first : f.debug;
     auto& cur = fallbacks_[static_cast<std::size_t>(slot)];
     const auto& ex = p.quirks().multiple_fallbacks_exempt;
     if (cur && std::find(ex.begin(), ex.end(), k) == ex.end()) {
@@ -291,7 +293,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
       d.message = fmt::format(
           "Tried to register multiple backend fallbacks for the same dispatch key {}; previous "
           "registration {}, new registration {}",
-          p.name_of(k), cur->debug, f.debug);
+          p.name_of(k), cur->debug, debug);
       d.notes.push_back({cur->where, cur->core ? "the previous fallback is registered by PyTorch "
                                                  "itself (profile " +
                                                      p.name() + ")"
@@ -302,7 +304,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
     }
     Fallback one = f;
     one.key = k;
-    if (k != targets.front() && !f.debug_after_first.empty()) one.debug = f.debug_after_first;
+    one.debug = debug;
     cur = one;
     user_fallbacks_.push_back(std::move(one));
   }

@@ -63,8 +63,9 @@ std::size_t utf8_length_of_code_point(std::uint32_t cp) {
 }  // namespace
 
 Location string_offset_location(std::string_view text, const Location& start, std::size_t offset) {
-  // The byte index of `start`: its line, then its column in code points.
-  std::size_t pos = 0;
+  // The byte index of `start`: its line, then its column in code points
+  // (toml++ skips a UTF-8 byte order mark without counting it).
+  std::size_t pos = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   for (std::uint32_t line = 1; line < start.line; ++line) {
     pos = text.find('\n', pos);
     if (pos == std::string_view::npos) return start;

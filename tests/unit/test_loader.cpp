@@ -61,7 +61,16 @@ TEST_CASE("schema errors point into the file, through escapes, multi-line string
   CHECK(at("schema = \"\"\"\nf(Tensor x,\n  Tensr y) -> Tensor\"\"\"\n") == "a.toml:5:3");     // multi-line
   CHECK(at("schema = \"\"\"f(Tensor x, \\\n    Tensr y) -> Tensor\"\"\"\n") == "a.toml:4:5");  // line-ending backslash
   CHECK(at(R"(schema = 'f(str r="a", Tensr x) -> Tensor')"
-           "\n") == "a.toml:3:24");  // literal string
+           "\n") == "a.toml:3:24");                                                         // literal string
+  CHECK(at("schema = \"f(Tensor x,\\tTensr y) -> Tensor\"\r\n") == "a.toml:3:24");          // \t escape, CRLF
+  CHECK(at("schema = '''\r\nf(Tensor x,\r\n  Tensr y) -> Tensor'''\r\n") == "a.toml:5:3");  // literal multi-line
+  CHECK(at(R"(schema = "f(str s=\"\U0001F600\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:35");  // \U escape
+  // A byte order mark, with the schema on line 1.
+  const std::string bom = error_of({{"a.toml",
+                                     "\xEF\xBB\xBF"
+                                     "def = [{ schema = \"t::f(str r=\\\"a\\\", Tensr x) -> Tensor\" }]\n"}});
+  CHECK(bom.substr(0, bom.find(": error:")) == "a.toml:1:38");
 }
 
 TEST_CASE("schema mismatch prints the def with real types, as torch 1.13 does") {
@@ -301,6 +310,12 @@ TEST_CASE("edge cases of impls and fallbacks, as torch 1.13 treats them") {
   CHECK(rows(raw_table(plain_fb, "t::foo"), {"NestedTensorCPU", "AutogradNestedTensor"}) ==
         "NestedTensorCPU: fallthrough registered at x.cpp:9 [backend fallback]\n"
         "AutogradNestedTensor: fallthrough registered at x.cpp:9 [backend fallback]\n");
+  // ... which is also what a collision on a later runtime key quotes.
+  CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"CUDA\"\nkernel = \"a\"\n"},
+                  {"b.toml", "[[fallback]]\nkey = \"CompositeExplicitAutograd\"\nkernel = \"b\"\n"}},
+                 "torch-1.13")
+            .find("Tried to register multiple backend fallbacks for the same dispatch key CUDA; previous registration "
+                  "a, new registration registered at b.toml:1\n") != std::string::npos);
   // A fallback on Undefined has no key: c10::Library::_fallback asserts.
   CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"Undefined\"\nfallthrough = true\n"}}, "torch-1.13")
             .find("a.toml:2:7: error: fallback(...): dispatch_key.has_value() INTERNAL ASSERT FAILED") == 0);
