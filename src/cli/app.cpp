@@ -100,7 +100,7 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {
       // "cannot open profile file" names no file once it is located in the config.
-      if (d.where.file != "--profile") d.message = fmt::format("profile '{}': {}", spec, d.message);
+      if (spec.ends_with(".toml")) d.message = fmt::format("profile '{}': {}", spec, d.message);
       d.where = *given_at;
     }
     report(io, d);
