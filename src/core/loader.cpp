@@ -488,8 +488,7 @@ class FileLoader {
           return set_error(location_of(v.source(), file_),
                            fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())),
                  true;
-        std::string kernel(v.as_string()->get());
-        if (kernel.empty()) kernel = fmt::format("registered at {}:{}", file_, location_of(v.source(), file_).line);
+        const std::string kernel = debug_or_default(v.as_string()->get(), location_of(v.source(), file_));
         std::string_view keys = k.str();
         if (keys.find_first_not_of(" \t,") == std::string_view::npos)
           return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
@@ -618,7 +617,7 @@ class FileLoader {
         continue;
       }
       Kernel kern;
-      kern.debug = debug_or_default(kernel, where);
+      kern.debug = debug_or_default(kernel ? kernel->value : std::string_view{}, where);
       kern.signature = signature;
       kern.fallthrough = fallthrough;
       kern.boxed_only = boxed && boxed->value;
@@ -630,8 +629,8 @@ class FileLoader {
 
   // A kernel's debug string: its name, or (like c10's debugString for an
   // empty one) where it is registered.
-  std::string debug_or_default(const std::optional<Located<std::string>>& kernel, const Location& where) const {
-    if (kernel && !kernel->value.empty()) return kernel->value;
+  std::string debug_or_default(std::string_view name, const Location& where) const {
+    if (!name.empty()) return std::string(name);
     return fmt::format("registered at {}:{}", file_, where.line);
   }
 
@@ -688,13 +687,12 @@ class FileLoader {
     }
     Fallback f;
     f.key = *k;
-    f.debug = debug_or_default(kernel, where);
+    f.debug = debug_or_default(kernel ? kernel->value : std::string_view{}, where);
     // c10 moves a custom debug string (CppFunction::debug) into the first
     // runtime key's registration; the others get debugString("", file, line).
     // A name that reads like that default ("registered at ...", i.e. no custom
     // string in C++) is what every runtime key prints.
-    if (p_.is_alias(*k) && !f.debug.starts_with("registered at "))
-      f.debug_after_first = debug_or_default(std::nullopt, where);
+    if (p_.is_alias(*k) && !f.debug.starts_with("registered at ")) f.debug_after_first = debug_or_default({}, where);
     f.fallthrough = fallthrough;
     f.where = kwhere;
     out_.stmts.emplace_back(std::move(f));

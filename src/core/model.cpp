@@ -130,10 +130,6 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, con
   return d;
 }
 
-// OperatorEntry::registerKernel: a typed kernel's C++ signature must equal the
-// first one registered for the operator. Kernels with different inferred
-// schemas have different C++ types; the C++ type names themselves are not in
-// the input, so the message shows the inferred schemas in their place.
 // Whether two inferred schemas stand for the same C++ function type: the same
 // argument and return types (a C++ type has no argument names).
 bool same_cpp_types(const std::string& a, const std::string& b) {
@@ -149,6 +145,10 @@ bool same_cpp_types(const std::string& a, const std::string& b) {
          x->is_vararg == y->is_vararg && x->is_varret == y->is_varret;
 }
 
+// OperatorEntry::registerKernel: a typed kernel's C++ signature must equal the
+// first one registered for the operator. Kernels with different inferred
+// schemas have different C++ types; the C++ type names themselves are not in
+// the input, so the message shows the inferred schemas in their place.
 std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
   if (k.fallthrough || !k.signature) return std::nullopt;
   const auto& first = k.boxed_only ? op.sym_cpp_signature : op.cpp_signature;
