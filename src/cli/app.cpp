@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "cli.hpp"
-#include "dispatchtool/python_dispatcher.hpp"
-#include "dispatchtool/select.hpp"
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
+#include "cli/cli.hpp"
+#include "registry/python_dispatcher.hpp"
+#include "registry/select.hpp"
 
 namespace dt::cli {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "dispatchtool/loader.hpp"
-#include "dispatchtool/profile.hpp"
-#include "dispatchtool/render.hpp"
-#include "dispatchtool/resolver.hpp"
+#include "keys/profile.hpp"
+#include "registry/loader.hpp"
+#include "render/render.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt::cli {
 

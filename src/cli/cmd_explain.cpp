@@ -1,8 +1,8 @@
 // dispatchtool explain: why a key of an operator gets the kernel it gets.
 #include <fmt/format.h>
 
-#include "cli.hpp"
-#include "dispatchtool/explain.hpp"
+#include "cli/cli.hpp"
+#include "render/explain.hpp"
 
 namespace dt::cli {
 

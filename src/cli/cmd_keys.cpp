@@ -1,8 +1,8 @@
 // dispatchtool keys: the dispatch-key universe of a profile.
 #include <fmt/format.h>
 
-#include "cli.hpp"
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
+#include "cli/cli.hpp"
 
 namespace dt::cli {
 

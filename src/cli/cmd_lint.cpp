@@ -7,8 +7,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "cli.hpp"
-#include "dispatchtool/lint.hpp"
+#include "cli/cli.hpp"
+#include "lint/lint.hpp"
 
 namespace dt::cli {
 

@@ -1,5 +1,5 @@
 // dispatchtool registrations: the registered kernels of each operator.
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 namespace dt::cli {
 

@@ -1,5 +1,5 @@
 // dispatchtool table: computed dispatch tables.
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 namespace dt::cli {
 

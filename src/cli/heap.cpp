@@ -5,7 +5,7 @@
 // keeps most of them. With glibc's defaults every fresh 4 KiB page costs a
 // page fault, and on virtual machines a fault costs several microseconds:
 // without these settings the faults took about as long as parsing the TOML.
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 #if defined(__GLIBC__) && defined(__linux__)
 #include <malloc.h>

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "cli.hpp"
+#include "cli/cli.hpp"
 
 int main(int argc, char** argv) {
   dt::cli::tune_heap();

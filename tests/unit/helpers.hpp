@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "dispatchtool/loader.hpp"
-#include "dispatchtool/render.hpp"
-#include "dispatchtool/resolver.hpp"
+#include "registry/loader.hpp"
+#include "render/render.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt::test {
 

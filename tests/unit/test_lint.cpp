@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "dispatchtool/lint.hpp"
 #include "helpers.hpp"
+#include "lint/lint.hpp"
 
 namespace dt::test {
 namespace {

@@ -1,7 +1,7 @@
 // The resolver and the exact renderers against the examples of the semantics
 // spec (sections C, D, E).
-#include "dispatchtool/python_dispatcher.hpp"
 #include "helpers.hpp"
+#include "registry/python_dispatcher.hpp"
 
 namespace dt::test {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "dispatchtool/schema.hpp"
+#include "registry/schema.hpp"
 
 #ifndef DT_TEST_DATA_DIR
 #error "DT_TEST_DATA_DIR must be defined as the absolute path of tests/unit/data"

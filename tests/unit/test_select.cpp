@@ -1,10 +1,10 @@
 // Selection (--keys, --op) and the readable table's runs of equal rows.
 #include <algorithm>
 
-#include "dispatchtool/python_dispatcher.hpp"
-#include "dispatchtool/select.hpp"
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 #include "helpers.hpp"
+#include "registry/python_dispatcher.hpp"
+#include "registry/select.hpp"
 
 namespace dt::test {
 namespace {

@@ -1,4 +1,4 @@
-#include "toml_reader.hpp"
+#include "base/toml_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <span>
 
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 namespace dt {
 

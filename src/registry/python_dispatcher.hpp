@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dispatchtool/model.hpp"
+#include "registry/model.hpp"
 
 namespace dt {
 

@@ -1,4 +1,4 @@
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 #include <fmt/format.h>
 

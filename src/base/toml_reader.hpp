@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "dispatchtool/diagnostic.hpp"
-#include "dispatchtool/expected.hpp"
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
 
 namespace dt {
 

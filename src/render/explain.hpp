@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "dispatchtool/render.hpp"
-#include "dispatchtool/resolver.hpp"
+#include "render/render.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt {
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "dispatchtool/expected.hpp"
+#include "base/expected.hpp"
 
 namespace dt {
 

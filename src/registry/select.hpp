@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "dispatchtool/expected.hpp"
-#include "dispatchtool/model.hpp"
-#include "dispatchtool/render.hpp"
+#include "base/expected.hpp"
+#include "registry/model.hpp"
+#include "render/render.hpp"
 
 namespace dt {
 

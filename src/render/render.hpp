@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "dispatchtool/model.hpp"
-#include "dispatchtool/resolver.hpp"
+#include "registry/model.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt {
 

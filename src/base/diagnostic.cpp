@@ -1,11 +1,11 @@
-#include "dispatchtool/diagnostic.hpp"
+#include "base/diagnostic.hpp"
 
 #include <fmt/format.h>
 
 #include <mutex>
 #include <set>
 
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 namespace dt {
 

@@ -1,11 +1,11 @@
-#include "dispatchtool/python_dispatcher.hpp"
+#include "registry/python_dispatcher.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <set>
 
-#include "dispatchtool/render.hpp"
+#include "render/render.hpp"
 
 namespace dt {
 

@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dispatchtool/diagnostic.hpp"
-#include "dispatchtool/profile.hpp"
-#include "dispatchtool/schema.hpp"
+#include "base/diagnostic.hpp"
+#include "keys/profile.hpp"
+#include "registry/schema.hpp"
 
 namespace dt {
 

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "dispatchtool/lint.hpp"
-#include "toml_reader.hpp"
+#include "base/toml_reader.hpp"
+#include "lint/lint.hpp"
 
 namespace dt::lint {
 

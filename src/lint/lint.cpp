@@ -3,7 +3,7 @@
 // Each check reads the loaded registrations (and the refusals the loader
 // recorded) and appends findings without severity; run() stamps every finding
 // with its rule's id and default severity and sorts them.
-#include "dispatchtool/lint.hpp"
+#include "lint/lint.hpp"
 
 #include <fmt/format.h>
 
@@ -11,8 +11,8 @@
 #include <array>
 #include <tuple>
 
-#include "dispatchtool/resolver.hpp"
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt::lint {
 

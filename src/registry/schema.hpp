@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "dispatchtool/expected.hpp"
+#include "base/expected.hpp"
 
 namespace dt {
 

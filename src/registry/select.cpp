@@ -1,11 +1,11 @@
-#include "dispatchtool/select.hpp"
+#include "registry/select.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 namespace dt {
 

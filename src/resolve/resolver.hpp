@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "dispatchtool/model.hpp"
-#include "dispatchtool/profile.hpp"
+#include "keys/profile.hpp"
+#include "registry/model.hpp"
 
 namespace dt {
 

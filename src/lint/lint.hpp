@@ -14,9 +14,9 @@
 #include <string_view>
 #include <vector>
 
-#include "dispatchtool/diagnostic.hpp"
-#include "dispatchtool/expected.hpp"
-#include "dispatchtool/loader.hpp"
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "registry/loader.hpp"
 
 namespace dt::lint {
 
@@ -66,7 +66,7 @@ std::vector<Finding> run(const LoadResult& loaded);
 // By file, line, column, rule, then message, operator and key.
 void sort_findings(std::vector<Finding>& findings);
 
-// ---- configuration (lint_config.cpp) ---------------------------------------
+// ---- configuration (config.cpp) ---------------------------------------------
 
 // "error" | "warning" | "info"
 std::optional<Severity> parse_severity(std::string_view text);
@@ -109,7 +109,7 @@ void apply(const Config& config, std::vector<Finding>& findings);
 // True if some finding is at or above `fail_on`.
 bool fails(const std::vector<Finding>& findings, Severity fail_on);
 
-// ---- baseline (lint_config.cpp) ---------------------------------------------
+// ---- baseline (config.cpp) ---------------------------------------------------
 
 // Findings that are accepted: keyed on rule, operator and key (never on line
 // numbers), with a count for findings that share all three.
@@ -137,7 +137,7 @@ struct BaselineUse {
 // sorted order); only entries of rules `config` selects count as unmatched.
 BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings, const Config& config);
 
-// ---- output (lint_output.cpp) -------------------------------------------------
+// ---- output (output.cpp) -------------------------------------------------------
 
 enum class Format { Text, Json, Sarif, Github };
 std::optional<Format> parse_format(std::string_view text);

@@ -11,7 +11,7 @@
 //
 // The parser produces normalised text directly: a type is printed while it is
 // parsed, so no type tree is built.
-#include "dispatchtool/schema.hpp"
+#include "registry/schema.hpp"
 
 #include <fmt/format.h>
 

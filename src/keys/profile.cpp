@@ -1,12 +1,12 @@
-#include "dispatchtool/profile.hpp"
+#include "keys/profile.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
 
-#include "dispatchtool/text.hpp"
-#include "toml_reader.hpp"
+#include "base/text.hpp"
+#include "base/toml_reader.hpp"
 
 namespace dt {
 

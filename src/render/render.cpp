@@ -1,4 +1,4 @@
-#include "dispatchtool/render.hpp"
+#include "render/render.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <array>
 
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 namespace dt {
 

@@ -1,4 +1,4 @@
-#include "dispatchtool/loader.hpp"
+#include "registry/loader.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -17,8 +17,8 @@
 #include <unordered_map>
 #include <variant>
 
-#include "dispatchtool/text.hpp"
-#include "toml_reader.hpp"
+#include "base/text.hpp"
+#include "base/toml_reader.hpp"
 
 namespace dt {
 

@@ -1,4 +1,4 @@
-#include "dispatchtool/resolver.hpp"
+#include "resolve/resolver.hpp"
 
 namespace dt {
 

@@ -1,9 +1,9 @@
-#include "dispatchtool/explain.hpp"
+#include "render/explain.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
 
 namespace dt {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "dispatchtool/diagnostic.hpp"
-#include "dispatchtool/expected.hpp"
-#include "dispatchtool/io.hpp"
-#include "dispatchtool/model.hpp"
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "base/io.hpp"
+#include "registry/model.hpp"
 
 namespace dt {
 

@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dispatchtool/diagnostic.hpp"
-#include "dispatchtool/expected.hpp"
-#include "dispatchtool/io.hpp"
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "base/io.hpp"
 
 namespace dt {
 

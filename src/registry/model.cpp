@@ -1,4 +1,4 @@
-#include "dispatchtool/model.hpp"
+#include "registry/model.hpp"
 
 #include <fmt/format.h>
 

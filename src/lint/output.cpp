@@ -8,9 +8,9 @@
 #include <tuple>
 #include <vector>
 
-#include "dispatchtool/lint.hpp"
-#include "dispatchtool/profile.hpp"
-#include "dispatchtool/text.hpp"
+#include "base/text.hpp"
+#include "keys/profile.hpp"
+#include "lint/lint.hpp"
 
 namespace dt::lint {
 
