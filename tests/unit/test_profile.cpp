@@ -26,7 +26,10 @@ const char* const kVersions[][2] = {{"torch-1.13", "1.13"}, {"torch-main", "main
 }  // namespace
 
 TEST_CASE("runtime keys come in the spec's A.4 table order") {
-  for (const auto& [prof, ver] : kVersions) {
+  for (const auto& version : kVersions) {
+    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
+    const char* const prof = version[0];
+    const char* const ver = version[1];
     CAPTURE(prof);
     const Profile& p = profile(prof);
     const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-A4-runtime-keys-" + ver + ".txt");
@@ -37,7 +40,10 @@ TEST_CASE("runtime keys come in the spec's A.4 table order") {
 }
 
 TEST_CASE("alias keys expand to the spec's B.2 lists") {
-  for (const auto& [prof, ver] : kVersions) {
+  for (const auto& version : kVersions) {
+    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
+    const char* const prof = version[0];
+    const char* const ver = version[1];
     CAPTURE(prof);
     const Profile& p = profile(prof);
     const auto lines = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B2-aliases-" + ver + ".txt");
@@ -57,7 +63,10 @@ TEST_CASE("alias keys expand to the spec's B.2 lists") {
 }
 
 TEST_CASE("autogradother_backends matches spec B.1") {
-  for (const auto& [prof, ver] : kVersions) {
+  for (const auto& version : kVersions) {
+    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
+    const char* const prof = version[0];
+    const char* const ver = version[1];
     CAPTURE(prof);
     const Profile& p = profile(prof);
     const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B1-autogradother-" + ver + ".txt");
