@@ -414,6 +414,12 @@ std::optional<KeyId> Profile::alias_key(AliasRule r) const {
   return std::nullopt;
 }
 
+std::vector<std::string> Profile::python_dispatcher_keys() const {
+  std::vector<std::string> k = pd_runtime_keys_;
+  k.insert(k.end(), pd_alias_keys_.begin(), pd_alias_keys_.end());
+  return k;
+}
+
 std::vector<std::string_view> Profile::key_names() const {
   std::vector<std::string_view> out;
   for (const auto& k : keys_)

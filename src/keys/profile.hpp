@@ -128,6 +128,8 @@ class Profile {
   // alias_keys), as names; every one is a key of this universe.
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_alias_keys() const { return pd_alias_keys_; }
+  // PythonDispatcher.keys(): runtime_keys + alias_keys.
+  [[nodiscard]] std::vector<std::string> python_dispatcher_keys() const;
   // torch.library device types ("cpu", "cuda", "default", "privateuseone", ...)
   // and the key each registers to, sorted by name.
   [[nodiscard]] const std::vector<std::pair<std::string, KeyId>>& device_types() const { return device_types_; }

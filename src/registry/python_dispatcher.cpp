@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <set>
 
-#include "render/render.hpp"
-
 namespace dt {
 
 namespace {
@@ -64,7 +62,7 @@ std::optional<std::string> python_dispatcher_register(Registry& reg, const std::
     return fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys));
   if (unique.count("CompositeImplicitAutograd") && unique.count("CompositeExplicitAutograd"))
     return std::string("Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
-  const auto supported = python_dispatcher_keys(reg.profile());
+  const auto supported = reg.profile().python_dispatcher_keys();
   for (const auto& k : keys) {
     if (std::find(supported.begin(), supported.end(), k) == supported.end())
       return fmt::format("{} is not supported, please select a dispatch key in {}.", k, python_list_repr(supported));

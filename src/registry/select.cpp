@@ -63,6 +63,8 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
+bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
+
 Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec) {
   const Profile& p = reg.profile();
   KeySelection sel;

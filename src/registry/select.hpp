@@ -9,9 +9,16 @@
 
 #include "base/expected.hpp"
 #include "registry/model.hpp"
-#include "render/render.hpp"
 
 namespace dt {
+
+// Restricts the rows/lines a view shows; empty = everything.
+struct KeyFilter {
+  bool active = false;
+  std::vector<KeyId> keys;  // runtime keys (aliases already expanded) or registered keys
+  [[nodiscard]] bool empty() const { return !active; }
+  [[nodiscard]] bool allows(KeyId k) const;
+};
 
 // --keys K1,K2,...
 struct KeySelection {

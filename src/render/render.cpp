@@ -10,8 +10,6 @@
 
 namespace dt {
 
-bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
-
 // ---- exact texts -------------------------------------------------------------
 
 namespace {
@@ -80,12 +78,6 @@ void render_registrations_raw(const Registry& reg, const Operator& op, const Key
 }
 
 // ---- PythonDispatcher --------------------------------------------------------
-
-std::vector<std::string> python_dispatcher_keys(const Profile& p) {
-  std::vector<std::string> k = p.python_dispatcher_runtime_keys();
-  k.insert(k.end(), p.python_dispatcher_alias_keys().begin(), p.python_dispatcher_alias_keys().end());
-  return k;
-}
 
 std::vector<std::string_view> py_split(std::string_view s, std::string_view sep) {
   std::vector<std::string_view> out;
@@ -156,7 +148,7 @@ void render_table_python_dispatcher(const Profile& p, const std::string& raw_tab
 
 void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out) {
   pd_header(out, "Registered Kernels");
-  const auto keys = python_dispatcher_keys(p);
+  const auto keys = p.python_dispatcher_keys();
   for (auto line : py_split(raw_registrations, "\n")) {
     const auto first = py_split(line, ":")[0];
     const bool match =

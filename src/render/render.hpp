@@ -7,17 +7,10 @@
 #include <vector>
 
 #include "registry/model.hpp"
+#include "registry/select.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt {
-
-// Restricts the rows/lines shown; empty = everything.
-struct KeyFilter {
-  bool active = false;
-  std::vector<KeyId> keys;  // runtime keys (aliases already expanded) or registered keys
-  [[nodiscard]] bool empty() const { return !active; }
-  [[nodiscard]] bool allows(KeyId k) const;
-};
 
 // torch._C._dispatch_dump_table(name)
 void render_table_raw(const Resolver& r, const Operator& op, const KeyFilter& f, std::string& out);
@@ -26,8 +19,6 @@ void render_registrations_raw(const Registry& reg, const Operator& op, const Key
 
 // torch._python_dispatcher.PythonDispatcher: the strings dispatchTable() /
 // registrations() return, from the raw dumps and the profile's key subset.
-// keys(): runtime_keys + alias_keys.
-std::vector<std::string> python_dispatcher_keys(const Profile& p);
 void render_table_python_dispatcher(const Profile& p, const std::string& raw_table, std::string& out);
 void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out);
 

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Checks the layout of src/ against docs/architecture.md.
+
+Layers: the fenced block after the line `<!-- layers, lowest first -->` in
+docs/architecture.md lists the folders of src/, one level per line, lowest
+first; folders on one line are peers. A file in src/LAYER/ may include
+"LAYER/..." and "OTHER/..." for every OTHER on an earlier line -- never a peer,
+never a layer above. Every quoted include is written from src/ ("layer/file")
+and names a file that exists. Every folder of src/ is a documented layer, and
+every documented layer is a folder of src/. The unit tests (tests/unit) may
+include every layer but the last (the front end: the tests link the core
+library, never main), plus their own helpers.
+
+With --tests, tests mirror sources: every src/LAYER/NAME.cpp of the core (every
+layer but the last) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
+tests/unit/LAYER/test_NAME.cpp is named after a src/LAYER/NAME.cpp or .hpp.
+
+Prints one line per problem and exits 1, or exits 0. --self-test checks that
+the checks catch what they should, on small trees made up for the purpose.
+"""
+import argparse
+import os
+import re
+import sys
+import tempfile
+
+INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+MARKER = "<!-- layers, lowest first -->"
+
+
+def read_levels(doc):
+    """[[layer, ...], ...] lowest level first, from the fenced block after MARKER."""
+    with open(doc, encoding="utf-8") as f:
+        text = f.read()
+    at = text.find(MARKER)
+    if at < 0:
+        raise SystemExit(f"{doc}: no '{MARKER}' line")
+    block = re.search(r"```[^\n]*\n(.*?)```", text[at:], re.S)
+    if block is None:
+        raise SystemExit(f"{doc}: no fenced block after '{MARKER}'")
+    levels = []
+    for line in block.group(1).splitlines():
+        names = line.split("#")[0].replace(",", " ").split()
+        if names:
+            levels.append(names)
+    return levels
+
+
+def sources(folder, exts=(".hpp", ".cpp")):
+    for dirpath, _, files in os.walk(folder):
+        for name in sorted(files):
+            if name.endswith(exts):
+                yield os.path.join(dirpath, name)
+
+
+def includes(path):
+    """(included name, "path:line") for each #include "..." of a file."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for m in INCLUDE.finditer(text):
+        yield m.group(1), f"{path}:{text.count(chr(10), 0, m.start()) + 1}"
+
+
+def check(root, check_tests):
+    src = os.path.join(root, "src")
+    levels = read_levels(os.path.join(root, "docs", "architecture.md"))
+    level_of = {name: i for i, names in enumerate(levels) for name in names}
+    problems = []
+    folders = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+    for d in folders:
+        if d not in level_of:
+            problems.append(f"src/{d}/: not a layer of docs/architecture.md")
+    for name in level_of:
+        if name not in folders:
+            problems.append(f"docs/architecture.md: layer '{name}' has no folder src/{name}/")
+
+    def rel(path):
+        return os.path.relpath(path, root)
+
+    for path in sources(src):
+        layer = os.path.relpath(path, src).split(os.sep)[0]
+        if layer not in level_of:
+            continue
+        for inc, where in includes(path):
+            where = rel(where)
+            top = inc.split("/")[0]
+            if "/" not in inc or top not in level_of:
+                problems.append(f'{where}: #include "{inc}": write includes from src/, as "layer/file.hpp"')
+            elif not os.path.isfile(os.path.join(src, inc)):
+                problems.append(f'{where}: #include "{inc}": no such file src/{inc}')
+            elif top != layer and level_of[top] >= level_of[layer]:
+                how = "a peer" if level_of[top] == level_of[layer] else "a higher layer"
+                problems.append(f'{where}: #include "{inc}": {layer} may not include {top} ({how})')
+
+    unit = os.path.join(root, "tests", "unit")
+    front_end = levels[-1]
+    for path in sources(unit):
+        for inc, where in includes(path):
+            where = rel(where)
+            top = inc.split("/")[0]
+            if top in front_end:
+                problems.append(f'{where}: #include "{inc}": the tests link the core, never the front end')
+            elif top in level_of:
+                if not os.path.isfile(os.path.join(src, inc)):
+                    problems.append(f'{where}: #include "{inc}": no such file src/{inc}')
+            elif not os.path.isfile(os.path.join(unit, inc)):
+                problems.append(f'{where}: #include "{inc}": neither a layer\'s file nor a test helper')
+
+    if check_tests:
+        core = [name for names in levels[:-1] for name in names]
+        for layer in core:
+            folder = os.path.join(src, layer)
+            if not os.path.isdir(folder):
+                continue
+            stems = {os.path.splitext(f)[0] for f in os.listdir(folder)}
+            for f in sorted(os.listdir(folder)):
+                stem, ext = os.path.splitext(f)
+                test = os.path.join(unit, layer, f"test_{stem}.cpp")
+                if ext == ".cpp" and not os.path.isfile(test):
+                    problems.append(f"src/{layer}/{f}: no tests in {rel(test)}")
+            tests = os.path.join(unit, layer)
+            for f in sorted(os.listdir(tests)) if os.path.isdir(tests) else []:
+                stem = f[len("test_"):-len(".cpp")] if f.startswith("test_") and f.endswith(".cpp") else None
+                if stem not in stems:
+                    problems.append(f"tests/unit/{layer}/{f}: not named after a file of src/{layer}/ (test_NAME.cpp)")
+    return problems
+
+
+def self_test():
+    """Builds small trees and checks that every kind of problem is caught."""
+    doc = "# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\ncli\n```\n"
+    good = {
+        "docs/architecture.md": doc,
+        "src/base/a.hpp": "#pragma once\n",
+        "src/base/a.cpp": '#include "base/a.hpp"\n',
+        "src/keys/k.cpp": '#include "base/a.hpp"\n#include <vector>\n',
+        "src/lint/l.cpp": '#include "keys/k.hpp"\n',
+        "src/keys/k.hpp": "",
+        "src/render/r.cpp": '#include "base/a.hpp"\n',
+        "src/cli/main.cpp": '#include "lint/l.hpp"\n#include "render/r.hpp"\n',
+        "src/lint/l.hpp": "",
+        "src/render/r.hpp": "",
+        "tests/unit/helpers.hpp": '#include "keys/k.hpp"\n',
+        "tests/unit/base/test_a.cpp": '#include "helpers.hpp"\n',
+        "tests/unit/keys/test_k.cpp": "",
+        "tests/unit/lint/test_l.cpp": "",
+        "tests/unit/render/test_r.cpp": "",
+    }
+    broken = [
+        ("src/base/a.cpp", '#include "keys/k.hpp"\n', "base may not include keys (a higher layer)"),
+        ("src/lint/l.cpp", '#include "render/r.hpp"\n', "lint may not include render (a peer)"),
+        ("src/keys/k.cpp", '#include "a.hpp"\n', 'write includes from src/, as "layer/file.hpp"'),
+        ("src/keys/k.cpp", '#include "base/nope.hpp"\n', "no such file src/base/nope.hpp"),
+        ("src/extra/x.cpp", "", "src/extra/: not a layer of docs/architecture.md"),
+        ("tests/unit/base/test_a.cpp", '#include "cli/x.hpp"\n', "the tests link the core, never the front end"),
+        ("src/keys/k2.cpp", "", "src/keys/k2.cpp: no tests in tests/unit/keys/test_k2.cpp"),
+        ("tests/unit/keys/test_kk.cpp", "", "not named after a file of src/keys/"),
+    ]
+    failures = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(tree):
+            for path, text in tree.items():
+                full = os.path.join(tmp, path)
+                os.makedirs(os.path.dirname(full), exist_ok=True)
+                with open(full, "w", encoding="utf-8") as f:
+                    f.write(text)
+
+        write(good)
+        if check(tmp, True):
+            failures.append(f"a clean tree is reported: {check(tmp, True)}")
+        for path, text, expected in broken:
+            full = os.path.join(tmp, path)
+            before = open(full, encoding="utf-8").read() if os.path.exists(full) else None
+            write({path: text})
+            found = check(tmp, True)
+            if not any(expected in p for p in found):
+                failures.append(f"{path} = {text!r}: expected '{expected}', got {found}")
+            if before is None:
+                os.remove(full)
+                if not os.listdir(os.path.dirname(full)):
+                    os.rmdir(os.path.dirname(full))
+            else:
+                write({path: before})
+    for f in failures:
+        print(f"check_layers self-test: {f}")
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--root", default=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap.add_argument("--tests", action="store_true", help="also check that tests/unit mirrors the core's sources")
+    ap.add_argument("--self-test", action="store_true")
+    a = ap.parse_args()
+    if a.self_test:
+        return self_test()
+    problems = check(a.root, a.tests)
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
