@@ -82,4 +82,75 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string_view trim(std::string_view s, std::string_view chars) {
+  const auto first = s.find_first_not_of(chars);
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(chars) - first + 1);
+}
+
+std::vector<std::string_view> split(std::string_view s, std::string_view sep) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t p = s.find(sep, start);
+    if (p == std::string_view::npos) {
+      out.push_back(s.substr(start));
+      return out;
+    }
+    out.push_back(s.substr(start, p - start));
+    start = p + sep.size();
+  }
+}
+
+std::vector<std::string_view> split_list(std::string_view s, std::string_view sep) {
+  std::vector<std::string_view> out;
+  for (const std::string_view field : split(s, sep))
+    if (const std::string_view item = trim(field); !item.empty()) out.push_back(item);
+  return out;
+}
+
+std::string paint(std::string_view text, std::string_view sgr, bool on) {
+  if (!on) return std::string(text);
+  return fmt::format("\x1b[{}m{}\x1b[0m", sgr, text);
+}
+
+std::string json_quote(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out += '"';
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        else
+          out += ch;
+    }
+  }
+  out += '"';
+  return out;
+}
+
 }  // namespace dt

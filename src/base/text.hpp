@@ -1,4 +1,5 @@
-// Small text helpers: did-you-mean suggestions, joining.
+// Small text helpers: did-you-mean suggestions, joining, splitting and
+// trimming, text shown to people (printable, ANSI colour) and JSON strings.
 #pragma once
 
 #include <optional>
@@ -19,6 +20,15 @@ std::string did_you_mean(std::string_view word, const std::vector<std::string_vi
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// `s` without leading and trailing characters of `chars`.
+std::string_view trim(std::string_view s, std::string_view chars = " ");
+// Python's str.split(sep): every field, empty ones included ("a,,b" gives
+// "a", "", "b"; "" gives one empty field). The fields view `s`.
+std::vector<std::string_view> split(std::string_view s, std::string_view sep);
+// A list as options write it ("CPU, XLA,,"): the fields of split(s, sep)
+// without surrounding spaces, empty ones dropped.
+std::vector<std::string_view> split_list(std::string_view s, std::string_view sep = ",");
+
 // Input strings (kernel names, debug strings) shown to people must not cut the
 // text short (NUL), rewrite the terminal (CR, escape sequences) or pass for
 // lines of their own: control characters other than tab are written as \xNN.
@@ -27,5 +37,14 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 inline constexpr int kEscapeNewlines = -1;
 void append_printable(std::string_view text, std::string& out, int newline_indent = kEscapeNewlines);
 std::string printable(std::string_view text);  // newlines escaped too
+
+// `text` in an ANSI colour when `on`: "\x1b[" SGR "m" text "\x1b[0m", where
+// `sgr` is a Select Graphic Rendition code such as "32" (green) or "1;31"
+// (bold red); `text` unchanged otherwise.
+std::string paint(std::string_view text, std::string_view sgr, bool on);
+
+// A JSON string literal (quotes included), UTF-8 passed through, control
+// characters escaped. Also a valid TOML basic string.
+std::string json_quote(std::string_view s);
 
 }  // namespace dt

@@ -126,11 +126,7 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
       // as register(['CPU', '']) refuses it.
       std::vector<std::string> keys;
       if (!call.empty())
-        for (std::string_view k : py_split(call, ",")) {
-          const auto b = k.find_first_not_of(' ');
-          keys.emplace_back(b == std::string_view::npos ? std::string_view{}
-                                                        : k.substr(b, k.find_last_not_of(' ') - b + 1));
-        }
+        for (const std::string_view k : split(call, ",")) keys.emplace_back(trim(k));
       if (auto err = python_dispatcher_register(s.loaded->registry, keys)) {
         usage_error(io, *err);
         return std::nullopt;

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
-#include <sstream>
 #include <tuple>
 
+#include "base/text.hpp"
 #include "cli/cli.hpp"
 #include "lint/lint.hpp"
 
@@ -30,14 +30,8 @@ struct LintOptions {
 // "a,b" -> {"a", "b"}, for options that take lists.
 std::vector<std::string> split_commas(const std::vector<std::string>& values) {
   std::vector<std::string> out;
-  for (const auto& v : values) {
-    std::stringstream ss(v);
-    for (std::string part; std::getline(ss, part, ',');) {
-      part.erase(0, part.find_first_not_of(' '));
-      part.erase(part.find_last_not_of(' ') + 1);
-      if (!part.empty()) out.push_back(part);
-    }
-  }
+  for (const auto& v : values)
+    for (const std::string_view part : split_list(v)) out.emplace_back(part);
   return out;
 }
 

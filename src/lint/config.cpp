@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/text.hpp"
 #include "base/toml_reader.hpp"
 #include "lint/lint.hpp"
 

@@ -174,9 +174,6 @@ void render_rule_list(std::string& out);
 // Escapes for GitHub workflow commands: message data, and property values.
 std::string github_escape_data(std::string_view s);
 std::string github_escape_property(std::string_view s);
-// A JSON string literal (quotes included), UTF-8 passed through, control
-// characters escaped.
-std::string json_quote(std::string_view s);
 // A path as a relative URI reference (percent-encoded), relative to base_dir
 // when it is an absolute path below it.
 std::string path_to_uri(std::string_view path, std::string_view base_dir);

@@ -313,45 +313,6 @@ std::optional<Format> parse_format(std::string_view text) {
   return std::nullopt;
 }
 
-std::string json_quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else
-          out += ch;
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::string github_escape_data(std::string_view s) {
   std::string out;
   for (char c : s) {

@@ -494,10 +494,8 @@ class FileLoader {
           return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
         while (!keys.empty()) {
           const auto comma = keys.find(',');
-          std::string one(keys.substr(0, comma));
+          const std::string one(trim(keys.substr(0, comma), " \t"));
           keys = comma == std::string_view::npos ? std::string_view{} : keys.substr(comma + 1);
-          one.erase(0, one.find_first_not_of(" \t"));
-          one.erase(one.find_last_not_of(" \t") + 1);
           auto kid = key(one, kwhere);
           if (!kid) return true;
           Kernel kern;

@@ -35,12 +35,6 @@ std::vector<KeyId> runtime_keys_of(const Profile& p, KeyId k) {
   return out;
 }
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(' ');
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(' ') - first + 1);
-}
-
 // "ns::name.overload" -> "name.overload"
 std::string_view unqualified(std::string_view name) {
   const auto p = name.find("::");
@@ -68,24 +62,18 @@ bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin()
 Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec) {
   const Profile& p = reg.profile();
   KeySelection sel;
-  bool any = false;
-  for (std::size_t start = 0; start <= spec.size();) {
-    auto end = spec.find(',', start);
-    if (end == std::string_view::npos) end = spec.size();
-    const std::string_view name = trim(spec.substr(start, end - start));
-    start = end + 1;
-    if (name.empty()) continue;
+  const std::vector<std::string_view> names = split_list(spec);
+  if (names.empty()) return unexpected(std::string("no keys given"));
+  for (const std::string_view name : names) {
     auto k = p.find(name);
     if (!k) k = p.find_renamed(name, reg.privateuse1_name);
     if (!k) return unexpected(fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names())));
-    any = true;
     add_once(sel.registrations.keys, *k);
     for (KeyId m : runtime_keys_of(p, *k)) {
       add_once(sel.table.keys, m);
       add_once(sel.registrations.keys, m);
     }
   }
-  if (!any) return unexpected(std::string("no keys given"));
   sel.table.active = sel.registrations.active = true;
   return sel;
 }

@@ -13,9 +13,7 @@ struct Text {
   const Registry& reg;
   bool color;
   [[nodiscard]] std::string key(KeyId k) const { return reg.profile().display_name(k, reg.privateuse1_name); }
-  [[nodiscard]] std::string paint(std::string_view s, std::string_view code) const {
-    return color ? fmt::format("\x1b[{}m{}\x1b[0m", code, s) : std::string(s);
-  }
+  [[nodiscard]] std::string paint(std::string_view s, std::string_view sgr) const { return dt::paint(s, sgr, color); }
   [[nodiscard]] std::string kernel(const Kernel& k) const {
     return fmt::format("{}{}{}", k.fallthrough ? "fallthrough " : "", printable(k.debug),
                        k.where.known() ? paint(fmt::format("  ({})", to_string(k.where)), "2") : "");

@@ -79,20 +79,6 @@ void render_registrations_raw(const Registry& reg, const Operator& op, const Key
 
 // ---- PythonDispatcher --------------------------------------------------------
 
-std::vector<std::string_view> py_split(std::string_view s, std::string_view sep) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = s.find(sep, start);
-    if (p == std::string_view::npos) {
-      out.push_back(s.substr(start));
-      return out;
-    }
-    out.push_back(s.substr(start, p - start));
-    start = p + sep.size();
-  }
-}
-
 std::string mask_fallback_paths(std::string_view line) {
   // Greedy regex semantics: leftmost "registered at ", then the LAST
   // "FallbackKernel.cpp" that still has a '[' after it, then the LAST '['.
@@ -137,11 +123,11 @@ void pd_header(std::string& out, std::string_view title) {
 void render_table_python_dispatcher(const Profile& p, const std::string& raw_table, std::string& out) {
   pd_header(out, "Computed Dispatch Table");
   const auto& rk = p.python_dispatcher_runtime_keys();
-  for (auto line : py_split(raw_table, "\n")) {
-    const auto k = py_split(line, ":")[0];
+  for (auto line : split(raw_table, "\n")) {
+    const auto k = split(line, ":")[0];
     if (std::find(rk.begin(), rk.end(), k) == rk.end()) continue;
     const std::string entry = mask_fallback_paths(line);
-    const auto parts = py_split(entry, ": ");
+    const auto parts = split(entry, ": ");
     pd_line(out, k, parts.size() > 1 ? parts[1] : std::string_view{});
   }
 }
@@ -149,12 +135,12 @@ void render_table_python_dispatcher(const Profile& p, const std::string& raw_tab
 void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out) {
   pd_header(out, "Registered Kernels");
   const auto keys = p.python_dispatcher_keys();
-  for (auto line : py_split(raw_registrations, "\n")) {
-    const auto first = py_split(line, ":")[0];
+  for (auto line : split(raw_registrations, "\n")) {
+    const auto first = split(line, ":")[0];
     const bool match =
         std::any_of(keys.begin(), keys.end(), [&](const std::string& k) { return first.starts_with(k); });
     if (!match) continue;
-    const auto tokens = py_split(py_split(line, "::")[0], " ");
+    const auto tokens = split(split(line, "::")[0], " ");
     pd_line(out, first, tokens.size() > 1 ? tokens[1] : std::string_view{});
   }
 }
@@ -162,14 +148,6 @@ void render_registrations_python_dispatcher(const Profile& p, const std::string&
 // ---- for people ------------------------------------------------------------------
 
 namespace {
-
-struct Paint {
-  bool on;
-  std::string operator()(std::string_view text, std::string_view code) const {
-    if (!on) return std::string(text);
-    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
-  }
-};
 
 std::string_view colour_of(Provenance p) {
   switch (p) {
@@ -212,7 +190,7 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
                         std::string& out) {
   const Profile& p = r.profile();
   const Registry& reg = r.registry();
-  const Paint paint{s.color};
+  const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
   // Consecutive rows (table order) that resolve to the same kernel the same way
   // are shown as one line: "HIP … Meta (14 keys)". A run never spans a table
   // row that is not shown (missing, filtered out by --keys, or hidden as
@@ -285,7 +263,7 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
 void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                                 std::string& out) {
   const Profile& p = reg.profile();
-  const Paint paint{s.color};
+  const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
   out += paint(heading(op), "1");
   out += '\n';
   if (op.def) out += fmt::format("  defined {}  ({})\n", printable(op.def->debug), to_string(op.def->where));

@@ -22,8 +22,6 @@ void render_registrations_raw(const Registry& reg, const Operator& op, const Key
 void render_table_python_dispatcher(const Profile& p, const std::string& raw_table, std::string& out);
 void render_registrations_python_dispatcher(const Profile& p, const std::string& raw_registrations, std::string& out);
 
-// Python's str.split(sep) (empty fields kept), used to mimic PythonDispatcher.
-std::vector<std::string_view> py_split(std::string_view s, std::string_view sep);
 // re.sub(r"registered at .*FallbackKernel\.cpp.*(\[)", "[", line)
 std::string mask_fallback_paths(std::string_view line);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/text.hpp"
 #include "helpers.hpp"
 #include "lint/lint.hpp"
 
@@ -673,8 +674,8 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
 // -----------------------------------------------------------------------------------------------------------------------------
 
 TEST_CASE("lint output: escaping") {
-  CHECK(lint::json_quote("a\"b\\c\n\t\x01\x7f") == "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\"");
-  CHECK(lint::json_quote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
+  CHECK(json_quote("a\"b\\c\n\t\x01\x7f") == "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\"");
+  CHECK(json_quote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
   CHECK(lint::github_escape_data("100% a:b,c\r\nd") == "100%25 a:b,c%0D%0Ad");
   CHECK(lint::github_escape_property("100% a:b,c\r\nd") == "100%25 a%3Ab%2Cc%0D%0Ad");
   CHECK(lint::path_to_uri("./ops/a b.toml", "") == "ops/a%20b.toml");
