@@ -95,7 +95,7 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
                                                      const std::optional<Location>& given_at) {
-  auto p = load_profile(spec, io.read);
+  auto p = load_profile(spec, io.fs.read);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {
@@ -139,7 +139,7 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     }
     LoadOptions lo;
     lo.on_refusal = on_refusal;
-    auto loaded = load(*s.profile, o.files, io.read, lo);
+    auto loaded = load(*s.profile, o.files, io.fs.read, lo);
     if (!loaded) {
       report(io, loaded.error());
       return std::nullopt;

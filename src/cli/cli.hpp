@@ -24,7 +24,7 @@ inline constexpr int kExitError = 2;
 struct Io {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  ReadFile read;
+  FileSystem fs;
   bool out_is_tty = false;
   bool no_color_env = false;  // NO_COLOR is set
 };

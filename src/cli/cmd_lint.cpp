@@ -84,9 +84,9 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
 template <class T>
 std::optional<T> read_and_parse(const Io& io, const std::string& path, std::string_view what,
                                 Expected<T, Diagnostic> (*parse)(std::string_view, const std::string&)) {
-  auto text = io.read(path);
+  auto text = io.fs.read(path);
   if (!text) {
-    report(io, make_error(Location{path, 0, 0}, fmt::format("cannot read {}: {}", what, text.error())));
+    report(io, make_error(Location{path, 0, 0}, fmt::format("cannot read {}: {}", what, text.error().message)));
     return std::nullopt;
   }
   auto parsed = parse(*text, path);
@@ -177,7 +177,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (!context) return kExitError;
   std::vector<std::string> paths = *context;
   paths.insert(paths.end(), o.files.begin(), o.files.end());
-  auto loaded = load(**profile, paths, io.read, LoadOptions{OnRefusal::Record});
+  auto loaded = load(**profile, paths, io.fs.read, LoadOptions{OnRefusal::Record});
   if (!loaded) {
     report(io, loaded.error());
     return kExitError;
@@ -188,7 +188,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   // operator ambiguous is reported at the backend kernel, not at the core's).
   if (!context->empty()) {
     std::set<std::string, std::less<>> linted;
-    for (const auto& f : o.files) linted.insert(f == "-" ? std::string("<stdin>") : f);
+    for (const auto& f : o.files) linted.insert(display_path(f));
     const auto is_linted = [&](const Location& l) { return linted.count(l.file.view()) != 0; };
     std::erase_if(findings, [&](lint::Finding& f) {
       if (is_linted(f.where)) return false;

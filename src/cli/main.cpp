@@ -12,7 +12,7 @@
 int main(int argc, char** argv) {
   dt::cli::tune_heap();
   dt::cli::Io io;
-  io.read = dt::filesystem_reader();
+  io.fs = dt::real_filesystem();
   io.out_is_tty = isatty(STDOUT_FILENO) != 0;
   const char* no_color = std::getenv("NO_COLOR");
   io.no_color_env = no_color != nullptr && *no_color != '\0';

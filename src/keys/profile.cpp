@@ -534,9 +534,9 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
   if (path.size() > 5 && path.ends_with(".toml")) {
     auto text = read(path);
     if (!text) {
-      Diagnostic d;
-      d.where.file = path;
-      d.message = "cannot open profile file: " + text.error();
+      Diagnostic d = std::move(text.error());
+      d.where = Location{path, 0, 0};
+      d.message = "cannot open profile file: " + d.message;
       return unexpected(std::move(d));
     }
     return Profile::parse(*text, path);

@@ -1,17 +1,12 @@
 #include "registry/loader.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
 #include <condition_variable>
-#include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <memory>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <tuple>
 #include <unordered_map>
@@ -21,39 +16,6 @@
 #include "base/toml_reader.hpp"
 
 namespace dt {
-
-ReadFile filesystem_reader() {
-  return [](const std::string& path) -> Expected<std::string, std::string> {
-    if (path == "-") {
-      std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-      return s;
-    }
-    // Called on worker threads: error texts come from std::generic_category
-    // (strerror_r underneath), not from strerror.
-    const auto error_text = [](int err) { return std::generic_category().message(err); };
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (f == nullptr) return unexpected(error_text(errno));
-    // One allocation of the file's size (regular files), then read to EOF.
-    std::string s;
-    struct stat st {};
-    if (fstat(fileno(f), &st) == 0) {
-      if (S_ISDIR(st.st_mode)) {
-        std::fclose(f);
-        return unexpected(error_text(EISDIR));
-      }
-      if (S_ISREG(st.st_mode)) s.resize(static_cast<std::size_t>(st.st_size));
-    }
-    std::size_t have = std::fread(s.data(), 1, s.size(), f);
-    s.resize(have);
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-    const int err = std::ferror(f) != 0 ? errno : 0;
-    std::fclose(f);
-    if (err != 0) return unexpected(error_text(err));
-    return s;
-  };
-}
 
 std::string OperatorName::qualified() const {
   std::string out = ns + "::" + name;
@@ -715,16 +677,16 @@ class FileLoader {
 
 namespace {
 
-std::string shown_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
-
 // Reads, parses and compiles one file (runs on a worker thread).
 Batch read_and_compile(const Profile& profile, const ReadFile& read, const std::string& path,
                        const LoadOptions& options) {
   Batch b;
-  const FileName shown = shown_name(path);
+  const FileName shown = display_path(path);
   auto text = read(path);
   if (!text) {
-    b.error = make_error(Location{shown, 0, 0}, "cannot read file: " + text.error());
+    b.error = std::move(text.error());
+    b.error->where = Location{shown, 0, 0};
+    b.error->message = "cannot read file: " + b.error->message;
     return b;
   }
   auto root = parse_toml(*text, shown);
@@ -901,7 +863,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   // Standard input can be read once (and must not be read by two threads).
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
     return unexpected(
-        make_error(Location{shown_name("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
+        make_error(Location{display_path("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
   LoadResult result{Registry(profile), {}};
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error
@@ -914,7 +876,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
       const toml::table root = std::move(*b.deferred);
       const std::string text = std::move(b.deferred_text);
       b = Batch{};
-      FileLoader(profile, &result.registry, shown_name(paths[i]), text, options, b).compile(root);
+      FileLoader(profile, &result.registry, display_path(paths[i]), text, options, b).compile(root);
     }
     if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
   }

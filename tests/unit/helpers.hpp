@@ -17,7 +17,7 @@ inline const Profile& profile(const std::string& name) {
   static std::map<std::string, Profile> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    auto p = load_profile(name, filesystem_reader());
+    auto p = load_profile(name, real_filesystem().read);
     REQUIRE_MESSAGE(p.has_value(), (p ? "" : format(p.error())));
     it = cache.emplace(name, std::move(*p)).first;
   }
@@ -27,10 +27,10 @@ inline const Profile& profile(const std::string& name) {
 using Files = std::vector<std::pair<std::string, std::string>>;  // name, text
 
 inline ReadFile memory_reader(const Files& files) {
-  return [files](const std::string& path) -> Expected<std::string, std::string> {
+  return [files](const std::string& path) -> Expected<std::string, Diagnostic> {
     for (const auto& [n, t] : files)
       if (n == path) return t;
-    return unexpected(std::string("No such file or directory"));
+    return unexpected(make_error(Location{path, 0, 0}, "No such file or directory"));
   };
 }
 

@@ -118,7 +118,7 @@ TEST_CASE("standard input can be named once; directories are not files") {
   auto twice = load(profile("torch-main"), {"-", "a.toml", "-"}, memory_reader({{"a.toml", kDef}}), {});
   REQUIRE_FALSE(twice.has_value());
   CHECK(format(twice.error()) == "<stdin>: error: standard input ('-') can be given only once on a command line\n");
-  auto dir = load(profile("torch-main"), {DT_TEST_DATA_DIR}, filesystem_reader(), {});
+  auto dir = load(profile("torch-main"), {DT_TEST_DATA_DIR}, real_filesystem().read, {});
   REQUIRE_FALSE(dir.has_value());
   CHECK(format(dir.error()) == std::string(DT_TEST_DATA_DIR) + ": error: cannot read file: Is a directory\n");
 }

@@ -128,7 +128,7 @@ TEST_CASE("profile errors are located") {
   auto syntax = Profile::parse("name = \n", "q.toml");
   REQUIRE_FALSE(syntax.has_value());
   CHECK(syntax.error().where.line == 1);
-  auto unknown = load_profile("torch-1.31", filesystem_reader());
+  auto unknown = load_profile("torch-1.31", real_filesystem().read);
   REQUIRE_FALSE(unknown.has_value());
   CHECK(unknown.error().message.find("did you mean 'torch-1.13'") != std::string::npos);
 }
