@@ -12,46 +12,11 @@
 #include <unordered_map>
 #include <variant>
 
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
 
 namespace dt {
-
-std::string OperatorName::qualified() const {
-  std::string out = ns + "::" + name;
-  if (!overload.empty()) out += "." + overload;
-  return out;
-}
-
-namespace {
-
-bool is_ident(std::string_view s, bool allow_leading_digit = false) {
-  if (s.empty()) return false;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (std::isalpha(c) || c == '_' || (std::isdigit(c) && (i > 0 || allow_leading_digit))) continue;
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-bool parse_operator_name(std::string_view text, OperatorName& out) {
-  out = {};
-  if (auto p = text.find("::"); p != std::string_view::npos) {
-    out.ns = std::string(text.substr(0, p));
-    text.remove_prefix(p + 2);
-    if (!is_ident(out.ns)) return false;
-  }
-  if (auto p = text.find('.'); p != std::string_view::npos) {
-    out.overload = std::string(text.substr(p + 1));
-    text = text.substr(0, p);
-    if (!is_ident(out.overload, true)) return false;
-  }
-  out.name = std::string(text);
-  return is_ident(out.name);
-}
 
 namespace {
 
@@ -134,7 +99,8 @@ class FileLoader {
         return error(pu1->where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
                                              "privateuse1_backend needs a newer profile (e.g. torch-main)",
                                              p_.name()));
-      if (!is_ident(pu1->value)) return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
+      if (!is_identifier(pu1->value))
+        return error(pu1->where, "privateuse1_backend must be an identifier like \"foo\"");
       const auto& reserved = p_.quirks().privateuse1_reserved_names;
       if (std::find(reserved.begin(), reserved.end(), pu1->value) != reserved.end())
         return error(pu1->where,
@@ -167,7 +133,7 @@ class FileLoader {
                                               kind->value, did_you_mean(kind->value, {"DEF", "IMPL", "FRAGMENT"})));
     }
     if (ns) {
-      if (ns->value != "_" && !is_ident(ns->value))
+      if (ns->value != "_" && !is_identifier(ns->value))
         return error(ns->where, fmt::format("invalid namespace '{}'", ns->value));
       lib.ns = ns->value;
     }
@@ -299,12 +265,12 @@ class FileLoader {
   }
 
   std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def) {
-    OperatorName n;
-    if (!parse_operator_name(text, n)) {
-      set_error(where,
-                fmt::format("invalid operator name '{}'; expected name, name.overload or ns::name.overload", text));
+    auto parsed = OperatorName::parse(text);
+    if (!parsed) {
+      set_error(where, std::move(parsed.error().message));
       return std::nullopt;
     }
+    OperatorName& n = *parsed;
     if (!is_def && ns_given_ && lib_->ns == "_") {
       // c10::Library has no namespace to check the name against: torch 1.13
       // crashes on a qualified name and files an unqualified one under an
@@ -396,17 +362,15 @@ class FileLoader {
                    schema_text->where,
                    "a nameless schema \"(...) -> ...\" needs a 'name' field (torch.library.define(qualname, schema))"),
                true;
-      qualified_text = schema->ns.empty() ? schema->name : schema->ns + "::" + schema->name;
-      if (!schema->overload.empty()) qualified_text += "." + schema->overload;
+      qualified_text = operator_name(*schema).qualified();
     }
     const Location& name_where = name ? name->where : schema_text->where;
     auto qualified = qualify(qualified_text, name_where, true);
     if (!qualified) return stopped();
-    OperatorName on;
-    parse_operator_name(*qualified, on);
-    schema->ns = on.ns;
-    schema->name = on.name;
-    schema->overload = on.overload;
+    OperatorName on = *OperatorName::parse(*qualified);  // qualify() checked it
+    schema->ns = std::move(on.ns);
+    schema->name = std::move(on.name);
+    schema->overload = std::move(on.overload);
 
     Definition def;
     def.printed = print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});

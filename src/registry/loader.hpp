@@ -35,11 +35,4 @@ struct LoadResult {
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options = {});
 
-// "ns::name.overload" pieces; false if malformed.
-struct OperatorName {
-  std::string ns, name, overload;
-  [[nodiscard]] std::string qualified() const;
-};
-bool parse_operator_name(std::string_view text, OperatorName& out);
-
 }  // namespace dt

@@ -173,9 +173,7 @@ std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, con
 }  // namespace
 
 std::vector<Diagnostic> Registry::define(Definition def) {
-  const std::string name = def.schema.overload.empty()
-                               ? def.schema.ns + "::" + def.schema.name
-                               : def.schema.ns + "::" + def.schema.name + "." + def.schema.overload;
+  const std::string name = operator_name(def.schema).qualified();
   Operator& op = entry(name, def.where);
   if (op.def) {
     Diagnostic d;

@@ -1212,18 +1212,12 @@ Expected<Schema, SchemaError> parse_schema(std::string_view text) {
   return schema;
 }
 
+OperatorName operator_name(const Schema& s) { return OperatorName{s.ns, s.name, s.overload}; }
+
 std::string print_schema(const Schema& s, const SchemaPrintOptions& opt) {
   std::string out;
   out.reserve(128);
-  if (!s.ns.empty()) {
-    out += s.ns;
-    out += "::";
-  }
-  out += s.name;
-  if (!s.overload.empty()) {
-    out += '.';
-    out += s.overload;
-  }
+  append_qualified_name(out, s.ns, s.name, s.overload);
   append_arguments_and_returns(out, s, opt);
   return out;
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/expected.hpp"
+#include "base/operator_name.hpp"
 
 namespace dt {
 
@@ -49,6 +50,9 @@ struct Schema {
 
   friend bool operator==(const Schema&, const Schema&) = default;
 };
+
+// The schema's name: ns, name and overload.
+OperatorName operator_name(const Schema& s);
 
 struct SchemaError {
   std::size_t offset = 0;  // byte index into the parsed text

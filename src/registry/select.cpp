@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 
 namespace dt {
@@ -33,19 +34,6 @@ std::vector<KeyId> runtime_keys_of(const Profile& p, KeyId k) {
   for (KeyId m : p.iterate(bits | low_bits(p.backends().size())))
     if (Profile::has(p.key(m).bits, bits)) out.push_back(m);
   return out;
-}
-
-// "ns::name.overload" -> "name.overload"
-std::string_view unqualified(std::string_view name) {
-  const auto p = name.find("::");
-  return p == std::string_view::npos ? name : name.substr(p + 2);
-}
-
-// "ns::name.overload" -> "ns::name"
-std::string_view without_overload(std::string_view name) {
-  const auto ns = name.find("::");
-  const auto dot = name.find('.', ns == std::string_view::npos ? 0 : ns + 2);
-  return dot == std::string_view::npos ? name : name.substr(0, dot);
 }
 
 std::string quoted_list(const std::vector<std::string>& names) {
@@ -92,10 +80,10 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
   for (const Operator& op : reg.operators()) {
     const std::string_view name = op.name;
     candidates.push_back({name, 0, &op});
-    candidates.push_back({without_overload(name), 1, &op});
+    candidates.push_back({OperatorName::without_overload(name), 1, &op});
     if (!qualified) {
-      candidates.push_back({unqualified(name), 2, &op});
-      candidates.push_back({unqualified(without_overload(name)), 3, &op});
+      candidates.push_back({OperatorName::without_namespace(name), 2, &op});
+      candidates.push_back({OperatorName::without_namespace(OperatorName::without_overload(name)), 3, &op});
     }
   }
   std::vector<std::string_view> texts;
@@ -128,7 +116,7 @@ Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& r
     std::vector<std::string> matches;  // sorted, as `all` is
     if (w.find("::") == std::string::npos)
       for (const Operator* op : all)
-        if (unqualified(op->name) == w) matches.push_back(op->name);
+        if (OperatorName::without_namespace(op->name) == w) matches.push_back(op->name);
     if (matches.size() == 1) {
       out.push_back(reg.find(matches.front()));
       continue;
