@@ -71,6 +71,10 @@ struct Diagnostic {
   std::string op, key;
 };
 
+// The core's one error shape is Expected<T, Diagnostic>. An error no file
+// position belongs to (a command-line value, an argument) has an unknown
+// location: an empty file name. The front end prints those as
+// "dispatchtool: error: MESSAGE" (located ones as format() does).
 inline Diagnostic make_error(Location where, std::string message, std::vector<Note> notes = {}) {
   Diagnostic d;
   d.where = std::move(where);
@@ -78,6 +82,7 @@ inline Diagnostic make_error(Location where, std::string message, std::vector<No
   d.notes = std::move(notes);
   return d;
 }
+inline Diagnostic make_error(std::string message) { return make_error(Location{}, std::move(message)); }
 
 // "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines.
 std::string format(const Diagnostic& d);

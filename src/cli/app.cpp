@@ -127,8 +127,8 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
       std::vector<std::string> keys;
       if (!call.empty())
         for (const std::string_view k : split(call, ",")) keys.emplace_back(trim(k));
-      if (auto err = python_dispatcher_register(s.loaded->registry, keys)) {
-        usage_error(io, *err);
+      if (auto registered = python_dispatcher_register(s.loaded->registry, keys); !registered) {
+        usage_error(io, registered.error().message);
         return std::nullopt;
       }
     }
@@ -149,14 +149,14 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
   auto ops = select_ops(s.loaded->registry, o.ops);
   if (!ops) {
-    usage_error(io, ops.error());
+    usage_error(io, ops.error().message);
     return std::nullopt;
   }
   s.ops = std::move(*ops);
   if (o.keys_given || !o.keys.empty()) {
     auto keys = parse_key_filter(s.loaded->registry, o.keys);
     if (!keys) {
-      usage_error(io, "--keys: " + keys.error());
+      usage_error(io, "--keys: " + keys.error().message);
       return std::nullopt;
     }
     s.table_filter = std::move(keys->table);

@@ -38,8 +38,8 @@ std::vector<std::string> split_commas(const std::vector<std::string>& values) {
 // Rule ids given on the command line; false (after a usage error) if one is unknown.
 bool check_rule_ids(const Io& io, std::string_view option, const std::vector<std::string>& ids) {
   for (const auto& id : ids)
-    if (auto err = lint::unknown_rule_error(id)) {
-      usage_error(io, fmt::format("{}: {}", option, *err));
+    if (auto rule = lint::rule_by_id(id); !rule) {
+      usage_error(io, fmt::format("{}: {}", option, rule.error().message));
       return false;
     }
   return true;

@@ -21,8 +21,8 @@ std::optional<std::vector<std::string>> rule_list(TableReader& r, std::string_vi
   if (!list) return std::nullopt;
   std::vector<std::string> out;
   for (const auto& id : *list) {
-    if (auto err = unknown_rule_error(id.value)) {
-      r.fail(id.where, *err);
+    if (auto rule = rule_by_id(id.value); !rule) {
+      r.fail(id.where, std::move(rule.error().message));
       return std::nullopt;
     }
     out.push_back(id.value);
@@ -39,8 +39,8 @@ std::optional<Severity> severity_at(TableReader& r, const Located<std::string>& 
 bool read_severity_table(const toml::table& t, TableReader& r, const std::string& file, Config& c) {
   for (auto&& [k, v] : t) {
     const Location kwhere = location_of(k.source(), file);
-    if (auto err = unknown_rule_error(k.str())) {
-      r.fail(kwhere, *err);
+    if (auto rule = rule_by_id(k.str()); !rule) {
+      r.fail(kwhere, std::move(rule.error().message));
       return false;
     }
     if (!v.is_string()) {
@@ -68,7 +68,8 @@ std::optional<BaselineEntry> read_baseline_entry(const toml::table& t, const std
   auto key = r.str("key");
   if (r.failed()) return std::nullopt;
   if (!rule) return r.fail(r.self(), "an [[accept]] entry needs a 'rule'"), std::nullopt;
-  if (auto err = unknown_rule_error(rule->value)) return r.fail(rule->where, *err), std::nullopt;
+  if (auto known = rule_by_id(rule->value); !known)
+    return r.fail(rule->where, std::move(known.error().message)), std::nullopt;
   BaselineEntry e{rule->value, op ? op->value : "", key ? key->value : "", 1};
   if (const toml::node* n = t.get("count")) {
     const auto* count = n->as_integer();

@@ -916,11 +916,11 @@ std::size_t rule_index(std::string_view id) {
   return kRules.size();
 }
 
-std::optional<std::string> unknown_rule_error(std::string_view id) {
-  if (find_rule(id) != nullptr) return std::nullopt;
+Expected<const Rule*, Diagnostic> rule_by_id(std::string_view id) {
+  if (const Rule* rule = find_rule(id)) return rule;
   std::vector<std::string_view> ids;
   for (const auto& r : kRules) ids.push_back(r.id);
-  return fmt::format("unknown lint rule '{}'{}", id, did_you_mean(id, ids));
+  return unexpected(make_error(fmt::format("unknown lint rule '{}'{}", id, did_you_mean(id, ids))));
 }
 
 void sort_findings(std::vector<Finding>& findings) {

@@ -56,8 +56,8 @@ std::span<const Rule> rules();
 const Rule* find_rule(std::string_view id);
 // Index of a rule in rules() (SARIF ruleIndex); rules().size() if unknown.
 std::size_t rule_index(std::string_view id);
-// "unknown lint rule 'x' (did you mean 'y'?)" or std::nullopt when `id` exists.
-std::optional<std::string> unknown_rule_error(std::string_view id);
+// The rule, or the error "unknown lint rule 'x' (did you mean 'y'?)" (no location).
+Expected<const Rule*, Diagnostic> rule_by_id(std::string_view id);
 
 // Runs every rule over registrations loaded with LoadOptions{OnRefusal::Record}.
 // Findings carry their rule's default severity and are sorted.

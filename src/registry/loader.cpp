@@ -730,9 +730,10 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
       continue;
     } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
       im->kernel.library = lib_index;
-      refused = reg.impl(b.names[im->op], im->key, std::move(im->kernel));
+      if (auto registered = reg.impl(b.names[im->op], im->key, std::move(im->kernel)); !registered)
+        refused = std::move(registered.error());
     } else if (auto* fb = std::get_if<Fallback>(&stmt)) {
-      refused = reg.fallback(std::move(*fb));
+      if (auto registered = reg.fallback(std::move(*fb)); !registered) refused = std::move(registered.error());
     } else {
       refused = std::move(*std::get<Batch::Refusal>(stmt));
     }

@@ -209,10 +209,10 @@ std::vector<Diagnostic> Registry::define(Definition def) {
   return refused;
 }
 
-std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
+Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
   const Profile& p = *profile_;
   Operator& op = entry(name, k.where);
-  if (auto d = check_cpp_signature(op, key, k, p)) return d;
+  if (auto d = check_cpp_signature(op, key, k, p)) return unexpected(std::move(*d));
   // OperatorEntry::registerKernel records the first C++ signature before it
   // checks the schema and before it warns, so "previous kernel" can name the
   // new kernel itself.
@@ -223,7 +223,7 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
   }
   if (auto d = check_kernel_schema(op, k, p)) {
     d->key = p.name_of(key);
-    return d;
+    return unexpected(std::move(*d));
   }
   k.seq = seq_++;
   auto it = std::lower_bound(op.kernels.begin(), op.kernels.end(), key,
@@ -256,10 +256,10 @@ std::optional<Diagnostic> Registry::impl(const std::string& name, KeyId key, Ker
     }
   }
   it->kernels.insert(it->kernels.begin(), std::move(k));
-  return std::nullopt;
+  return Ok{};
 }
 
-std::optional<Diagnostic> Registry::fallback(Fallback f) {
+Expected<Ok, Diagnostic> Registry::fallback(Fallback f) {
   const Profile& p = *profile_;
   std::vector<KeyId> targets = p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
   for (KeyId k : targets) {
@@ -279,7 +279,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
           "cannot register a backend fallback for '{}': it is not a runtime "
           "dispatch key (it has no row in the dispatch table)",
           p.name_of(k));
-      return d;
+      return unexpected(std::move(d));
     }
     // The debug string this key's registration gets (see debug_after_first).
     const std::string& debug = k != targets.front() && !f.debug_after_first.empty() ? f.debug_after_first : f.debug;
@@ -298,7 +298,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
                                                : "the previous fallback is registered here"});
       d.code = "duplicate-fallback";
       d.key = p.name_of(k);
-      return d;
+      return unexpected(std::move(d));
     }
     Fallback one = f;
     one.key = k;
@@ -306,7 +306,7 @@ std::optional<Diagnostic> Registry::fallback(Fallback f) {
     cur = one;
     user_fallbacks_.push_back(std::move(one));
   }
-  return std::nullopt;
+  return Ok{};
 }
 
 }  // namespace dt

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/diagnostic.hpp"
+#include "base/expected.hpp"
 #include "keys/profile.hpp"
 #include "registry/schema.hpp"
 
@@ -109,13 +110,14 @@ class Registry {
   std::uint32_t add_library(Library lib);
   [[nodiscard]] const std::vector<Library>& libraries() const { return libraries_; }
 
-  // Dispatcher-level registrations; a refusal is returned as a Diagnostic
-  // with PyTorch's message and every location involved.
-  // A def refused (defined twice) or kernels it refuses (schema mismatch,
-  // each dropped; the def stays): one diagnostic each.
+  // Dispatcher-level registrations; a refusal is a Diagnostic with PyTorch's
+  // message and every location involved.
+  // define() returns every refusal it causes, one each: the def itself
+  // (defined twice), or the kernels already registered that it refuses
+  // (schema mismatch: each is dropped, the def stays).
   std::vector<Diagnostic> define(Definition def);
-  std::optional<Diagnostic> impl(const std::string& op, KeyId key, Kernel k);
-  std::optional<Diagnostic> fallback(Fallback f);
+  Expected<Ok, Diagnostic> impl(const std::string& op, KeyId key, Kernel k);
+  Expected<Ok, Diagnostic> fallback(Fallback f);
 
   // In order of first registration; a deque, so entries never move.
   [[nodiscard]] const std::deque<Operator>& operators() const { return ops_; }

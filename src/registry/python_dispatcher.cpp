@@ -56,23 +56,26 @@ Registry python_dispatcher_registry(const Profile& profile) {
   return reg;
 }
 
-std::optional<std::string> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys) {
+Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys) {
   const std::set<std::string> unique(keys.begin(), keys.end());
   if (unique.size() != keys.size())
-    return fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys));
+    return unexpected(
+        make_error(fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys))));
   if (unique.count("CompositeImplicitAutograd") && unique.count("CompositeExplicitAutograd"))
-    return std::string("Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
+    return unexpected(
+        make_error("Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed."));
   const auto supported = reg.profile().python_dispatcher_keys();
   for (const auto& k : keys) {
     if (std::find(supported.begin(), supported.end(), k) == supported.end())
-      return fmt::format("{} is not supported, please select a dispatch key in {}.", k, python_list_repr(supported));
+      return unexpected(make_error(
+          fmt::format("{} is not supported, please select a dispatch key in {}.", k, python_list_repr(supported))));
     Kernel kern;
     kern.debug = "fn_" + k;
     kern.signature = std::make_shared<const std::string>("(Tensor _0) -> Tensor _0");
     kern.where = Location{"--register", 0, 0};
     (void)reg.impl(kPythonDispatcherOp, *reg.profile().find(k), std::move(kern));
   }
-  return std::nullopt;
+  return Ok{};
 }
 
 }  // namespace dt

@@ -2,10 +2,11 @@
 // operator __test__::foo and register(keys) with its three checks.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
 #include "registry/model.hpp"
 
 namespace dt {
@@ -16,9 +17,10 @@ inline constexpr const char* kPythonDispatcherOp = "__test__::foo";
 // defined as PythonDispatcher's constructor does.
 Registry python_dispatcher_registry(const Profile& profile);
 
-// PythonDispatcher.register(keys): returns the RuntimeError text on refusal.
-// As in Python, keys before an unsupported key stay registered.
-std::optional<std::string> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys);
+// PythonDispatcher.register(keys); the error (no location) is the RuntimeError
+// text of a refusal. As in Python, keys before an unsupported key stay
+// registered.
+Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys);
 
 // Python's repr() of a list of str: ['CPU', 'XLA'].
 std::string python_list_repr(const std::vector<std::string>& items);

@@ -47,15 +47,17 @@ std::string quoted_list(const std::vector<std::string>& names) {
 
 bool KeyFilter::allows(KeyId k) const { return !active || std::find(keys.begin(), keys.end(), k) != keys.end(); }
 
-Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec) {
+Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::string_view spec) {
   const Profile& p = reg.profile();
   KeySelection sel;
   const std::vector<std::string_view> names = split_list(spec);
-  if (names.empty()) return unexpected(std::string("no keys given"));
+  if (names.empty()) return unexpected(make_error("no keys given"));
   for (const std::string_view name : names) {
     auto k = p.find(name);
     if (!k) k = p.find_renamed(name, reg.privateuse1_name);
-    if (!k) return unexpected(fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names())));
+    if (!k)
+      return unexpected(
+          make_error(fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names()))));
     add_once(sel.registrations.keys, *k);
     for (KeyId m : runtime_keys_of(p, *k)) {
       add_once(sel.table.keys, m);
@@ -103,8 +105,8 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
   return fmt::format(" (did you mean one of {}?)", quoted_list(names));
 }
 
-Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& reg,
-                                                               const std::vector<std::string>& wanted) {
+Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& reg,
+                                                              const std::vector<std::string>& wanted) {
   std::vector<const Operator*> all = reg.sorted_operators();
   if (wanted.empty()) return all;
   std::vector<const Operator*> out;
@@ -122,8 +124,8 @@ Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& r
       continue;
     }
     if (matches.size() > 1)
-      return unexpected(fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(matches, ", ")));
-    return unexpected(fmt::format("unknown operator '{}'{}", w, suggest_operator(reg, w)));
+      return unexpected(make_error(fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(matches, ", "))));
+    return unexpected(make_error(fmt::format("unknown operator '{}'{}", w, suggest_operator(reg, w))));
   }
   std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -1,12 +1,13 @@
 // What a view shows: the operators named by --op and the dispatch keys named
-// by --keys. Errors are returned as values (the message, without the option
-// name); the front end prints them.
+// by --keys, and the KeyFilter the renderers take. Errors have no location
+// (their message does not name the option); the front end prints them.
 #pragma once
 
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "registry/model.hpp"
 
@@ -35,15 +36,15 @@ struct KeySelection {
 // PrivateUse1 keys also under the registry's renamed backend). Errors: an
 // unknown key ("unknown dispatch key 'X' (did you mean 'Y'?)"), or a list
 // without any name ("no keys given").
-Expected<KeySelection, std::string> parse_key_filter(const Registry& reg, std::string_view spec);
+Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::string_view spec);
 
 // The operators named by `wanted` (each `ns::name.overload`, or an unqualified
 // `name.overload` that exactly one namespace has), sorted by qualified name,
 // each once; every operator when `wanted` is empty. Errors: an ambiguous
 // unqualified name (listing the candidates), an unknown name (with a
 // suggestion, see suggest_operator).
-Expected<std::vector<const Operator*>, std::string> select_ops(const Registry& reg,
-                                                               const std::vector<std::string>& wanted);
+Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& reg,
+                                                              const std::vector<std::string>& wanted);
 
 // " (did you mean 'X'?)", " (did you mean one of 'X', 'Y'?)" or "" for an
 // operator name `word` that is not in `reg`. Compares qualified names, and

@@ -69,9 +69,9 @@ TEST_CASE("lint: the rule table is complete and stable") {
   CHECK(lint::find_rule("duplicate-def")->severity == Severity::Error);
   CHECK(lint::find_rule("schema-mismatch")->severity == Severity::Warning);
   CHECK(lint::find_rule("shadowed-composite")->severity == Severity::Info);
-  CHECK(*lint::unknown_rule_error("duplicate-defs") ==
+  CHECK(lint::rule_by_id("duplicate-defs").error().message ==
         "unknown lint rule 'duplicate-defs' (did you mean 'duplicate-def'?)");
-  CHECK(!lint::unknown_rule_error("missing-autograd"));
+  CHECK(lint::rule_by_id("missing-autograd").value() == lint::find_rule("missing-autograd"));
 }
 
 TEST_CASE("lint: docs/lint.md documents every rule") {

@@ -8,7 +8,7 @@ namespace {
 
 std::string pd_table(const std::string& prof, const std::vector<std::vector<std::string>>& calls) {
   Registry reg = python_dispatcher_registry(profile(prof));
-  for (const auto& c : calls) REQUIRE_FALSE(python_dispatcher_register(reg, c).has_value());
+  for (const auto& c : calls) REQUIRE(python_dispatcher_register(reg, c).has_value());
   std::string raw, out;
   render_table_raw(Resolver(reg), *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
   render_table_python_dispatcher(profile(prof), raw, out);
@@ -48,11 +48,11 @@ TEST_CASE("spec E.3: PythonDispatcher register([CPU, XLA, CompositeImplicitAutog
 
 TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
   Registry reg = python_dispatcher_registry(profile("torch-1.13"));
-  CHECK(python_dispatcher_register(reg, {"CPU", "CPU"}).value() ==
+  CHECK(python_dispatcher_register(reg, {"CPU", "CPU"}).error().message ==
         "Overriden is not allowed but found duplicates in ['CPU', 'CPU'].");
-  CHECK(python_dispatcher_register(reg, {"CompositeImplicitAutograd", "CompositeExplicitAutograd"}).value() ==
+  CHECK(python_dispatcher_register(reg, {"CompositeImplicitAutograd", "CompositeExplicitAutograd"}).error().message ==
         "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
-  CHECK(python_dispatcher_register(reg, {"CPU", "CUDA"}).value() ==
+  CHECK(python_dispatcher_register(reg, {"CPU", "CUDA"}).error().message ==
         "CUDA is not supported, please select a dispatch key in ['CPU', 'AutogradCPU', 'FPGA', "
         "'AutogradOther', 'XLA', 'AutogradXLA', 'Lazy', 'AutogradLazy', 'CompositeExplicitAutograd', "
         "'Autograd', 'CompositeImplicitAutograd'].");
@@ -62,8 +62,8 @@ TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
 
 TEST_CASE("spec E.3: registrations() view, inactive quirk") {
   Registry reg = python_dispatcher_registry(profile("torch-1.13"));
-  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}));
-  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU"}));
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}));
+  REQUIRE(python_dispatcher_register(reg, {"CPU"}));
   std::string raw, out;
   render_registrations_raw(reg, *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
   render_registrations_python_dispatcher(reg.profile(), raw, out);

@@ -23,19 +23,19 @@ KeyId key(const Profile& p, std::string_view name) {
 
 KeySelection keys_ok(const Registry& reg, std::string_view spec) {
   auto r = parse_key_filter(reg, spec);
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
   return std::move(*r);
 }
 
 std::string keys_error(const Registry& reg, std::string_view spec) {
   auto r = parse_key_filter(reg, spec);
   REQUIRE_MESSAGE(!r.has_value(), "expected an error for '" << spec << "'");
-  return r.error();
+  return r.error().message;
 }
 
 std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
   std::vector<std::string> out;
   for (const Operator* op : *r) out.push_back(op->name);
   return out;
@@ -44,7 +44,7 @@ std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::stri
 std::string ops_error(const Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
   REQUIRE_MESSAGE(!r.has_value(), "expected an error");
-  return r.error();
+  return r.error().message;
 }
 
 const Files kOps = {{"a.toml",
@@ -202,7 +202,7 @@ void check_runs_are_contiguous(const Registry& reg, const KeyFilter& f, const Hu
 
 TEST_CASE("readable table: runs break at hidden rows") {
   Registry reg = python_dispatcher_registry(profile("torch-1.13"));
-  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
   // AutogradCPU gets the fallthrough backend fallback (hidden): the math-kernel
   // rows around it are two runs, not "CUDA … AutogradNestedTensor (78 keys)".
   const std::string t = human_table(reg, KeyFilter{}, HumanStyle{});
@@ -215,7 +215,7 @@ TEST_CASE("readable table: runs break at hidden rows") {
 
 TEST_CASE("readable table: runs break at rows --keys leaves out") {
   Registry reg = python_dispatcher_registry(profile("torch-main"));
-  REQUIRE_FALSE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
   const KeySelection sel = keys_ok(reg, "CUDA,XLA,MPS");  // HIP (between CUDA and XLA) is left out
   const std::string t = human_table(reg, sel.table, HumanStyle{});
   CHECK(t.find("\n  CUDA    ") != std::string::npos);
@@ -242,7 +242,7 @@ TEST_CASE("readable table: every run is a range of consecutive table rows") {
   for (const char* prof : {"torch-1.13", "torch-main"}) {
     for (const auto& keys : registrations) {
       Registry reg = python_dispatcher_registry(profile(prof));
-      REQUIRE_FALSE(python_dispatcher_register(reg, keys).has_value());
+      REQUIRE(python_dispatcher_register(reg, keys).has_value());
       INFO(prof << " " << join(keys, ","));
       check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{});
       check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{false, true, false});
