@@ -121,6 +121,9 @@ class Profile {
   [[nodiscard]] KeySet autogradother_backends() const { return autogradother_backends_; }
   // Runtime keys of a keyset in table order.
   [[nodiscard]] std::vector<KeyId> iterate(KeySet ks) const;
+  // The per-backend runtime keys of a building block (Sparse: SparseCPU,
+  // SparseCUDA, ...), in table order; empty for any other key.
+  [[nodiscard]] std::vector<KeyId> building_block_members(KeyId block) const;
 
   [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
   [[nodiscard]] const std::vector<CoreLibrary>& libraries() const { return libraries_; }

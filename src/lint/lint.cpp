@@ -636,10 +636,8 @@ void check_fallthrough_on_alias(const CheckContext& c, std::vector<Finding>& out
 // The first two runtime keys made of a building block, quoted: "\"SparseCPU\", \"SparseCUDA\"".
 std::string example_runtime_keys(const CheckContext& c, KeyId block) {
   std::vector<std::string> names;
-  for (KeyId k : c.p.runtime_keys())
-    if (names.size() < 2 && c.p.key(k).kind == KeyKind::PerBackend &&
-        Profile::has(c.p.key(k).bits, c.p.key(block).bits))
-      names.push_back("\"" + key_name(c, k) + "\"");
+  for (KeyId k : c.p.building_block_members(block))
+    if (names.size() < 2) names.push_back("\"" + key_name(c, k) + "\"");
   return join(names, ", ");
 }
 

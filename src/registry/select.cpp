@@ -12,13 +12,6 @@ namespace dt {
 
 namespace {
 
-// The lowest `n` bits set (the backend-component bits of a keyset), without
-// shifting by the width of KeySet when a profile has 64 backends.
-KeySet low_bits(std::size_t n) {
-  if (n >= std::numeric_limits<KeySet>::digits) return ~KeySet{0};
-  return (KeySet{1} << n) - 1;
-}
-
 void add_once(std::vector<KeyId>& keys, KeyId k) {
   if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
 }
@@ -27,13 +20,7 @@ void add_once(std::vector<KeyId>& keys, KeyId k) {
 std::vector<KeyId> runtime_keys_of(const Profile& p, KeyId k) {
   if (p.is_alias(k)) return p.alias_members(k);
   if (p.is_runtime(k)) return {k};
-  // A building block (Dense, Sparse, ...): its per-backend runtime keys.
-  const KeySet bits = p.key(k).bits;
-  std::vector<KeyId> out;
-  if (bits == 0) return out;
-  for (KeyId m : p.iterate(bits | low_bits(p.backends().size())))
-    if (Profile::has(p.key(m).bits, bits)) out.push_back(m);
-  return out;
+  return p.building_block_members(k);  // Dense, Sparse, ...: their per-backend runtime keys
 }
 
 std::string quoted_list(const std::vector<std::string>& names) {
