@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "registry/loader.hpp"
-#include "render/render.hpp"
+#include "render/raw.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::test {

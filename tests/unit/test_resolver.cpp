@@ -2,6 +2,7 @@
 // spec (sections C, D, E).
 #include "helpers.hpp"
 #include "registry/python_dispatcher.hpp"
+#include "render/python_dispatcher_view.hpp"
 
 namespace dt::test {
 namespace {

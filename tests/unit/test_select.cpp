@@ -5,6 +5,7 @@
 #include "helpers.hpp"
 #include "registry/python_dispatcher.hpp"
 #include "registry/select.hpp"
+#include "render/readable.hpp"
 
 namespace dt::test {
 namespace {
