@@ -5,7 +5,10 @@
 
 #include "base/text.hpp"
 #include "helpers.hpp"
+#include "lint/baseline.hpp"
+#include "lint/config.hpp"
 #include "lint/lint.hpp"
+#include "lint/output.hpp"
 
 namespace dt::test {
 namespace {
