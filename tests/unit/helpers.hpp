@@ -44,6 +44,16 @@ inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, cons
   return load(profile(prof), paths, memory_reader(files), o);
 }
 
+// The error loading `files` must give, formatted.
+inline std::string error_of(const Files& files, const std::string& prof = "torch-main") {
+  auto r = load_files(prof, files);
+  REQUIRE_MESSAGE(!r.has_value(), "expected an error");
+  return format(r.error());
+}
+
+// A FRAGMENT file of namespace t defining foo.
+inline const std::string kDef = "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n";
+
 inline LoadResult must_load(const std::string& prof, const Files& files) {
   auto r = load_files(prof, files);
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));

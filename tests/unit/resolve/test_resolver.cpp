@@ -1,20 +1,10 @@
-// The resolver and the exact renderers against the examples of the semantics
-// spec (sections C, D, E).
+// The resolver (and the raw table it is printed as) against the examples of
+// the semantics spec (sections C, D, E).
 #include "helpers.hpp"
-#include "registry/python_dispatcher.hpp"
-#include "render/python_dispatcher_view.hpp"
 
 namespace dt::test {
-namespace {
 
-std::string pd_table(const std::string& prof, const std::vector<std::vector<std::string>>& calls) {
-  Registry reg = python_dispatcher_registry(profile(prof));
-  for (const auto& c : calls) REQUIRE(python_dispatcher_register(reg, c).has_value());
-  std::string raw, out;
-  render_table_raw(Resolver(reg), *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
-  render_table_python_dispatcher(profile(prof), raw, out);
-  return out;
-}
+namespace {
 
 const char* const kSig = "signature = \"(Tensor _0) -> Tensor _0\"\n";
 
@@ -25,58 +15,7 @@ std::string impl(const std::string& key, const std::string& kernel) {
 std::string def_foo() {
   return "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\ndebug = \"registered at /dev/null:0\"\n";
 }
-
 }  // namespace
-
-TEST_CASE("spec E.3: PythonDispatcher register([CPU, XLA, CompositeImplicitAutograd])") {
-  CHECK(pd_table("torch-1.13", {{"CPU", "XLA", "CompositeImplicitAutograd"}}) ==
-        "\nComputed Dispatch Table\n"
-        "key             kernel\n"
-        "---------------------------\n"
-        "CPU             fn_CPU [kernel]\n"
-        "XLA             fn_XLA [kernel]\n"
-        "Lazy            fn_CompositeImplicitAutograd [math kernel]\n"
-        "FPGA            fn_CompositeImplicitAutograd [math kernel]\n"
-        "AutogradOther   fn_CompositeImplicitAutograd [math kernel]\n"
-        "AutogradCPU     fallthrough [backend fallback]\n"
-        "AutogradXLA     fallthrough [backend fallback]\n"
-        "AutogradLazy    fn_CompositeImplicitAutograd [math kernel]\n");
-  // "In main the two fallback rows read `AutogradCPU     [backend fallback]`."
-  const std::string m = pd_table("torch-main", {{"CPU", "XLA", "CompositeImplicitAutograd"}});
-  CHECK(m.find("AutogradCPU     [backend fallback]\n") != std::string::npos);
-  CHECK(m.find("AutogradXLA     [backend fallback]\n") != std::string::npos);
-}
-
-TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
-  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
-  CHECK(python_dispatcher_register(reg, {"CPU", "CPU"}).error().message ==
-        "Overriden is not allowed but found duplicates in ['CPU', 'CPU'].");
-  CHECK(python_dispatcher_register(reg, {"CompositeImplicitAutograd", "CompositeExplicitAutograd"}).error().message ==
-        "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.");
-  CHECK(python_dispatcher_register(reg, {"CPU", "CUDA"}).error().message ==
-        "CUDA is not supported, please select a dispatch key in ['CPU', 'AutogradCPU', 'FPGA', "
-        "'AutogradOther', 'XLA', 'AutogradXLA', 'Lazy', 'AutogradLazy', 'CompositeExplicitAutograd', "
-        "'Autograd', 'CompositeImplicitAutograd'].");
-  // Keys before the unsupported one stay registered.
-  CHECK(reg.find(kPythonDispatcherOp)->get(*reg.profile().find("CPU")) != nullptr);
-}
-
-TEST_CASE("spec E.3: registrations() view, inactive quirk") {
-  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
-  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}));
-  REQUIRE(python_dispatcher_register(reg, {"CPU"}));
-  std::string raw, out;
-  render_registrations_raw(reg, *reg.find(kPythonDispatcherOp), KeyFilter{}, raw);
-  render_registrations_python_dispatcher(reg.profile(), raw, out);
-  CHECK(out ==
-        "\nRegistered Kernels\n"
-        "key             kernel\n"
-        "---------------------------\n"
-        "CPU             fn_CPU\n"
-        "CPU (inactive)  (inactive):\n"
-        "CompositeImplicitAutograd[alias] fn_CompositeImplicitAutograd\n");
-  CHECK(reg.warnings().size() == 1);
-}
 
 TEST_CASE("spec E.1: _dispatch_dump example") {
   const auto l = must_load("torch-1.13", {{"t.toml", def_foo() + impl("CPU", "SECOND") + impl("CPU", "THIRD") +
@@ -189,10 +128,6 @@ TEST_CASE("the table does not depend on registration order") {
   CHECK(raw_table(l1, "t::foo") == raw_table(l2, "t::foo"));
 }
 
-}  // namespace dt::test
-
-namespace dt::test {
-
 TEST_CASE("the explain trace agrees with the computed entry for every key") {
   const auto l = must_load("torch-1.13",
                            {{"t.toml", def_foo() + impl("CompositeImplicitAutograd", "math") + impl("SparseCPU", "sp") +
@@ -217,9 +152,6 @@ TEST_CASE("the explain trace agrees with the computed entry for every key") {
   }
 }
 
-}  // namespace dt::test
-
-namespace dt::test {
 TEST_CASE("resolver: a key without a table row resolves to the missing entry") {
   const auto l = must_load("torch-main", {{"a.toml",
                                            "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
@@ -231,4 +163,5 @@ TEST_CASE("resolver: a key without a table row resolves to the missing entry") {
     CHECK(r.compute(*l.registry.find("t::foo"), *p.find(k)).why == Provenance::Missing);
   }
 }
+
 }  // namespace dt::test

@@ -5,6 +5,7 @@
 #include "helpers.hpp"
 
 namespace dt::test {
+
 namespace {
 
 std::vector<std::string> lines_of(const std::string& path) {
@@ -117,20 +118,6 @@ TEST_CASE("enum values of 1.13 (spec A.2)") {
   CHECK(*m.find("Meta") == 65);
   CHECK(*m.find("FuncTorchBatchedDecomposition") == 153);
   CHECK(*m.find("CompositeExplicitAutogradNonFunctional") == 156);
-}
-
-TEST_CASE("profile errors are located") {
-  auto bad = Profile::parse(
-      "name = \"x\"\nbackends = [\"CPU\"]\nfunctionality = [\"Dense\"]\naliases = [\"Autograd\", \"Autogrud\"]\n",
-      "p.toml");
-  REQUIRE_FALSE(bad.has_value());
-  CHECK(format(bad.error()) == "p.toml:4:24: error: unknown alias key 'Autogrud' (did you mean 'Autograd'?)\n");
-  auto syntax = Profile::parse("name = \n", "q.toml");
-  REQUIRE_FALSE(syntax.has_value());
-  CHECK(syntax.error().where.line == 1);
-  auto unknown = load_profile("torch-1.31", real_filesystem().read);
-  REQUIRE_FALSE(unknown.has_value());
-  CHECK(unknown.error().message.find("did you mean 'torch-1.13'") != std::string::npos);
 }
 
 }  // namespace dt::test
