@@ -1,5 +1,6 @@
 // The key universe against the expectations written in the semantics spec
 // (A.4 row order, B.1 autogradother_backends, B.2 alias expansions, B.3).
+#include <algorithm>
 #include <sstream>
 
 #include "helpers.hpp"
@@ -118,6 +119,39 @@ TEST_CASE("enum values of 1.13 (spec A.2)") {
   CHECK(*m.find("Meta") == 65);
   CHECK(*m.find("FuncTorchBatchedDecomposition") == 153);
   CHECK(*m.find("CompositeExplicitAutogradNonFunctional") == 156);
+}
+
+TEST_CASE("building_block_members: a building block's per-backend runtime keys, in table order") {
+  const Profile& p = profile("torch-1.13");
+  const auto sparse = names(p, p.building_block_members(*p.find("Sparse")));
+  REQUIRE(sparse.size() == p.backends().size());
+  CHECK(sparse.front() == "SparseCPU");
+  CHECK(sparse[1] == "SparseCUDA");
+  for (const auto& n : sparse) CHECK(n.rfind("Sparse", 0) == 0);
+  CHECK(std::find(sparse.begin(), sparse.end(), "SparseCsrCPU") == sparse.end());
+  CHECK(p.building_block_members(*p.find("CPU")).empty());
+  CHECK(p.building_block_members(*p.find("Autograd")).empty());
+}
+
+TEST_CASE("display_name and find_renamed: PrivateUse1 under its torch.utils.rename_privateuse1_backend name") {
+  const Profile& p = profile("torch-main");
+  const KeyId pu1 = *p.find("PrivateUse1");
+  const KeyId ag = *p.find("AutogradPrivateUse1");
+  CHECK(p.display_name(pu1, "npu") == "npu");
+  CHECK(p.display_name(ag, "npu") == "AutogradNpu");
+  CHECK(p.display_name(ag, "") == "AutogradPrivateUse1");
+  CHECK(p.display_name(*p.find("CPU"), "npu") == "CPU");
+  CHECK(p.find_renamed("npu", "npu") == pu1);
+  CHECK(p.find_renamed("AutogradNpu", "npu") == ag);
+  CHECK(p.find_renamed("AutogradNPU", "npu") == ag);  // PyTorch main's upper-cased spelling
+  CHECK_FALSE(p.find_renamed("AutogradNpu", "").has_value());
+  CHECK_FALSE(p.find_renamed("AutogradXyz", "npu").has_value());
+}
+
+TEST_CASE("python_dispatcher_keys: PythonDispatcher.keys(), its runtime keys then its alias keys") {
+  CHECK(profile("torch-1.13").python_dispatcher_keys() ==
+        std::vector<std::string>{"CPU", "AutogradCPU", "FPGA", "AutogradOther", "XLA", "AutogradXLA", "Lazy",
+                                 "AutogradLazy", "CompositeExplicitAutograd", "Autograd", "CompositeImplicitAutograd"});
 }
 
 }  // namespace dt::test
