@@ -2,7 +2,11 @@
 // command-line order.
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 #include "helpers.hpp"
+#include "registry/compile_ahead.hpp"
 
 namespace dt::test {
 
@@ -79,6 +83,43 @@ TEST_CASE("files load in command-line order whatever the worker threads do") {
     // The newest CPU kernel wins; main warns once for all operators.
     CHECK(rows(raw_table(*r, "t::foo"), {"CPU"}) == "CPU: k38 [kernel]\n");
     CHECK(r->registry.warnings().size() == 1);
+  }
+}
+
+TEST_CASE("CompileAhead: each file read once, its batch taken in command-line order") {
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    CAPTURE(threads);
+    Files files;
+    std::vector<std::string> paths;
+    for (int i = 0; i < 20; ++i) {
+      paths.push_back(fmt::format("f{:02}.toml", i));
+      files.emplace_back(paths.back(), fmt::format("namespace = \"n{}\"\n", i));
+    }
+    files.emplace_back("pu1.toml", "privateuse1_backend = \"npu\"\n");
+    paths.emplace_back("pu1.toml");
+    std::mutex mu;
+    std::map<std::string, int> reads;
+    const ReadFile inner = memory_reader(files);
+    const ReadFile counting = [&](const std::string& path) {
+      {
+        const std::lock_guard lock(mu);
+        ++reads[path];
+      }
+      return inner(path);
+    };
+    LoadOptions options;
+    options.threads = threads;
+    CompileAhead ahead(profile("torch-main"), counting, paths, options);
+    for (std::size_t i = 0; i + 1 < paths.size(); ++i) {
+      const Batch b = ahead.take(i);
+      CHECK_FALSE(b.error.has_value());
+      CHECK(b.lib.ns == fmt::format("n{}", i));
+    }
+    // A rename needs the registry: the batch is deferred, with the file's text.
+    const Batch deferred = ahead.take(paths.size() - 1);
+    CHECK(deferred.deferred.has_value());
+    CHECK(deferred.deferred_text == "privateuse1_backend = \"npu\"\n");
+    for (const auto& path : paths) CHECK(reads[path] == 1);
   }
 }
 

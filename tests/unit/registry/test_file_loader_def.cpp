@@ -39,4 +39,32 @@ TEST_CASE("dispatch shorthand registers in document order, not in key order") {
   CHECK(rows(raw_table(l, "t::foo"), {"CPU", "CUDA"}) == "CPU: second [kernel]\nCUDA: first [kernel]\n");
 }
 
+TEST_CASE("[[def]]: a name with a nameless schema, alias analysis, tags and debug string") {
+  const auto l =
+      must_load("torch-main", {{"a.toml",
+                                "namespace = \"t\"\n[[def]]\nname = \"scale.out\"\n"
+                                "schema = \"(Tensor x) -> Tensor\"\nalias_analysis = \"PURE_FUNCTION\"\n"
+                                "tags = [\"core\", \"pt2_compliant_tag\"]\ndebug = \"registered at ops.cpp:7\"\n"}});
+  const Operator* op = l.registry.find("t::scale.out");
+  REQUIRE(op != nullptr);
+  REQUIRE(op->def.has_value());
+  CHECK(op->def->printed == "t::scale.out(Tensor x) -> Tensor");
+  CHECK(op->def->alias == AliasAnalysis::PureFunction);
+  CHECK(op->def->tags == std::vector<std::string>{"core", "pt2_compliant_tag"});
+  CHECK(op->def->debug == "registered at ops.cpp:7");
+  CHECK(to_string(op->def->where) == "a.toml:2:1");
+}
+
+TEST_CASE("[[def]]: what an entry must and must not contain") {
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nname = \"foo\"\n"}}) ==
+        "a.toml:2:1: error: a [[def]] entry needs a 'schema'\n");
+  CHECK(error_of({{"a.toml", kDef + "alias_analysis = \"CONSERVATIV\"\n"}}) ==
+        "a.toml:4:18: error: Invalid alias_analysis type CONSERVATIV (did you mean 'CONSERVATIVE'?); expected \"\", "
+        "\"FROM_SCHEMA\", \"CONSERVATIVE\" or \"PURE_FUNCTION\"\n");
+  CHECK(error_of({{"a.toml", kDef + "dispatch = { CPU = 3 }\n"}}) ==
+        "a.toml:4:20: error: dispatch entry 'CPU' must map to a kernel name (a string)\n");
+  CHECK(error_of({{"a.toml", kDef + "dispatch = { \"CPU, CUDAA\" = \"k\" }\n"}}) ==
+        "a.toml:4:14: error: unknown dispatch key 'CUDAA' (did you mean 'CUDA'?)\n");
+}
+
 }  // namespace dt::test

@@ -37,4 +37,46 @@ TEST_CASE("keys, keys lists, device types, dispatch shorthand") {
               .find("unknown device type 'metal'") != std::string::npos);
 }
 
+TEST_CASE("[[impl]]: kernels with the same signature text share one printed signature") {
+  const std::string sig = "signature = \"(Tensor  _0) -> Tensor _0\"\n";
+  const auto l =
+      must_load("torch-main", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nkernel = \"a\"\n" + sig +
+                                              "[[impl]]\nop = \"foo\"\nkey = \"CUDA\"\nkernel = \"b\"\n" + sig}});
+  const Profile& p = l.registry.profile();
+  const Operator& op = *l.registry.find("t::foo");
+  const Kernel* a = op.get(*p.find("CPU"));
+  const Kernel* b = op.get(*p.find("CUDA"));
+  REQUIRE(a != nullptr);
+  REQUIRE(b != nullptr);
+  CHECK(*a->signature == "(Tensor _0) -> Tensor _0");  // printed, normalised
+  CHECK(a->signature == b->signature);
+}
+
+TEST_CASE("[[impl]]: without a key, the file's dispatch_key applies, or the kernel is a catch-all") {
+  const auto l =
+      must_load("torch-1.13", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkernel = \"any\"\n"},
+                               {"b.toml",
+                                "namespace = \"t\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[impl]]\nop = \"foo\"\n"
+                                "kernel = \"x\"\n"}});
+  const Profile& p = l.registry.profile();
+  const Operator& op = *l.registry.find("t::foo");
+  const Kernel* any = op.get(*p.find("CompositeImplicitAutograd"));
+  REQUIRE(any != nullptr);
+  CHECK(any->catch_all);
+  CHECK(any->debug == "any");
+  CHECK(op.get(*p.find("XLA"))->debug == "x");
+  CHECK_FALSE(op.get(*p.find("XLA"))->catch_all);
+}
+
+TEST_CASE("[[impl]]: what an entry must and must not contain") {
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nkey = \"CPU\"\nkernel = \"k\"\n"}}) ==
+        "a.toml:4:1: error: an [[impl]] entry needs an 'op'\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"CPU\"\n"}}) ==
+        "a.toml:4:1: error: an [[impl]] entry needs a 'kernel' (or fallthrough = true)\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkeys = []\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:8: error: 'keys' must not be empty\n");
+  CHECK(error_of({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = []\nkernel = \"k\"\n"}}) ==
+        "a.toml:6:16: error: 'device_types' must not be empty\n");
+}
+
 }  // namespace dt::test

@@ -1,5 +1,9 @@
 // The registry: what the dispatcher refuses or warns about when a def, a
 // kernel or a fallback is registered (spec F.1, F.5-F.7).
+#include <fmt/format.h>
+
+#include <memory>
+
 #include "helpers.hpp"
 
 namespace dt::test {
@@ -70,6 +74,111 @@ TEST_CASE("backend fallbacks: one per key, PyTorch's own included (F.7)") {
   CHECK(err.find("configs/profiles/torch-1.13.toml:") != std::string::npos);
   CHECK(err.find(": note: the previous fallback is registered by PyTorch itself (profile torch-1.13)\n") !=
         std::string::npos);
+}
+
+namespace {
+
+Definition def_of(const std::string& schema, const Location& where) {
+  Definition d;
+  d.schema = *parse_schema(schema);
+  d.printed = print_schema(d.schema);
+  d.debug = fmt::format("registered at {}:{}", where.file, where.line);
+  d.where = where;
+  return d;
+}
+
+Kernel kernel(const std::string& name, const Location& where) {
+  Kernel k;
+  k.debug = name;
+  k.where = where;
+  return k;
+}
+
+Fallback fallback_on(KeyId key, std::string debug) {
+  Fallback f;
+  f.key = key;
+  f.debug = std::move(debug);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("Registry: kernels per key, newest first; operators in registration order and by name") {
+  Registry reg(profile("torch-main"));
+  const KeyId cpu = *reg.profile().find("CPU");
+  REQUIRE(reg.impl("t::foo", cpu, kernel("k1", {"a.toml", 1, 1})).has_value());
+  REQUIRE(reg.impl("t::foo", cpu, kernel("k2", {"a.toml", 2, 1})).has_value());
+  REQUIRE(reg.impl("s::bar", cpu, kernel("k3", {"a.toml", 3, 1})).has_value());
+  const Operator* foo = reg.find("t::foo");
+  REQUIRE(foo != nullptr);
+  CHECK(foo->get(cpu)->debug == "k2");
+  REQUIRE(foo->all(cpu)->size() == 2);
+  CHECK(foo->all(cpu)->back().debug == "k1");
+  CHECK(foo->get(*reg.profile().find("CUDA")) == nullptr);
+  CHECK(foo->all(*reg.profile().find("CUDA")) == nullptr);
+  CHECK(reg.operators().front().name == "t::foo");
+  std::vector<std::string> sorted;
+  for (const Operator* op : reg.sorted_operators()) sorted.push_back(op->name);
+  CHECK(sorted == std::vector<std::string>{"s::bar", "t::foo"});
+  // Overriding warns, and main warns once for all operators.
+  REQUIRE(reg.impl("s::bar", cpu, kernel("k4", {"a.toml", 4, 1})).has_value());
+  REQUIRE(reg.warnings().size() == 1);
+  CHECK(reg.warnings()[0].severity == Severity::Warning);
+  CHECK(reg.warnings()[0].code == "duplicate-registration");
+  CHECK(to_string(reg.warnings()[0].where) == "a.toml:2:1");
+  CHECK(to_string(reg.warnings()[0].notes[0].where) == "a.toml:1:1");
+}
+
+TEST_CASE("Registry::define: the operator is named by its schema; a second def is refused") {
+  Registry reg(profile("torch-main"));
+  CHECK(reg.define(def_of("t::foo.out(Tensor x) -> Tensor", {"a.toml", 2, 1})).empty());
+  REQUIRE(reg.find("t::foo.out") != nullptr);
+  CHECK(reg.find("t::foo.out")->def->printed == "t::foo.out(Tensor x) -> Tensor");
+  const auto refused = reg.define(def_of("t::foo.out(Tensor y) -> Tensor", {"b.toml", 2, 1}));
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].code == "duplicate-def");
+  CHECK(refused[0].op == "t::foo.out");
+  CHECK(to_string(refused[0].where) == "b.toml:2:1");
+  CHECK(to_string(refused[0].notes[0].where) == "a.toml:2:1");
+  CHECK(reg.find("t::foo.out")->def->printed == "t::foo.out(Tensor x) -> Tensor");  // the first one stays
+}
+
+TEST_CASE("Registry::define: kernels whose signature contradicts the def are dropped, one refusal each") {
+  Registry reg(profile("torch-1.13"));
+  Kernel k = kernel("k", {"a.toml", 5, 7});
+  k.signature = std::make_shared<const std::string>("(Tensor _0, Tensor _1) -> Tensor _0");
+  REQUIRE(reg.impl("t::foo", *reg.profile().find("CPU"), k).has_value());  // no def yet: accepted
+  const auto refused = reg.define(def_of("t::foo(Tensor x) -> Tensor", {"a.toml", 2, 1}));
+  REQUIRE(refused.size() == 1);
+  CHECK(refused[0].code == "schema-mismatch");
+  CHECK(refused[0].key == "CPU");
+  CHECK(to_string(refused[0].where) == "a.toml:2:1");  // reported where the second of the two arrives
+  CHECK(refused[0].message.find("reason: The number of arguments is different. 1 vs 2.") != std::string::npos);
+  CHECK(reg.find("t::foo")->kernels.empty());
+}
+
+TEST_CASE("Registry::fallback: an alias key fills each of its runtime keys; a building block fills none") {
+  Registry reg(profile("torch-1.13"));
+  const Profile& p = reg.profile();
+  Fallback f = fallback_on(*p.find("CompositeImplicitAutogradNestedTensor"), "nt");
+  f.debug_after_first = "registered at b.toml:1";
+  f.where = {"b.toml", 2, 7};
+  REQUIRE(reg.fallback(f).has_value());
+  const auto members = p.alias_members(f.key);
+  REQUIRE(members.size() > 1);
+  CHECK(reg.fallback_for(members.front())->debug == "nt");
+  CHECK(reg.fallback_for(members.back())->debug == "registered at b.toml:1");
+  CHECK(reg.user_fallbacks().size() == members.size());
+  const Fallback dense = fallback_on(*p.find("Dense"), "d");
+  REQUIRE(reg.fallback(dense).has_value());
+  CHECK(reg.fallback_for(*p.find("CPU")) == nullptr);
+  CHECK(reg.user_fallbacks().back().key == dense.key);
+  // PyTorch's own fallback on AutogradCPU makes a second one a refusal.
+  const Fallback again = fallback_on(*p.find("AutogradCPU"), "mine");
+  auto refused = reg.fallback(again);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().code == "duplicate-fallback");
+  CHECK(refused.error().key == "AutogradCPU");
 }
 
 }  // namespace dt::test

@@ -18,4 +18,35 @@ TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
   CHECK(reg.find(kPythonDispatcherOp)->get(*reg.profile().find("CPU")) != nullptr);
 }
 
+TEST_CASE("python_dispatcher_registry: the demo operator, as PythonDispatcher's constructor defines it") {
+  const Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE(reg.operators().size() == 1);
+  const Operator* op = reg.find(kPythonDispatcherOp);
+  REQUIRE(op != nullptr);
+  REQUIRE(op->def.has_value());
+  CHECK(op->def->printed == "__test__::foo(Tensor x) -> Tensor");
+  CHECK(op->def->debug == "registered at /dev/null:0");
+  CHECK(op->kernels.empty());
+}
+
+TEST_CASE("register(): an fn_KEY kernel per key, with the signature Python infers") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "Autograd"}).has_value());
+  const Operator& op = *reg.find(kPythonDispatcherOp);
+  const Kernel* cpu = op.get(*reg.profile().find("CPU"));
+  REQUIRE(cpu != nullptr);
+  CHECK(cpu->debug == "fn_CPU");
+  CHECK(*cpu->signature == "(Tensor _0) -> Tensor _0");
+  CHECK(op.get(*reg.profile().find("Autograd"))->debug == "fn_Autograd");
+  CHECK(python_dispatcher_register(reg, {}).has_value());  // register([]) does nothing
+  CHECK(op.kernels.size() == 2);
+}
+
+TEST_CASE("python_list_repr: Python's repr() of a list of str") {
+  CHECK(python_list_repr({}) == "[]");
+  CHECK(python_list_repr({"CPU", "XLA"}) == "['CPU', 'XLA']");
+  CHECK(python_list_repr({"it's"}) == "[\"it's\"]");
+  CHECK(python_list_repr({"a\nb\t'\""}) == "['a\\nb\\t\\'\"']");
+}
+
 }  // namespace dt::test
