@@ -1,4 +1,7 @@
 // Lint baselines: keyed on rule, operator and key, with counts.
+#include <map>
+#include <string_view>
+
 #include "lint/baseline.hpp"
 #include "lint/config.hpp"
 #include "lint/output.hpp"
@@ -50,6 +53,39 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
   CHECK(format(bad.error()) == "base.toml:3:8: error: unknown lint rule 'nope'\n");
   CHECK(!lint::parse_baseline("version = 2\n", "base.toml").has_value());
   CHECK(!lint::parse_baseline("version = 1\n[[accept]]\nrule = \"duplicate-def\"\ncount = 0\n", "b.toml").has_value());
+}
+
+TEST_CASE("save_baseline and load_baseline: a baseline file through the FileSystem") {
+  std::map<std::string, std::string> files;
+  const FileSystem fs = memory_filesystem(files);
+  const auto findings = lint_files({{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2")}});
+  REQUIRE_FALSE(findings.empty());
+  auto saved = lint::save_baseline(fs, "base.toml", findings);
+  REQUIRE(saved.has_value());
+  CHECK(saved->entries == lint::make_baseline(findings).entries);
+  CHECK(files.at("base.toml") == lint::write_baseline(*saved));
+  auto loaded = lint::load_baseline(fs, "base.toml");
+  REQUIRE(loaded.has_value());
+  CHECK(loaded->entries == saved->entries);
+  CHECK(format(lint::load_baseline(fs, "none.toml").error()) ==
+        "none.toml: error: cannot read lint baseline: No such file or directory\n");
+}
+
+TEST_CASE("save_baseline: why a baseline could not be written (no location)") {
+  std::map<std::string, std::string> files;
+  FileSystem fs = memory_filesystem(files);
+  fs.write = [](const std::string& path, std::string_view) -> Expected<Ok, Diagnostic> {
+    return unexpected(make_error(Location{path, 0, 0}, "Permission denied"));
+  };
+  auto denied = lint::save_baseline(fs, "base.toml", {});
+  REQUIRE_FALSE(denied.has_value());
+  CHECK(denied.error().message == "cannot write baseline 'base.toml': Permission denied");
+  CHECK(denied.error().where.file.empty());
+  // Only closing the file failed: no reason.
+  fs.write = [](const std::string& path, std::string_view) -> Expected<Ok, Diagnostic> {
+    return unexpected(make_error(Location{path, 0, 0}, ""));
+  };
+  CHECK(lint::save_baseline(fs, "base.toml", {}).error().message == "cannot write baseline 'base.toml'");
 }
 
 }  // namespace dt::test

@@ -1,4 +1,6 @@
 // Lint configuration: parsing, merging, applying.
+#include <map>
+
 #include "lint/config.hpp"
 #include "lint_helpers.hpp"
 
@@ -55,6 +57,45 @@ TEST_CASE("lint config: errors point into the file") {
   CHECK(err("fail_on = \"error\"\n") ==
         "cfg.toml:1:1: error: unknown field 'fail_on' in the lint configuration (did you "
         "mean 'fail-on'?)\n");
+}
+
+TEST_CASE("load_config: --config, or .dispatchtool-lint.toml found in the current directory") {
+  std::map<std::string, std::string> files;
+  const FileSystem fs = memory_filesystem(files);
+  CHECK(lint::load_config(fs, "", true)->ignore.empty());  // none: the empty configuration
+  files[".dispatchtool-lint.toml"] = "ignore = [\"missing-autograd\"]\n";
+  CHECK(lint::load_config(fs, "", true)->ignore == std::vector<std::string>{"missing-autograd"});
+  CHECK(lint::load_config(fs, "", false)->ignore.empty());  // --no-config
+  files["cfg/lint.toml"] = "fail-on = \"warning\"\n";
+  auto given = lint::load_config(fs, "cfg/lint.toml", false);  // --config wins over --no-config
+  REQUIRE(given.has_value());
+  CHECK(given->fail_on == Severity::Warning);
+  CHECK(given->ignore.empty());
+}
+
+TEST_CASE("load_config: relative baseline and profile files are relative to the configuration") {
+  std::map<std::string, std::string> files{
+      {"cfg/lint.toml", "baseline = \"base.toml\"\nprofile = \"../profiles/p.toml\"\n"},
+      {"cfg/abs.toml", "baseline = \"/ci/base.toml\"\nprofile = \"torch-1.13\"\n"}};
+  const FileSystem fs = memory_filesystem(files);
+  auto c = lint::load_config(fs, "cfg/lint.toml", true);
+  REQUIRE(c.has_value());
+  CHECK(c->baseline == "cfg/base.toml");
+  CHECK(c->profile == "profiles/p.toml");
+  CHECK(to_string(*c->profile_where) == "cfg/lint.toml:2:11");
+  auto a = lint::load_config(fs, "cfg/abs.toml", true);
+  REQUIRE(a.has_value());
+  CHECK(a->baseline == "/ci/base.toml");
+  CHECK(a->profile == "torch-1.13");  // a built-in profile's name stays a name
+}
+
+TEST_CASE("load_config: a file that cannot be read or parsed") {
+  std::map<std::string, std::string> files{{"bad.toml", "select = 3\n"}};
+  const FileSystem fs = memory_filesystem(files);
+  CHECK(format(lint::load_config(fs, "nope.toml", true).error()) ==
+        "nope.toml: error: cannot read lint configuration: No such file or directory\n");
+  CHECK(format(lint::load_config(fs, "bad.toml", true).error()) ==
+        "bad.toml:1:10: error: field 'select' in the lint configuration must be an array of strings, not an integer\n");
 }
 
 }  // namespace dt::test

@@ -96,4 +96,28 @@ TEST_CASE("lint output: text, json, sarif and github formats") {
   CHECK(std::count(gh.begin(), gh.end(), '\n') == 1);
 }
 
+TEST_CASE("parse_format and render_rule_list") {
+  CHECK(lint::parse_format("sarif") == lint::Format::Sarif);
+  CHECK(lint::parse_format("github") == lint::Format::Github);
+  CHECK_FALSE(lint::parse_format("xml").has_value());
+  std::string out;
+  lint::render_rule_list(out);
+  CHECK(out.rfind("duplicate-def" + std::string(12, ' ') + "error" + std::string(4, ' ') +
+                      "An operator is defined twice (two [[def]]s with the same name and overload).\n",
+                  0) == 0);
+  CHECK(static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n')) == lint::rules().size());
+}
+
+TEST_CASE("summary_line: counts by severity, baseline and stale entries") {
+  lint::Summary s;
+  CHECK(lint::summary_line(s) == "no findings");
+  s.errors = 2;
+  s.warnings = 1;
+  CHECK(lint::summary_line(s) == "3 findings (2 errors, 1 warning, 0 info)");
+  s.stale = 2;
+  CHECK(lint::summary_line(s) ==
+        "3 findings (2 errors, 1 warning, 0 info); 2 findings the baseline accepts no longer occur (fixed? refresh it "
+        "with --write-baseline)");
+}
+
 }  // namespace dt::test

@@ -54,4 +54,22 @@ TEST_CASE("spec E.3: registrations() view, inactive quirk") {
   CHECK(reg.warnings().size() == 1);
 }
 
+TEST_CASE("dispatchTable(): PythonDispatcher's keys only, fallback paths masked as its regex does") {
+  const std::string raw =
+      "Undefined: u [math kernel]\n"
+      "CPU: fn_CPU [kernel]\n"
+      "CUDA: c [kernel]\n"
+      "XLA: registered at a/XlaFallbackKernel.cpp:3 [backend fallback]\n"
+      "Lazy: k registered at FallbackKernel.cpp [x] [kernel]\n";
+  std::string out;
+  render_table_python_dispatcher(profile("torch-1.13"), raw, out);
+  CHECK(out ==
+        "\nComputed Dispatch Table\n"
+        "key             kernel\n"
+        "---------------------------\n"
+        "CPU             fn_CPU [kernel]\n"
+        "XLA             [backend fallback]\n"
+        "Lazy            k [kernel]\n");
+}
+
 }  // namespace dt::test
