@@ -49,4 +49,12 @@ TEST_CASE("python_list_repr: Python's repr() of a list of str") {
   CHECK(python_list_repr({"a\nb\t'\""}) == "['a\\nb\\t\\'\"']");
 }
 
+TEST_CASE("register_call_keys: a --register value as the list register() gets") {
+  CHECK(register_call_keys("CPU,XLA") == std::vector<std::string>{"CPU", "XLA"});
+  CHECK(register_call_keys(" CPU , Autograd ") == std::vector<std::string>{"CPU", "Autograd"});
+  CHECK(register_call_keys("").empty());
+  CHECK(register_call_keys("CPU,") == std::vector<std::string>{"CPU", ""});
+  CHECK(register_call_keys(",") == std::vector<std::string>{"", ""});
+}
+
 }  // namespace dt::test
