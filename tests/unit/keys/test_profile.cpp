@@ -23,18 +23,21 @@ std::vector<std::string> names(const Profile& p, const std::vector<KeyId>& ks) {
   return out;
 }
 
-const char* const kVersions[][2] = {{"torch-1.13", "1.13"}, {"torch-main", "main"}};
+// A built-in profile, and the suffix of the spec's data files for it. (Not a
+// pair taken apart by a structured binding: clang before 16 cannot CAPTURE one.)
+struct Version {
+  const char* profile;
+  const char* suffix;
+};
+constexpr Version kVersions[] = {{"torch-1.13", "1.13"}, {"torch-main", "main"}};
 
 }  // namespace
 
 TEST_CASE("runtime keys come in the spec's A.4 table order") {
-  for (const auto& version : kVersions) {
-    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
-    const char* const prof = version[0];
-    const char* const ver = version[1];
-    CAPTURE(prof);
-    const Profile& p = profile(prof);
-    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-A4-runtime-keys-" + ver + ".txt");
+  for (const Version& v : kVersions) {
+    CAPTURE(v.profile);
+    const Profile& p = profile(v.profile);
+    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-A4-runtime-keys-" + v.suffix + ".txt");
     CHECK(names(p, p.runtime_keys()) == expected);
   }
   CHECK(profile("torch-1.13").runtime_keys().size() == 106);
@@ -42,13 +45,10 @@ TEST_CASE("runtime keys come in the spec's A.4 table order") {
 }
 
 TEST_CASE("alias keys expand to the spec's B.2 lists") {
-  for (const auto& version : kVersions) {
-    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
-    const char* const prof = version[0];
-    const char* const ver = version[1];
-    CAPTURE(prof);
-    const Profile& p = profile(prof);
-    const auto lines = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B2-aliases-" + ver + ".txt");
+  for (const Version& v : kVersions) {
+    CAPTURE(v.profile);
+    const Profile& p = profile(v.profile);
+    const auto lines = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B2-aliases-" + v.suffix + ".txt");
     REQUIRE(lines.size() == p.alias_keys().size());
     for (const auto& line : lines) {
       const std::string alias = line.substr(0, line.find(':'));
@@ -65,13 +65,10 @@ TEST_CASE("alias keys expand to the spec's B.2 lists") {
 }
 
 TEST_CASE("autogradother_backends matches spec B.1") {
-  for (const auto& version : kVersions) {
-    // Not a structured binding: clang before 16 cannot capture one (CAPTURE).
-    const char* const prof = version[0];
-    const char* const ver = version[1];
-    CAPTURE(prof);
-    const Profile& p = profile(prof);
-    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B1-autogradother-" + ver + ".txt");
+  for (const Version& v : kVersions) {
+    CAPTURE(v.profile);
+    const Profile& p = profile(v.profile);
+    const auto expected = lines_of(std::string(DT_TEST_DATA_DIR) + "/spec-B1-autogradother-" + v.suffix + ".txt");
     CHECK(names(p, p.iterate(p.autogradother_backends())) == expected);
   }
 }
