@@ -38,9 +38,9 @@ class FileLoader {
   // ---- the file's top level (file_loader.cpp) ----
   // Returns an input error (compiling stops at the first one).
   std::optional<Diagnostic> load(const toml::table& root);
-  // The functions below return false (or true for "stop", where named so)
-  // after an input error (error_), a deferral, or a refusal that stops
-  // loading; see stopped().
+  // Unless said otherwise, the functions below return true to go on, and
+  // false after an input error (error_), a deferral, or a refusal that stops
+  // loading (see stopped()).
   bool rename_privateuse1(const Located<std::string>& name);
   bool read_library(const std::optional<Located<std::string>>& ns, const std::optional<Located<std::string>>& kind,
                     const std::optional<Located<std::string>>& dispatch_key);
@@ -50,7 +50,7 @@ class FileLoader {
   // block do ([[def]], [[impl]] and [[fallback]] may interleave).
   bool load_entries(TableReader& r);
 
-  // ---- one entry each; true: stop compiling ----
+  // ---- one entry each; these return true when compiling must stop ----
   bool load_def(const toml::table& t);       // file_loader_def.cpp
   bool load_impl(const toml::table& t);      // file_loader_impl.cpp
   bool load_fallback(const toml::table& t);  // file_loader_fallback.cpp
@@ -60,7 +60,8 @@ class FileLoader {
   std::optional<std::string> def_name(const Schema& schema, const Located<std::string>& schema_text,
                                       const std::optional<Located<std::string>>& name);
   bool read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out);
-  // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator.
+  // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator;
+  // true when compiling must stop, as for load_def.
   bool load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
 
   // ---- [[impl]] parts (file_loader_impl.cpp) ----
