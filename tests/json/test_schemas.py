@@ -11,7 +11,8 @@
    required member removed, an unknown member added, members out of order,
    a colour escape in a string, a status or provenance outside the
    vocabulary, another version, a wrong type;
-4. real output of the binary validates: `lint --format json` of every shipped
+4. docs/html/sample.json validates against html.schema.json;
+5. real output of the binary validates: `lint --format json` of every shipped
    example and of every failing example of docs/lint.md (the schemas of the
    other commands get their golden outputs with the renderers, phase 2).
 """
@@ -123,15 +124,23 @@ def main():
     errors = validate.check_schemas(schema_dir)
     checks.check(not errors, f"schemas valid against the 2020-12 metaschema: {errors}")
     names = sorted(os.path.basename(p)[:-len(".schema.json")] for p in glob.glob(os.path.join(schema_dir, "*.schema.json")))
-    for required in ("table", "registrations", "keys", "explain", "coverage", "lint", "common"):
+    for required in ("table", "registrations", "keys", "explain", "coverage", "lint", "html", "common"):
         checks.check(required in names, f"docs/schema/{required}.schema.json exists")
 
     doc = open(os.path.join(root, "docs", "json.md"), encoding="utf-8").read()
     examples = re.findall(r"<!-- schema: ([a-z]+) -->\n```json\n(.*?)^```", doc, re.M | re.S)
     documented = {name for name, _ in examples}
     for name in names:
-        if name not in ("common", "lint"):
+        if name not in ("common", "lint", "html"):
             checks.check(name in documented, f"docs/json.md has an example of {name}")
+    # The HTML matrix's data: its sample (docs/html/README.md).
+    sample = json.load(open(os.path.join(root, "docs", "html", "sample.json"), encoding="utf-8"))
+    errs = validate.validate(os.path.join(schema_dir, "html.schema.json"), sample)
+    checks.check(not errs, f"docs/html/sample.json validates against html.schema.json: {errs[:5]}")
+    bad = copy.deepcopy(sample)
+    bad["cells"][0]["steps"][0].append(0)
+    checks.check(validate.validate(os.path.join(schema_dir, "html.schema.json"), bad),
+                 "a step with four members is invalid")
     broken = 0
     for name, text in examples:
         schema = os.path.join(schema_dir, f"{name}.schema.json")
