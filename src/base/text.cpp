@@ -7,51 +7,6 @@
 
 namespace dt {
 
-namespace {
-char lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-}  // namespace
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  // Optimal string alignment distance: insertions, deletions, substitutions
-  // and transpositions of neighbours ("cdua" -> "cuda") cost 1.
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
-  for (std::size_t j = 0; j <= m; ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && lower(a[i - 1]) == lower(b[j - 2]) && lower(a[i - 2]) == lower(b[j - 1]))
-        cur[j] = std::min(cur[j], prev2[j - 2] + 1);
-    }
-    std::swap(prev2, prev);
-    std::swap(prev, cur);
-  }
-  return prev[m];
-}
-
-std::optional<std::string> closest(std::string_view word, const std::vector<std::string_view>& candidates) {
-  std::optional<std::string> best;
-  std::size_t best_d = 0;
-  for (auto c : candidates) {
-    const std::size_t d = edit_distance(word, c);
-    if (!best || d < best_d || (d == best_d && c < *best)) {
-      best = std::string(c);
-      best_d = d;
-    }
-  }
-  // Accept up to a third of the word's length (at least 1, at most 4) edits.
-  const std::size_t limit = std::clamp<std::size_t>(word.size() / 3, 1, 4);
-  if (best && best_d <= limit) return best;
-  return std::nullopt;
-}
-
-std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates) {
-  if (auto c = closest(word, candidates)) return " (did you mean '" + *c + "'?)";
-  return {};
-}
-
 void append_printable(std::string_view text, std::string& out, int newline_indent) {
   for (const char ch : text) {
     const auto u = static_cast<unsigned char>(ch);

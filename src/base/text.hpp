@@ -1,4 +1,4 @@
-// Small text helpers: did-you-mean suggestions, joining, splitting and
+// Small text helpers: did-you-mean suggestions (suggest.hpp), joining, splitting and
 // trimming, text shown to people (printable, ANSI colour) and JSON strings.
 #pragma once
 
@@ -7,16 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/suggest.hpp"  // did-you-mean suggestions, for every user of text.hpp
+
 namespace dt {
-
-// Edit distance (optimal string alignment: adjacent transpositions count 1), case-insensitive.
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-// The candidate closest to `word`, if it is close enough to be a plausible typo.
-std::optional<std::string> closest(std::string_view word, const std::vector<std::string_view>& candidates);
-
-// " (did you mean 'X'?)" or "".
-std::string did_you_mean(std::string_view word, const std::vector<std::string_view>& candidates);
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 

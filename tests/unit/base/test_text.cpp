@@ -15,29 +15,6 @@ TEST_CASE("json_quote: a JSON string literal, control characters escaped") {
   CHECK(json_quote("caf\xc3\xa9") == "\"caf\xc3\xa9\"");
 }
 
-TEST_CASE("edit_distance: insertions, deletions, substitutions and swapped neighbours cost 1, in any case") {
-  CHECK(edit_distance("cuda", "cuda") == 0);
-  CHECK(edit_distance("CPU", "cpu") == 0);
-  CHECK(edit_distance("cdua", "cuda") == 1);  // neighbours swapped
-  CHECK(edit_distance("kernal", "kernel") == 1);
-  CHECK(edit_distance("Autogrd", "Autograd") == 1);
-  CHECK(edit_distance("", "abc") == 3);
-  CHECK(edit_distance("abc", "") == 3);
-  CHECK(edit_distance("XLA", "CPU") == 3);
-}
-
-TEST_CASE("closest and did_you_mean: the nearest candidate, if close enough to be a typo") {
-  const std::vector<std::string_view> keys = {"CPU", "CUDA", "Autograd", "AutogradCPU"};
-  CHECK(closest("Autogrd", keys) == std::optional<std::string>("Autograd"));
-  CHECK(closest("cuda", keys) == std::optional<std::string>("CUDA"));
-  CHECK(closest("XLA", keys) == std::nullopt);  // 3 edits: more than a third of the word
-  CHECK(closest("anything", {}) == std::nullopt);
-  // Equally close: the first in byte order.
-  CHECK(closest("CPX", {"CPY", "CPW"}) == std::optional<std::string>("CPW"));
-  CHECK(did_you_mean("AutogradCUP", keys) == " (did you mean 'AutogradCPU'?)");
-  CHECK(did_you_mean("Nonsense", keys).empty());
-}
-
 TEST_CASE("join, trim, split and split_list") {
   CHECK(join({"a", "b", "c"}, ", ") == "a, b, c");
   CHECK(join({}, ", ").empty());
