@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <mutex>
 #include <set>
 
@@ -18,9 +20,23 @@ FileName::FileName(std::string_view name) {
   name_ = *it;
 }
 
+Location location_at(std::string_view text, std::size_t offset, FileName file) {
+  offset = std::min(offset, text.size());
+  const std::size_t start = text.starts_with("\xEF\xBB\xBF") && offset >= 3 ? 3 : 0;
+  const std::string_view before = text.substr(start, offset - start);
+  const std::size_t nl = before.rfind('\n');
+  const auto lines = static_cast<std::uint32_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::string_view line = nl == std::string_view::npos ? before : before.substr(nl + 1);
+  // Columns count code points: every byte but UTF-8 continuation bytes.
+  const auto column = static_cast<std::uint32_t>(
+      std::count_if(line.begin(), line.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return Location{file, lines + 1, column + 1};
+}
+
 std::string to_string(const Location& loc) {
-  if (!loc.known()) return loc.file.str();
-  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+  std::string out = printable(loc.file.view());
+  if (loc.known()) fmt::format_to(std::back_inserter(out), ":{}:{}", loc.line, loc.column);
+  return out;
 }
 
 const char* to_string(Severity s) {
@@ -36,12 +52,13 @@ const char* to_string(Severity s) {
 }
 
 std::string format(const Diagnostic& d) {
-  std::string out = fmt::format("{}: {}: ", to_string(d.where), to_string(d.severity));
-  append_printable(d.message, out, 0);  // PyTorch's multi-line messages keep their lines
+  std::string out = d.where.file.empty() ? std::string("dispatchtool") : to_string(d.where);
+  fmt::format_to(std::back_inserter(out), ": {}: ", to_string(d.severity));
+  append_printable(d.message, out, d.multi_line ? 0 : kEscapeNewlines);  // PyTorch's multi-line messages keep their lines
   out += '\n';
   for (const auto& n : d.notes) {
     out += fmt::format("{}: note: ", to_string(n.where));
-    append_printable(n.message, out, 0);
+    append_printable(n.message, out);
     out += '\n';
   }
   return out;

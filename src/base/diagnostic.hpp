@@ -44,7 +44,13 @@ struct Location {
   friend auto operator<=>(const Location&, const Location&) = default;
 };
 
-// "FILE:LINE:COL" (or "FILE" when the position is unknown).
+// Where byte `offset` of a file's `text` is: its line and its column in code
+// points, as the TOML parser counts them (a UTF-8 byte order mark at the
+// start is not counted). An offset past the end is the end.
+Location location_at(std::string_view text, std::size_t offset, FileName file);
+
+// "FILE:LINE:COL" (or "FILE" when the position is unknown); control
+// characters in the file name (a newline, ESC) escaped as \xNN.
 std::string to_string(const Location& loc);
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
@@ -69,6 +75,11 @@ struct Diagnostic {
   // these): the operator (or the namespace, for library-level problems) and
   // the dispatch key, each empty when not applicable.
   std::string op, key;
+  // The message's line breaks are its own (PyTorch's multi-line texts, whose
+  // continuation lines are indented, with every input value in them escaped
+  // by their maker). Otherwise format() escapes every line break in it, so
+  // that a value from the input cannot start a line of its own.
+  bool multi_line = false;
 };
 
 // The core's one error shape is Expected<T, Diagnostic>. An error no file
@@ -84,7 +95,9 @@ inline Diagnostic make_error(Location where, std::string message, std::vector<No
 }
 inline Diagnostic make_error(std::string message) { return make_error(Location{}, std::move(message)); }
 
-// "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines.
+// "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines;
+// "dispatchtool: error: MESSAGE" for an unknown location. Control
+// characters are escaped (\xNN), line breaks too unless d.multi_line.
 std::string format(const Diagnostic& d);
 
 }  // namespace dt

@@ -2,6 +2,7 @@
 // m.fallback() (a backend fallback serves every operator on its key).
 #include <fmt/format.h>
 
+#include "base/text.hpp"
 #include "registry/file_loader.hpp"
 
 namespace dt {
@@ -48,13 +49,16 @@ bool FileLoader::load_fallback(const toml::table& t) {
                   lib_->ns, "Undefined");
   }
   if (ns_given_ && lib_->ns != "_" && lib_->kind == LibraryKind::Impl) {
-    return refuse(where,
-                  fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
-                              "specified {}) are not supported.  If you intended to apply this fallback function "
-                              "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
-                              "m.fallback(...); }}\n\n{}",
-                              lib_->ns, p_.name_of(*k), context()),
-                  lib_->ns, p_.name_of(*k));
+    Diagnostic d = make_error(
+        where, fmt::format("fallback(...): Fallback functions which apply to only a single namespace (you "
+                           "specified {}) are not supported.  If you intended to apply this fallback function "
+                           "globally, please define a separate block:\n\n    TORCH_LIBRARY_IMPL(_, {}, m) {{ "
+                           "m.fallback(...); }}\n\n{}",
+                           printable(lib_->ns), printable(p_.name_of(*k)), printable(context())));
+    d.multi_line = true;  // its line breaks are PyTorch's; the names in it are escaped
+    d.op = lib_->ns;
+    d.key = p_.name_of(*k);
+    return refuse(std::move(d));
   }
   Fallback f;
   f.key = *k;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "base/text.hpp"
+
 namespace dt {
 
 const char* to_string(LibraryKind k) {
@@ -108,6 +110,21 @@ std::string expected_schema_text(const Definition& def, const Kernel& k, const P
   return print_schema(with_real_types(def.schema), SchemaPrintOptions{p.quirks().dimname_prints_as_str});
 }
 
+// The profile's override-warning prefix (TORCH_WARN_ONCE's text in main)
+// ends in a line break and an indent: kept as a continuation line; every
+// other control character is escaped.
+std::string prefix_lines(std::string_view prefix) {
+  std::string out;
+  for (std::size_t start = 0; start <= prefix.size();) {
+    const std::size_t nl = prefix.find('\n', start);
+    out += printable(prefix.substr(start, nl == std::string_view::npos ? std::string_view::npos : nl - start));
+    if (nl == std::string_view::npos) break;
+    out += prefix.substr(nl + 1).starts_with("  ") ? "\n" : "\\x0a";
+    start = nl + 1;
+  }
+  return out;
+}
+
 std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p) {
   if (!op.def || !k.signature || *k.signature == op.signature_checked) return std::nullopt;
   auto inferred = parse_schema(*k.signature);
@@ -123,7 +140,9 @@ std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, con
       "Inferred operator schema for a C++ kernel function doesn't match the expected function "
       "schema.\n  operator: {}\n  expected schema: {}\n    {}\n  inferred schema: {}\n    {}\n  "
       "reason: {}",
-      op.name, expected_schema_text(*op.def, k, p), op.def->debug, *k.signature, k.debug, *reason);
+      op.name, printable(expected_schema_text(*op.def, k, p)), printable(op.def->debug), printable(*k.signature),
+      printable(k.debug), printable(*reason));
+  d.multi_line = true;
   d.notes.push_back({op.def->where, "the operator is defined here"});
   d.code = "schema-mismatch";
   d.op = op.name;
@@ -161,8 +180,10 @@ std::optional<Diagnostic> check_cpp_signature(const Operator& op, KeyId key, con
   d.message = fmt::format(
       "Mismatch in kernel C++ signatures\n  operator: {}\n    {}\n  kernel 1: {}\n    dispatch key: {}\n    {}\n"
       "  kernel 2: {}\n    dispatch key: {}\n    {}",
-      op.def ? op.def->printed : op.name, op.def ? op.def->debug : "no debug info", *first->signature,
-      key_text(first->key, first->catch_all), first->debug, *k.signature, key_text(key, k.catch_all), k.debug);
+      printable(op.def ? op.def->printed : op.name), printable(op.def ? op.def->debug : "no debug info"),
+      printable(*first->signature), printable(key_text(first->key, first->catch_all)), printable(first->debug),
+      printable(*k.signature), printable(key_text(key, k.catch_all)), printable(k.debug));
+  d.multi_line = true;
   d.notes.push_back({first->where, "kernel 1 is registered here"});
   d.code = "schema-mismatch";
   d.op = op.name;
@@ -241,13 +262,15 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
           "{}Overriding a previously registered kernel for the same operator and the same "
           "dispatch key\n  operator: {}\n    {}\n  dispatch key: {}\n  previous kernel: {}\n  "
           "     new kernel: {}",
-          p.quirks().override_warning_prefix, op.def ? op.def->printed : op.name,
-          op.def ? op.def->debug : "no debug info", k.catch_all ? "(catch all)" : p.name_of(key),
+          prefix_lines(p.quirks().override_warning_prefix), printable(op.def ? op.def->printed : op.name),
+          printable(op.def ? op.def->debug : "no debug info"),
+          printable(k.catch_all ? "(catch all)" : p.name_of(key)),
           // The first typed kernel's debug; a SymInt one if there is no other.
-          op.cpp_signature       ? op.cpp_signature->debug
-          : op.sym_cpp_signature ? op.sym_cpp_signature->debug
-                                 : std::string("no debug info"),
-          k.debug);
+          printable(op.cpp_signature       ? op.cpp_signature->debug
+                    : op.sym_cpp_signature ? op.sym_cpp_signature->debug
+                                           : std::string("no debug info")),
+          printable(k.debug));
+      d.multi_line = true;
       d.notes.push_back({it->kernels.front().where, "the kernel it overrides is registered here"});
       d.code = "duplicate-registration";
       d.op = op.name;

@@ -22,6 +22,7 @@ TEST_CASE("to_string(Location): FILE:LINE:COL, or the file alone when the positi
   CHECK(to_string(Location{"a.toml", 3, 7}) == "a.toml:3:7");
   CHECK(to_string(Location{"a.toml", 0, 0}) == "a.toml");
   CHECK(to_string(Location{}).empty());
+  CHECK(to_string(Location{"\x1b]0;x\x07\n.toml", 1, 2}) == "\\x1b]0;x\\x07\\x0a.toml:1:2");
   CHECK(Location{"a.toml", 3, 7}.known());
   CHECK_FALSE(Location{"a.toml", 0, 0}.known());
 }
@@ -29,11 +30,28 @@ TEST_CASE("to_string(Location): FILE:LINE:COL, or the file alone when the positi
 TEST_CASE("format: the diagnostic, then one line per note, input text made printable") {
   Diagnostic d = make_error(Location{"b.toml", 2, 1}, "defined twice\n  details",
                             {{Location{"a.toml", 2, 1}, "the original \x1b[31mhere"}});
+  d.multi_line = true;  // PyTorch's multi-line texts keep their lines
   CHECK(format(d) == "b.toml:2:1: error: defined twice\n  details\na.toml:2:1: note: the original \\x1b[31mhere\n");
   d.severity = Severity::Warning;
   CHECK(format(d).rfind("b.toml:2:1: warning: defined twice\n", 0) == 0);
   CHECK(std::string(to_string(Severity::Info)) == "info");
   CHECK(format(make_error(Location{"c.toml", 0, 0}, "cannot read file: x")) == "c.toml: error: cannot read file: x\n");
+}
+
+TEST_CASE("format: no line of its own from the input (issue 11: a newline in a value forged a diagnostic)") {
+  // A value with a line break in a one-line message, a note or a file name.
+  const Diagnostic d =
+      make_error(Location{"a\n.toml\x1b", 1, 8}, "unknown library kind 'DEF\nx.toml:1:1: error: forged'",
+                 {{Location{"b.toml", 2, 1}, "kernel 'k\nx.toml:1:1: error: forged' is registered here"}});
+  CHECK(format(d) ==
+        "a\\x0a.toml\\x1b:1:8: error: unknown library kind 'DEF\\x0ax.toml:1:1: error: forged'\n"
+        "b.toml:2:1: note: kernel 'k\\x0ax.toml:1:1: error: forged' is registered here\n");
+  // NUL does not cut the text short.
+  CHECK(format(make_error(Location{"c.toml", 1, 1}, std::string("a\0b", 3))) == "c.toml:1:1: error: a\\x00b\n");
+}
+
+TEST_CASE("format: an error without a location names the program (never ': error:')") {
+  CHECK(format(make_error("no keys given")) == "dispatchtool: error: no keys given\n");
 }
 
 TEST_CASE("make_error(message): an error without a location") {
