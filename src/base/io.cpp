@@ -3,60 +3,130 @@
 // (strerror_r underneath), not from strerror.
 #include "base/io.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
-#include <iostream>
-#include <iterator>
 #include <system_error>
+
+#include "base/text.hpp"
 
 namespace dt {
 
 namespace {
 
 Diagnostic io_error(const std::string& path, int err) {
-  return make_error(Location{path, 0, 0}, err == 0 ? std::string() : std::generic_category().message(err));
+  return make_error(Location{display_path(path), 0, 0},
+                    err == 0 ? std::string() : std::generic_category().message(err));
 }
 
-Expected<std::string, Diagnostic> read_file(const std::string& path) {
-  if (path == "-") {
-    std::string s((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
-    return s;
-  }
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return unexpected(io_error(path, errno));
-  // One allocation of the file's size (regular files), then read to EOF.
+// The error for a file that goes on past `limit`, located at its first byte past it.
+Diagnostic too_large(const std::string& path, std::string_view text, std::size_t limit, const ReadBudget& b) {
+  const bool per_file = limit == b.per_file;
+  Diagnostic d = make_error(
+      location_at(text, limit, display_path(path)),
+      per_file ? fmt::format("the file is larger than the input size limit of {} (limit: {} bytes per file; "
+                             "--max-input-size BYTES raises it)",
+                             byte_count(b.per_file), b.per_file)
+               : fmt::format("the input files together are larger than the limit of {} (limit: {} bytes in all; "
+                             "--max-total-input-size BYTES raises it)",
+                             byte_count(b.total), b.total));
+  d.code = std::string(kInputTooLarge);
+  return d;
+}
+
+// Reads `fd` to its end or until it has given more than the budget allows.
+Expected<std::string, Diagnostic> read_fd(int fd, const std::string& path, std::size_t size_hint, ReadBudget& b) {
+  const std::size_t used = b.used.load();
+  const std::size_t limit = std::min({b.per_file, b.total > used ? b.total - used : 0, SIZE_MAX - 1});
   std::string s;
-  struct stat st {};
-  if (fstat(fileno(f), &st) == 0) {
-    if (S_ISDIR(st.st_mode)) {
-      std::fclose(f);
-      return unexpected(io_error(path, EISDIR));
+  s.reserve(std::min(size_hint, limit) + 1);
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  for (;;) {
+    const std::size_t want = std::min(kChunk, limit + 1 - s.size());
+    const std::size_t have = s.size();
+    s.resize(have + want);
+    const ssize_t n = ::read(fd, s.data() + have, want);
+    if (n < 0 && errno == EINTR) {
+      s.resize(have);
+      continue;
     }
-    if (S_ISREG(st.st_mode)) s.resize(static_cast<std::size_t>(st.st_size));
+    if (n < 0) return unexpected(io_error(path, errno));
+    s.resize(have + static_cast<std::size_t>(n));
+    if (n == 0) break;
+    if (s.size() > limit) return unexpected(too_large(path, s, limit, b));
   }
-  std::size_t have = std::fread(s.data(), 1, s.size(), f);
-  s.resize(have);
-  char buf[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-  const int err = std::ferror(f) != 0 ? errno : 0;
-  std::fclose(f);
-  if (err != 0) return unexpected(io_error(path, err));
+  b.used += s.size();
   return s;
 }
 
-Expected<Ok, Diagnostic> write_file(const std::string& path, std::string_view text) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr) return unexpected(io_error(path, errno));
-  if (std::fwrite(text.data(), 1, text.size(), f) != text.size()) {
+Expected<std::string, Diagnostic> read_path(const std::string& path, bool regular_only, ReadBudget& b) {
+  if (path == "-") return read_fd(STDIN_FILENO, path, 0, b);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer when only regular files are wanted.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
+  if (fd < 0) return unexpected(io_error(path, errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
     const int err = errno;
-    std::fclose(f);
+    ::close(fd);
     return unexpected(io_error(path, err));
   }
-  if (std::fclose(f) != 0) return unexpected(io_error(path, 0));
+  int refused = S_ISDIR(st.st_mode) ? EISDIR : 0;
+  if (regular_only && !S_ISREG(st.st_mode) && refused == 0) refused = EINVAL;
+  if (refused != 0) {
+    ::close(fd);
+    Diagnostic d = io_error(path, refused);
+    if (refused == EINVAL) d.message = "not a regular file (a FIFO, socket or device)";
+    return unexpected(std::move(d));
+  }
+  auto text = read_fd(fd, path, S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0, b);
+  ::close(fd);
+  return text;
+}
+
+// The mode a new file gets: what an existing regular file has, else 0666 minus the umask.
+mode_t mode_for(const struct stat* existing) {
+  if (existing != nullptr) return existing->st_mode & 07777;
+  const mode_t mask = ::umask(0);  // the only way to read it; the front end writes from one thread
+  ::umask(mask);
+  return 0666 & ~mask;
+}
+
+Expected<Ok, Diagnostic> write_file(const std::string& path, std::string_view text) {
+  struct stat st {};
+  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) {
+    Diagnostic d = io_error(path, EINVAL);
+    d.message = S_ISLNK(st.st_mode) ? "it is a symbolic link; refusing to write through it"
+                                    : "not a regular file; refusing to replace it";
+    return unexpected(std::move(d));
+  }
+  // A new file beside the target, renamed over it once complete.
+  const std::filesystem::path target(path);
+  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  std::string tmp = (dir / ".dispatchtool-write-XXXXXX").string();
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0) return unexpected(io_error(path, errno));
+  int err = 0;
+  for (std::string_view rest = text; err == 0 && !rest.empty();) {
+    const ssize_t n = ::write(fd, rest.data(), rest.size());
+    if (n >= 0)
+      rest.remove_prefix(static_cast<std::size_t>(n));
+    else if (errno != EINTR)
+      err = errno;
+  }
+  if (err == 0 && ::fchmod(fd, mode_for(exists ? &st : nullptr)) != 0) err = errno;
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  const bool closed = ::close(fd) == 0;
+  if (err == 0 && closed && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
+  if (err != 0 || !closed) {
+    ::unlink(tmp.c_str());
+    return unexpected(io_error(path, err));  // only closing failed: no reason
+  }
   return Ok{};
 }
 
@@ -78,10 +148,49 @@ Expected<std::vector<std::string>, Diagnostic> list_directory(const std::string&
   return out;
 }
 
+Expected<std::string, Diagnostic> real_path(const std::string& path) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(path, ec);
+  if (ec) return unexpected(make_error(Location{display_path(path), 0, 0}, ec.message()));
+  auto real = std::filesystem::weakly_canonical(absolute, ec);
+  if (ec) return unexpected(make_error(Location{display_path(path), 0, 0}, ec.message()));
+  return real.string();
+}
+
 }  // namespace
 
-FileSystem real_filesystem() { return FileSystem{read_file, write_file, kind_of, list_directory}; }
+FileSystem real_filesystem() {
+  auto budget = std::make_shared<ReadBudget>();
+  FileSystem fs;
+  fs.read = [budget](const std::string& path) { return read_path(path, false, *budget); };
+  fs.read_regular = [budget](const std::string& path) { return read_path(path, true, *budget); };
+  fs.write = write_file;
+  fs.kind = kind_of;
+  fs.list = list_directory;
+  fs.real_path = real_path;
+  fs.budget = std::move(budget);
+  return fs;
+}
 
-std::string display_path(std::string_view path) { return path == "-" ? std::string(kStdinName) : std::string(path); }
+std::string display_path(std::string_view path) {
+  if (path == "-") return std::string(kStdinName);
+  if (path.empty()) return "''";
+  return std::string(path);
+}
+
+Diagnostic read_error(Diagnostic d, FileName file, std::string_view doing) {
+  if (d.code == kInputTooLarge) return d;
+  d.where = Location{file, 0, 0};
+  d.message = d.message.empty() ? std::string(doing) : fmt::format("{}: {}", doing, d.message);
+  return d;
+}
+
+std::string byte_count(std::size_t bytes) {
+  constexpr std::size_t kKiB = 1024, kMiB = kKiB * 1024, kGiB = kMiB * 1024;
+  if (bytes != 0 && bytes % kGiB == 0) return fmt::format("{} GiB", bytes / kGiB);
+  if (bytes != 0 && bytes % kMiB == 0) return fmt::format("{} MiB", bytes / kMiB);
+  if (bytes != 0 && bytes % kKiB == 0) return fmt::format("{} KiB", bytes / kKiB);
+  return fmt::format("{} byte{}", bytes, bytes == 1 ? "" : "s");
+}
 
 }  // namespace dt

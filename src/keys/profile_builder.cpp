@@ -467,12 +467,7 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
   const std::string path(spec);
   if (path.size() > 5 && path.ends_with(".toml")) {
     auto text = read(path);
-    if (!text) {
-      Diagnostic d = std::move(text.error());
-      d.where = Location{path, 0, 0};
-      d.message = "cannot open profile file: " + d.message;
-      return unexpected(std::move(d));
-    }
+    if (!text) return unexpected(read_error(std::move(text.error()), path, "cannot open profile file"));
     return Profile::parse(*text, path);
   }
   std::vector<std::string_view> names;

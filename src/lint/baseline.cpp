@@ -128,7 +128,7 @@ BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
 
 Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path) {
   auto text = fs.read(path);
-  if (!text) return unexpected(make_error(Location{path, 0, 0}, "cannot read lint baseline: " + text.error().message));
+  if (!text) return unexpected(read_error(std::move(text.error()), path, "cannot read lint baseline"));
   return parse_baseline(*text, path);
 }
 

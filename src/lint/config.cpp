@@ -120,8 +120,7 @@ Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string
     file = std::string(kConfigFileName);
   }
   auto text = fs.read(file);
-  if (!text)
-    return unexpected(make_error(Location{file, 0, 0}, "cannot read lint configuration: " + text.error().message));
+  if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot read lint configuration"));
   auto config = parse_config(*text, file);
   if (!config) return config;
   // Relative baseline and profile paths are relative to the configuration file.

@@ -11,16 +11,13 @@ namespace dt {
 
 namespace {
 
-// Reads, parses and compiles one file (runs on a worker thread).
-Batch read_and_compile(const Profile& profile, const ReadFile& read, const std::string& path,
-                       const LoadOptions& options) {
+// Parses and compiles one file's text (runs on a worker thread).
+Batch compile_text(const Profile& profile, Expected<std::string, Diagnostic> text, const std::string& path,
+                   const LoadOptions& options) {
   Batch b;
   const FileName shown = display_path(path);
-  auto text = read(path);
   if (!text) {
-    b.error = std::move(text.error());
-    b.error->where = Location{shown, 0, 0};
-    b.error->message = "cannot read file: " + b.error->message;
+    b.error = read_error(std::move(text.error()), shown, "cannot read file");
     return b;
   }
   auto root = parse_toml(*text, shown);
@@ -79,8 +76,16 @@ Batch CompileAhead::take(std::size_t i) {
 
 void CompileAhead::compile_one(std::unique_lock<std::mutex>& lock) {
   const std::size_t i = next_++;
+  // Files are read one at a time in command-line order, so that the read
+  // budget (ReadBudget) runs out at the same file whatever the timing.
+  cv_.wait(lock, [&] { return read_turn_ == i; });
   lock.unlock();
-  Batch b = read_and_compile(profile_, read_, paths_[i], options_);
+  auto text = read_(paths_[i]);
+  lock.lock();
+  read_turn_ = i + 1;
+  cv_.notify_all();
+  lock.unlock();
+  Batch b = compile_text(profile_, std::move(text), paths_[i], options_);
   lock.lock();
   slots_[i].emplace(std::move(b));
   cv_.notify_all();

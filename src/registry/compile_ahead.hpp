@@ -1,6 +1,7 @@
 // Internal to the loader: reads, parses and compiles files into Batches
 // (batch.hpp) ahead of the thread that applies them, on a few long-lived
-// workers, at most `window` files ahead. Long-lived threads keep their
+// workers, at most `window` files ahead; files are read in command-line
+// order, one at a time, and parsed and compiled in parallel. Long-lived threads keep their
 // allocator arenas warm: each parse reuses the memory of the documents
 // already compiled and freed.
 #pragma once
@@ -43,6 +44,7 @@ class CompileAhead {
   const LoadOptions& options_;
   std::vector<std::optional<Batch>> slots_;
   std::size_t window_ = 2, next_ = 0, consumed_ = 0;
+  std::size_t read_turn_ = 0;  // the file whose text may be read next
   bool stop_ = false;
   std::mutex mu_;
   std::condition_variable cv_;

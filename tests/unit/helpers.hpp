@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <string_view>
@@ -38,7 +39,8 @@ inline ReadFile memory_reader(const Files& files) {
 }
 
 // An in-memory FileSystem over `files` (path -> text), which it reads and
-// writes: a directory is a path some file lies below.
+// writes: a directory is a path some file lies below. Reads are not
+// budgeted (the real file system's budget is tested on real files).
 inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
   FileSystem fs;
   fs.read = [&files](const std::string& path) -> Expected<std::string, Diagnostic> {
@@ -46,6 +48,7 @@ inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
     if (it == files.end()) return unexpected(make_error(Location{path, 0, 0}, "No such file or directory"));
     return it->second;
   };
+  fs.read_regular = fs.read;
   fs.write = [&files](const std::string& path, std::string_view text) -> Expected<Ok, Diagnostic> {
     files[path] = std::string(text);
     return Ok{};
@@ -62,6 +65,10 @@ inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
       if (entry.first.rfind(dir + "/", 0) == 0 && entry.first.find('/', dir.size() + 1) == std::string::npos)
         out.push_back(entry.first);
     return out;
+  };
+  // Relative paths are below the current directory, "/cwd"; no symbolic links.
+  fs.real_path = [](const std::string& path) -> Expected<std::string, Diagnostic> {
+    return (std::filesystem::path("/cwd") / path).lexically_normal().string();
   };
   return fs;
 }
