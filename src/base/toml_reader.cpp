@@ -9,6 +9,7 @@
 #include <span>
 
 #include "base/text.hpp"
+#include "base/toml_guard.hpp"
 
 namespace dt {
 
@@ -158,6 +159,7 @@ Location string_offset_location(std::string_view text, const Location& start, st
 }
 
 Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName file) {
+  if (auto refused = check_toml_input(text, file)) return unexpected(std::move(*refused));
   try {
     return toml::parse(text, file.view());
   } catch (const toml::parse_error& e) {

@@ -25,7 +25,9 @@ struct Located {
   Location where;
 };
 
-// Parses TOML text; syntax errors become "FILE:LINE:COL: error: ...".
+// Parses TOML text; syntax errors become "FILE:LINE:COL: error: ...". The
+// text is checked first (toml_guard.hpp): nesting limits, and what toml++
+// 3.3.0 cannot parse safely.
 Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName file);
 
 Location location_of(const toml::source_region& r, FileName file);
