@@ -9,6 +9,7 @@
 #include <iterator>
 #include <limits>
 
+#include "base/limits.hpp"
 #include "registry/schema_parser.hpp"
 
 namespace dt::schema_detail {
@@ -173,6 +174,12 @@ bool Parser::parse_default_list(const TypeShape& shape, std::optional<std::int64
     if (!parse_constant(shape.inner, values.emplace_back())) return false;
     if (!check_list_elements(shape, values, type)) return false;
     const Value v = values.front();
+    // "bool[65535] a=True" prints 65,535 values: bound what a schema's text expands to.
+    default_elements_ += static_cast<std::size_t>(*size);
+    if (default_elements_ > limits::kSchemaDefaultElements)
+      return fail_at_offset(v.offset, fmt::format("sized-list defaults of this schema expand to more than {} "
+                                                  "elements (limit: {})",
+                                                  limits::kSchemaDefaultElements, limits::kSchemaDefaultElements));
     values.assign(static_cast<std::size_t>(*size), v);
   } else {
     if (!expect('[', fmt::format("to start the default list of '{}'", type))) return false;

@@ -202,8 +202,22 @@ class Parser {
   // them in PyTorch, nor are \x and \u.)
   bool decode_string(const Token& t, std::string& out);
 
+  // Counts a nesting level for as long as it lives.
+  class DepthGuard {
+   public:
+    explicit DepthGuard(std::size_t& depth) : depth_(depth) { ++depth_; }
+    DepthGuard(const DepthGuard&) = delete;
+    DepthGuard& operator=(const DepthGuard&) = delete;
+    ~DepthGuard() { --depth_; }
+
+   private:
+    std::size_t& depth_;
+  };
+
   Lexer lex_;
   SchemaError error_;
+  std::size_t type_depth_ = 0;       // types being parsed inside each other (limits::kSchemaTypeDepth)
+  std::size_t default_elements_ = 0;  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)
 };
 
 }  // namespace dt::schema_detail

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <iterator>
 
+#include "base/limits.hpp"
 #include "registry/schema_parser.hpp"
 
 namespace dt::schema_detail {
@@ -90,6 +91,11 @@ bool Parser::parse_argument_type(Mode mode, std::string& out, TypeShape& shape, 
 }
 
 bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape) {
+  // Nested types recurse through here: bounded, so that no input overflows the stack.
+  const DepthGuard nested(type_depth_);
+  if (type_depth_ > limits::kSchemaTypeDepth)
+    return fail(fmt::format("type nested more than {} levels deep (limit: {})", limits::kSchemaTypeDepth,
+                            limits::kSchemaTypeDepth));
   bool alias_allowed = true;
   if (!parse_primary_type(mode, out, shape, alias_allowed)) return false;
   if (alias_allowed && !parse_alias(mode == Mode::Real ? &out : nullptr)) return false;

@@ -54,6 +54,20 @@ TEST_CASE("schema defaults: strings are decoded, then printed quoted as c10 does
   CHECK(default_of("Tensor?", "None") == "None");
 }
 
+TEST_CASE("schema defaults: sized-list defaults expand to at most 4096 elements per schema (issue 11)") {
+  CHECK(default_of("bool[4096]", "True").size() == 2 + 4096 * 4 + 4095 * 2);
+  CHECK(default_of("bool[4097]", "True") == "error: sized-list defaults of this schema expand to more than 4096 "
+                                            "elements (limit: 4096)");
+  // In all: 2,000 arguments of bool[65535] would print 780 MB.
+  std::string args;
+  for (int i = 0; i < 2000; ++i) args += fmt::format(", bool[3] a{}=True", i);
+  const std::string text = "f(Tensor x" + args + ") -> Tensor";
+  auto s = parse_schema(text);
+  REQUIRE_FALSE(s.has_value());
+  CHECK(s.error().message == "sized-list defaults of this schema expand to more than 4096 elements (limit: 4096)");
+  CHECK(s.error().offset == text.find("a1365=True") + 6);  // 1,366 * 3 > 4096
+}
+
 TEST_CASE("schema defaults: what the default parser refuses, and why") {
   CHECK(default_of("int", "9223372036854775808") == "error: the integer 9223372036854775808 is out of range");
   CHECK(default_of("float", "1e400") == "error: the number 1e400 is out of range for a float");

@@ -66,4 +66,25 @@ TEST_CASE("schema types: what the type parser refuses, and why") {
         "error: expected '__torch__.torch.classes.<namespace>.<class>' for a custom class type");
 }
 
+TEST_CASE("schema types: nesting is bounded, so no schema overflows the stack (issue 11)") {
+  const auto nested = [](std::string_view open, std::string_view close, std::size_t n) {
+    std::string t;
+    for (std::size_t i = 0; i < n; ++i) t += open;
+    t += "Tensor";
+    for (std::size_t i = 0; i < n; ++i) t += close;
+    return t;
+  };
+  // 31 tuples around a Tensor: 32 levels, the limit.
+  CHECK(type_of(nested("(", ")", 31)).rfind("error", 0) == std::string::npos);
+  CHECK(type_of(nested("(", ")", 32)) == "error: type nested more than 32 levels deep (limit: 32)");
+  for (const char* open : {"(", "Dict(str, ", "Future(", "RRef(", "Union(int, ", "(int, "}) {
+    CAPTURE(open);
+    CHECK(type_of(nested(open, ")", 100000)) == "error: type nested more than 32 levels deep (limit: 32)");
+  }
+  // Located where the 33rd level starts.
+  auto s = parse_schema("f(" + nested("(", ")", 100000) + " x) -> ()");
+  REQUIRE_FALSE(s.has_value());
+  CHECK(s.error().offset == 2 + 32);
+}
+
 }  // namespace dt::test
