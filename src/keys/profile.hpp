@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,7 +19,10 @@
 namespace dt {
 
 using KeySet = std::uint64_t;
-using KeyId = std::uint16_t;  // the DispatchKey enum value
+// The DispatchKey enum value. A profile has at most 64 functionality keys and
+// backends together (keyset bits), so at most a few thousand keys: the
+// builder counts in size_t and refuses more before it narrows to KeyId.
+using KeyId = std::uint16_t;
 inline constexpr KeyId kUndefined = 0;
 
 enum class KeyKind : std::uint8_t {
@@ -75,8 +79,7 @@ struct ProfileQuirks {
 
 class Profile {
  public:
-  // by_name_ views the names stored in keys_: a copy would view the
-  // original's. A move keeps keys_'s elements where they are.
+  // Not copied (a profile is built once and shared by reference).
   Profile(const Profile&) = delete;
   Profile& operator=(const Profile&) = delete;
   Profile(Profile&&) noexcept = default;
@@ -153,7 +156,12 @@ class Profile {
   std::vector<KeyInfo> keys_;
   std::vector<KeyId> runtime_;
   std::vector<KeyId> aliases_;
-  std::unordered_map<std::string_view, KeyId> by_name_;
+  // Owns its names: views into keys_ would dangle when keys_ grows.
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, KeyId, NameHash, std::equal_to<>> by_name_;
   std::size_t nb_ = 0;  // number of backend components
   KeyId nf_ = 0;        // EndOfFunctionalityKeys
   KeySet all_backends_ = 0;

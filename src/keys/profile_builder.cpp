@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
@@ -96,11 +97,19 @@ class ProfileBuilder {
     for (const auto& b : backends) p_.backends_.push_back(b.value);
     p_.nb_ = p_.backends_.size();
     if (p_.nb_ == 0) return fail_at(r.where("backends"), "a profile needs at least one backend");
+    // Each backend and functionality key is a keyset bit: checked before
+    // anything is built from them (counts in size_t: KeyId is 16 bits).
+    const std::size_t bits = p_.nb_ + functionality_.size();
+    if (bits > 64)
+      return fail_at(r.where("functionality"),
+                     fmt::format("{} backends and {} functionality keys need {} keyset bits; at most 64 fit", p_.nb_,
+                                 functionality_.size(), bits));
     return true;
   }
 
   // Per-backend functionality keys and their prefixes.
   bool read_per_backend(TableReader& r) {
+    std::unordered_set<std::string> listed;
     if (const auto* arr = r.table_array("per_backend")) {
       for (const auto& e : *arr) {
         TableReader er(*e.as_table(), file_, "a per_backend entry", &error_);
@@ -108,6 +117,9 @@ class ProfileBuilder {
         auto k = require_str(er, "key");
         auto pre = require_str(er, "prefix");
         if (er.failed()) return false;
+        // A block listed twice would expand twice (and a profile could grow past any bound).
+        if (!listed.insert(k->value).second)
+          return fail_at(k->where, fmt::format("per_backend lists the building block '{}' twice", k->value));
         per_backend_.emplace_back(k->value, pre->value);
       }
     }
@@ -118,7 +130,7 @@ class ProfileBuilder {
   // EndOfFunctionalityKeys, per-backend blocks, aliases.
   bool add_enum_keys(TableReader& r) {
     Profile& p = p_;
-    p.keys_.push_back(KeyInfo{"Undefined", KeyKind::Undefined, 0, AliasRule::None, -1, -1, false});
+    add_key(KeyInfo{"Undefined", KeyKind::Undefined, 0, AliasRule::None, -1, -1, false}, r.self());
     for (const auto& f : functionality_) {
       const bool pb =
           std::any_of(per_backend_.begin(), per_backend_.end(), [&](const auto& e) { return e.first == f.value; });
@@ -127,12 +139,7 @@ class ProfileBuilder {
               f.where))
         return false;
     }
-    p.nf_ = static_cast<KeyId>(p.keys_.size());
-    if (p.nb_ + p.nf_ - 1 > 64)
-      return fail_at(r.where("functionality"),
-                     fmt::format("{} backends and {} functionality keys need {} keyset bits; at "
-                                 "most 64 fit",
-                                 p.nb_, p.nf_ - 1, p.nb_ + p.nf_ - 1));
+    p.nf_ = static_cast<KeyId>(p.keys_.size());  // at most 64: read_lists checked the bits
     p.all_backends_ = (p.nb_ == 64) ? ~KeySet{0} : ((KeySet{1} << p.nb_) - 1);
     for (KeyId i = 1; i < p.nf_; ++i) p.keys_[i].bits = KeySet{1} << (p.nb_ + i - 1);
     p.keys_.push_back(KeyInfo{});  // EndOfFunctionalityKeys
@@ -338,6 +345,7 @@ class ProfileBuilder {
 
   // Core TORCH_LIBRARY (DEF) blocks.
   bool read_libraries(TableReader& r) {
+    std::unordered_set<std::string> namespaces;
     if (const auto* arr = r.table_array("library")) {
       for (const auto& e : *arr) {
         TableReader er(*e.as_table(), file_, "a [[library]] entry", &error_);
@@ -345,8 +353,8 @@ class ProfileBuilder {
         auto ns = require_str(er, "namespace");
         auto dbg = require_str(er, "debug");
         if (er.failed()) return false;
-        for (const auto& l : p_.libraries_)
-          if (l.ns == ns->value) return fail_at(ns->where, fmt::format("two libraries for '{}'", ns->value));
+        if (!namespaces.insert(ns->value).second)
+          return fail_at(ns->where, fmt::format("two libraries for '{}'", ns->value));
         p_.libraries_.push_back(CoreLibrary{ns->value, dbg->value, ns->where});
       }
     }
@@ -380,12 +388,9 @@ class ProfileBuilder {
   }
 
   bool add_key(KeyInfo k, Location where) {
-    if (p_.by_name_.count(k.name)) return fail_at(std::move(where), fmt::format("key '{}' is defined twice", k.name));
+    if (!p_.by_name_.emplace(k.name, static_cast<KeyId>(p_.keys_.size())).second)
+      return fail_at(std::move(where), fmt::format("key '{}' is defined twice", k.name));
     p_.keys_.push_back(std::move(k));
-    // by_name_ holds views into keys_: rebuild after every growth (cheap at this size).
-    p_.by_name_.clear();
-    for (std::size_t i = 0; i < p_.keys_.size(); ++i)
-      if (p_.keys_[i].kind != KeyKind::Marker) p_.by_name_.emplace(p_.keys_[i].name, static_cast<KeyId>(i));
     return true;
   }
 

@@ -185,8 +185,9 @@ std::optional<KeyId> FileLoader::key(const std::string& name, const Location& wh
   std::vector<std::string_view> names = p_.key_names();
   std::vector<std::string> renamed;
   if (!pu1.empty())
-    for (KeyId k = 0; k < p_.keys().size(); ++k)
-      if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
+    for (std::size_t i = 0; i < p_.keys().size(); ++i)
+      if (const auto k = static_cast<KeyId>(i);
+          p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
         renamed.push_back(p_.display_name(k, pu1));
   for (const auto& n : renamed) names.emplace_back(n);
   set_error(where, fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, names)));

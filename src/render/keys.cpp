@@ -48,16 +48,16 @@ void render_runtime_keys(const Profile& p, std::string& out) {
 }  // namespace
 
 void render_key_names(const Profile& p, std::string& out) {
-  for (KeyId k = 0; k < p.keys().size(); ++k)
-    if (p.key(k).kind != KeyKind::Marker) out += p.name_of(k) + "\n";
+  for (const KeyInfo& k : p.keys())
+    if (k.kind != KeyKind::Marker) out += k.name + "\n";
 }
 
 void render_keys(const Profile& p, std::string& out) {
   out += fmt::format("profile {}: {}\n", p.name(), p.description());
   render_runtime_keys(p, out);
   out += "\nbuilding blocks (registrable, never a table row):\n";
-  for (KeyId k = 0; k < p.keys().size(); ++k)
-    if (p.key(k).kind == KeyKind::BuildingBlock) out += "  " + p.name_of(k) + "\n";
+  for (const KeyInfo& k : p.keys())
+    if (k.kind == KeyKind::BuildingBlock) out += "  " + k.name + "\n";
   out += "\nalias keys (what each covers, in table order):\n";
   for (KeyId a : p.alias_keys()) {
     const auto members = p.alias_members(a);

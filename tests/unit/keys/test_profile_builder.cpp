@@ -91,4 +91,63 @@ TEST_CASE("ProfileBuilder: errors point at what is wrong") {
   CHECK(build_error(no_other) == "p.toml:3:17: error: the profile must define the key 'AutogradOther'\n");
 }
 
+namespace {
+
+// kTiny with `extra` functionality keys before its own, and more backends.
+std::string tiny_with(std::size_t extra, std::size_t backends = 2) {
+  std::string func, back = "\"CPU\", \"CUDA\"";
+  for (std::size_t i = 0; i < extra; ++i) func += fmt::format("\"F{}\", ", i);
+  for (std::size_t i = 2; i < backends; ++i) back += fmt::format(", \"B{}\"", i);
+  std::string t = kTiny;
+  t.replace(t.find("functionality = [") + 17, 0, func);
+  const std::string two = "\"CPU\", \"CUDA\"";
+  t.replace(t.find(two), two.size(), back);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("ProfileBuilder: every key is found by its name, however the key list grew (issue 11: use after free)") {
+  // 1 + #functionality keys a power of two: the EndOfFunctionalityKeys marker
+  // reallocated the key list under views of its names.
+  for (const std::size_t extra : {std::size_t{1}, std::size_t{2}, std::size_t{9}, std::size_t{25}, std::size_t{26}}) {
+    CAPTURE(extra);
+    auto parsed = Profile::parse(tiny_with(extra), "p.toml");
+    REQUIRE_MESSAGE(parsed.has_value(), (parsed ? "" : format(parsed.error())));
+    const Profile& p = *parsed;
+    for (std::size_t i = 0; i < p.keys().size(); ++i) {
+      const KeyInfo& k = p.keys()[i];
+      if (k.kind == KeyKind::Marker) continue;
+      CAPTURE(k.name);
+      REQUIRE(p.find(k.name).has_value());
+      CHECK(*p.find(k.name) == i);
+    }
+    CHECK(p.find("AutogradCUDA").has_value());
+  }
+}
+
+TEST_CASE("ProfileBuilder: keyset bits are counted before anything is built, in size_t (issue 11)") {
+  // 64 bits: accepted; 65: refused, with the real counts (a 16-bit count wrapped at 65,536).
+  CHECK(Profile::parse(tiny_with(56), "p.toml").has_value());
+  CHECK(build_error(tiny_with(56, 3)) ==
+        "p.toml:3:17: error: 3 backends and 62 functionality keys need 65 keyset bits; at most 64 fit\n");
+  CHECK(build_error(tiny_with(65600 - 6)) ==
+        "p.toml:3:17: error: 2 backends and 65600 functionality keys need 65602 keyset bits; at most 64 fit\n");
+  CHECK(build_error(tiny_with(65541 - 6)).find("65541 functionality keys") != std::string::npos);
+}
+
+TEST_CASE("ProfileBuilder: a building block listed twice in per_backend is refused where it repeats") {
+  std::string twice = kTiny;
+  twice.replace(twice.find("{ key = \"AutogradFunctionality\""), 0, "{ key = \"Dense\", prefix = \"P\" }, ");
+  CHECK(build_error(twice) == "p.toml:4:56: error: per_backend lists the building block 'Dense' twice\n");
+}
+
+TEST_CASE("ProfileBuilder: many libraries are checked for repeats in linear time") {
+  std::string t = kTiny;
+  for (int i = 0; i < 50000; ++i) t += fmt::format("[[library]]\nnamespace = \"ns{}\"\ndebug = \"d\"\n", i);
+  auto p = Profile::parse(t + "[[library]]\nnamespace = \"ns7\"\ndebug = \"d\"\n", "p.toml");
+  REQUIRE_FALSE(p.has_value());
+  CHECK(p.error().message == "two libraries for 'ns7'");
+}
+
 }  // namespace dt::test
