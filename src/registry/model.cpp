@@ -51,7 +51,7 @@ const Kernel* Operator::get(KeyId k) const {
   return (v == nullptr || v->empty()) ? nullptr : &v->front();
 }
 
-const std::vector<Kernel>* Operator::all(KeyId k) const {
+const KernelStack* Operator::all(KeyId k) const {
   auto it =
       std::lower_bound(kernels.begin(), kernels.end(), k, [](const KeyKernels& kk, KeyId key) { return kk.key < key; });
   return (it == kernels.end() || it->key != k) ? nullptr : &it->kernels;
@@ -216,7 +216,7 @@ std::vector<Diagnostic> Registry::define(Definition def) {
   // that what remains (and what lint reports) does not depend on the order.
   std::vector<Diagnostic> refused;
   for (auto& kk : op.kernels)
-    std::erase_if(kk.kernels, [&](const Kernel& k) {
+    kk.kernels.erase_if([&](const Kernel& k) {
       auto d = check_kernel_schema(op, k, *profile_);
       if (!d) return false;
       // Reported when the second of the two arrives: here, the def.
@@ -278,7 +278,7 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
       warnings_.push_back(std::move(d));
     }
   }
-  it->kernels.insert(it->kernels.begin(), std::move(k));
+  it->kernels.push_newest(std::move(k));
   return Ok{};
 }
 

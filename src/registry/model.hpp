@@ -57,9 +57,44 @@ struct Kernel {
   std::uint32_t seq = 0;  // global registration order
 };
 
+// The kernels registered on one key of an operator, newest first: front()
+// is the active one, iteration goes from newest to oldest. Stored oldest
+// first, so that registering (an override) appends in constant time.
+class KernelStack {
+ public:
+  using Storage = std::vector<Kernel>;
+  using const_iterator = Storage::const_reverse_iterator;
+
+  [[nodiscard]] const_iterator begin() const { return stored_.rbegin(); }
+  [[nodiscard]] const_iterator end() const { return stored_.rend(); }
+  [[nodiscard]] std::size_t size() const { return stored_.size(); }
+  [[nodiscard]] bool empty() const { return stored_.empty(); }
+  [[nodiscard]] const Kernel& front() const { return stored_.back(); }  // the newest: active
+  [[nodiscard]] const Kernel& back() const { return stored_.front(); }  // the oldest
+  [[nodiscard]] const Kernel& operator[](std::size_t i) const { return stored_[stored_.size() - 1 - i]; }
+
+  void push_newest(Kernel k) { stored_.push_back(std::move(k)); }
+  // Drops the kernels `pred` picks, asking it newest first (as the stack reads).
+  template <class Pred>
+  void erase_if(Pred pred) {
+    std::vector<bool> drop(stored_.size());
+    for (std::size_t i = stored_.size(); i-- > 0;) drop[i] = pred(static_cast<const Kernel&>(stored_[i]));
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < stored_.size(); ++i)
+      if (!drop[i]) {
+        if (kept != i) stored_[kept] = std::move(stored_[i]);
+        ++kept;
+      }
+    stored_.erase(stored_.begin() + static_cast<std::ptrdiff_t>(kept), stored_.end());
+  }
+
+ private:
+  Storage stored_;
+};
+
 struct KeyKernels {
   KeyId key = kUndefined;
-  std::vector<Kernel> kernels;  // newest first; front() is the active one
+  KernelStack kernels;  // newest first; front() is the active one
 };
 
 // The first typed kernel of an operator (OperatorEntry's cpp_signature_):
@@ -83,7 +118,7 @@ struct Operator {
   std::string signature_checked;  // last kernel signature found compatible with def (a cache)
 
   [[nodiscard]] const Kernel* get(KeyId k) const;
-  [[nodiscard]] const std::vector<Kernel>* all(KeyId k) const;
+  [[nodiscard]] const KernelStack* all(KeyId k) const;
 };
 
 struct Fallback {

@@ -2,6 +2,8 @@
 // kernel or a fallback is registered (spec F.1, F.5-F.7).
 #include <fmt/format.h>
 
+#include <chrono>
+#include <iterator>
 #include <memory>
 
 #include "helpers.hpp"
@@ -127,6 +129,41 @@ TEST_CASE("Registry: kernels per key, newest first; operators in registration or
   CHECK(reg.warnings()[0].code == "duplicate-registration");
   CHECK(to_string(reg.warnings()[0].where) == "a.toml:2:1");
   CHECK(to_string(reg.warnings()[0].notes[0].where) == "a.toml:1:1");
+}
+
+TEST_CASE("Registry: overriding appends in constant time (issue 11: insertion at the front was quadratic)") {
+  Registry reg(profile("torch-main"));
+  const KeyId cpu = *reg.profile().find("CPU");
+  const auto t0 = std::chrono::steady_clock::now();
+  bool all_registered = true;
+  for (std::uint32_t i = 0; i < 200000; ++i)
+    all_registered = reg.impl("t::foo", cpu, kernel(fmt::format("k{}", i), {"a.toml", i + 1, 1})).has_value() &&
+                     all_registered;
+  CHECK(all_registered);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+  const KernelStack& ks = *reg.find("t::foo")->all(cpu);
+  REQUIRE(ks.size() == 200000);
+  CHECK(ks.front().debug == "k199999");
+  CHECK(ks[1].debug == "k199998");
+  CHECK(ks.back().debug == "k0");
+  CHECK(std::next(ks.begin(), 2)->debug == "k199997");
+  CHECK(reg.warnings().size() == 1);  // main warns once
+}
+
+TEST_CASE("KernelStack::erase_if: asks newest first, keeps the others in order") {
+  Registry reg(profile("torch-main"));
+  const KeyId cpu = *reg.profile().find("CPU");
+  for (const char* k : {"a", "b", "c", "d"}) REQUIRE(reg.impl("t::foo", cpu, kernel(k, {"a.toml", 1, 1})).has_value());
+  KernelStack ks = *reg.find("t::foo")->all(cpu);
+  std::string asked;
+  ks.erase_if([&](const Kernel& k) {
+    asked += k.debug;
+    return k.debug == "b" || k.debug == "d";
+  });
+  CHECK(asked == "dcba");
+  REQUIRE(ks.size() == 2);
+  CHECK(ks.front().debug == "c");
+  CHECK(ks.back().debug == "a");
 }
 
 TEST_CASE("Registry::define: the operator is named by its schema; a second def is refused") {
