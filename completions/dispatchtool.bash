@@ -87,15 +87,15 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
-    --op) return ;;
+    --op|--max-input-size) return ;;
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --op --keys --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --op --keys --raw --style --register --color --help" ;;
-    explain) opts="--profile --op --keys --register --color --help" ;;
-    keys) opts="--profile --names --help" ;;
-    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --baseline --write-baseline --context --list-rules --help" ;;
+    table) opts="--profile --max-input-size --op --keys --raw --style --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --max-input-size --op --keys --raw --style --register --color --help" ;;
+    explain) opts="--profile --max-input-size --op --keys --register --color --help" ;;
+    keys) opts="--profile --max-input-size --names --help" ;;
+    lint) opts="--profile --max-input-size --format --select --ignore --severity --fail-on --config --no-config --baseline --write-baseline --context --list-rules --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

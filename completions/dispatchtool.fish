@@ -44,6 +44,7 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a keys 
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a lint -d 'registration conflicts'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
+complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint" -a '(__dispatchtool_toml)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l op -x -d 'only this operator'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'

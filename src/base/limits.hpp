@@ -15,7 +15,7 @@ namespace dt::limits {
 // baseline), counted while reading, so that /dev/zero, an endless FIFO or
 // standard input stop there. --max-input-size overrides it.
 inline constexpr std::size_t kInputBytes = std::size_t{64} << 20;
-// Bytes read from all files of one run together. --max-total-input-size overrides it.
+// Bytes read from all files of one run together. --max-input-size=N sets it to 4 * N.
 inline constexpr std::size_t kTotalInputBytes = std::size_t{256} << 20;
 
 // TOML (checked by a linear pre-scan before the TOML parser runs): parts of
@@ -30,13 +30,25 @@ inline constexpr std::size_t kSchemaTypeDepth = 32;
 // is 3): the printed schema must stay proportional to its text.
 inline constexpr std::size_t kSchemaDefaultElements = 4096;
 
-// Bytes of a name: dispatch keys, operators, namespaces, kernels, device
-// types, library kinds, field names.
+// Bytes of a name: dispatch keys, operators, namespaces, kernels and debug
+// strings, device types, library kinds, tags, field names, profile names,
+// lint rule ids.
 inline constexpr std::size_t kNameBytes = 1024;
+
+// Bytes of a schema string (PyTorch's longest is under 1 KiB): a schema is
+// printed in every override warning about its operator.
+inline constexpr std::size_t kSchemaBytes = std::size_t{16} << 10;
 
 // Dispatch keys one registration entry names: a dispatch = { "K1, K2" = ... }
 // key, an [[impl]]'s keys or device_types.
 inline constexpr std::size_t kKeysPerEntry = 512;
+
+// Bytes of override warnings kept and printed (torch 1.13 warns about every
+// override, each warning quoting the schema: 4,000 overrides of an operator
+// with a 16 KiB schema would print 64 MB); the rest are counted in one line.
+// Real registries warn a few times (a random 2,000-operator scenario: 1,600
+// warnings, 500 KB).
+inline constexpr std::size_t kOverrideWarningBytes = std::size_t{4} << 20;
 
 // Locations a lint finding names besides its own (the rest are counted in a
 // last note: "... and N more").

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <span>
 
+#include "base/limits.hpp"
 #include "base/text.hpp"
 #include "base/toml_guard.hpp"
 
@@ -45,6 +46,11 @@ std::string_view type_name(toml::node_type t) {
 
 Location location_of(const toml::source_region& r, FileName file) {
   return Location{file, r.begin.line, r.begin.column};
+}
+
+std::string name_too_long(std::string_view what, std::size_t bytes) {
+  return fmt::format("{} is a name of {} bytes; names are at most {} bytes (limit: {})", what, bytes,
+                     limits::kNameBytes, limits::kNameBytes);
 }
 
 namespace {
@@ -197,6 +203,10 @@ void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
       it->second = &v;
       continue;
     }
+    if (key.size() > limits::kNameBytes) {
+      fail(location_of(k.source(), file_), name_too_long(fmt::format("a field in {}", what_), key.size()));
+      return;
+    }
     const std::vector<std::string_view> names(allowed);
     fail(location_of(k.source(), file_),
          fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
@@ -252,6 +262,26 @@ std::optional<std::vector<Located<std::string>>> TableReader::str_array(std::str
     out.push_back({std::string(e.as_string()->get()), location_of(e.source(), file_)});
   }
   return out;
+}
+
+std::optional<Located<std::string>> TableReader::name(std::string_view key) {
+  auto v = str(key);
+  if (v && v->value.size() > limits::kNameBytes) {
+    fail(v->where, name_too_long(fmt::format("'{}'", key), v->value.size()));
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::vector<Located<std::string>>> TableReader::name_array(std::string_view key) {
+  auto v = str_array(key);
+  if (!v) return v;
+  for (const auto& n : *v)
+    if (n.value.size() > limits::kNameBytes) {
+      fail(n.where, name_too_long(fmt::format("an element of '{}'", key), n.value.size()));
+      return std::nullopt;
+    }
+  return v;
 }
 
 const toml::array* TableReader::table_array(std::string_view key) {

@@ -32,6 +32,10 @@ Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName fil
 
 Location location_of(const toml::source_region& r, FileName file);
 
+// The error for a name longer than limits::kNameBytes ("what" names it: "'op'",
+// "a dispatch key name"), without echoing it.
+std::string name_too_long(std::string_view what, std::size_t bytes);
+
 // Where byte `offset` of a string value's decoded text sits in `text` (the
 // file), given the position of the value's opening delimiter: follows escapes
 // (\" \uXXXX ...), multi-line strings (the trimmed first newline, line-ending
@@ -52,6 +56,10 @@ class TableReader {
   std::optional<Located<std::string>> str(std::string_view key);
   std::optional<Located<bool>> boolean(std::string_view key);
   std::optional<std::vector<Located<std::string>>> str_array(std::string_view key);
+  // Strings that name something (keys, operators, kernels, namespaces): at
+  // most limits::kNameBytes each, else an error at the value.
+  std::optional<Located<std::string>> name(std::string_view key);
+  std::optional<std::vector<Located<std::string>>> name_array(std::string_view key);
   // An array of tables ([[name]]); each element handed to `fn(const toml::table&, Location)`.
   const toml::array* table_array(std::string_view key);
   const toml::table* table(std::string_view key);

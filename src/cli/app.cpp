@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
 #include "registry/python_dispatcher.hpp"
@@ -17,8 +18,59 @@ void report(const Io& io, const Diagnostic& d) {
 }
 
 int usage_error(const Io& io, const std::string& message) {
-  std::fprintf(io.err, "dispatchtool: error: %s\n", message.c_str());
+  std::string text = "dispatchtool: error: ";
+  append_printable(message, text);  // a value from the command line must not cut or split the line
+  text += '\n';
+  std::fwrite(text.data(), 1, text.size(), io.err);
   return kExitError;
+}
+
+void add_max_input_size_option(CLI::App& sub, std::string& value) {
+  sub.add_option("--max-input-size", value,
+                 "read at most BYTES per file (K, M, G: KiB, MiB, GiB) and 4 times that in all [default: " +
+                     byte_count(limits::kInputBytes) + "]");
+}
+
+namespace {
+
+// "64M", "65536", "1GiB": bytes, or nullopt.
+std::optional<std::size_t> parse_byte_count(std::string_view text) {
+  std::size_t digits = 0, value = 0;
+  constexpr std::size_t kMax = std::size_t{1} << 40;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
+    value = value * 10 + static_cast<std::size_t>(text[digits] - '0');
+    if (value > kMax) return std::nullopt;
+    ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  const std::string_view unit = text.substr(digits);
+  std::size_t scale = 1;
+  if (unit == "K" || unit == "KiB")
+    scale = std::size_t{1} << 10;
+  else if (unit == "M" || unit == "MiB")
+    scale = std::size_t{1} << 20;
+  else if (unit == "G" || unit == "GiB")
+    scale = std::size_t{1} << 30;
+  else if (!unit.empty())
+    return std::nullopt;
+  if (value == 0 || value > kMax / scale) return std::nullopt;
+  return value * scale;
+}
+
+}  // namespace
+
+bool apply_max_input_size(const Io& io, const std::string& value) {
+  if (value.empty() || !io.fs.budget) return true;
+  const auto bytes = parse_byte_count(value);
+  if (!bytes) {
+    usage_error(io, fmt::format("--max-input-size: expected a size in bytes between 1 and 1 TiB, with an optional K, M "
+                                "or G suffix (e.g. 128M); got '{}'",
+                                value));
+    return false;
+  }
+  io.fs.budget->per_file = *bytes;
+  io.fs.budget->total = 4 * *bytes;
+  return true;
 }
 
 bool use_color(const Io& io, const std::string& mode) {
@@ -42,6 +94,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_profile_option(sub, o.profile);
+  add_max_input_size_option(sub, o.max_input_size);
   sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)")
       ->expected(1)
       ->allow_extra_args(false)
@@ -145,6 +198,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
 }  // namespace
 
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
+  if (!apply_max_input_size(io, o.max_input_size)) return std::nullopt;
   Session s;
   auto profile = open_profile(io, o.profile);
   if (!profile) return std::nullopt;
@@ -152,6 +206,14 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   s.loaded = load_inputs(io, o, *s.profile, on_refusal);
   if (!s.loaded) return std::nullopt;
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
+  if (const std::size_t more = s.loaded->registry.warnings_not_kept(); more != 0) {
+    Diagnostic d =
+        make_error(fmt::format("{} more kernel override{} not shown (PyTorch warns about each; at most {} "
+                               "of warnings are shown)",
+                               more, more == 1 ? "" : "s", byte_count(limits::kOverrideWarningBytes)));
+    d.severity = Severity::Warning;
+    report(io, d);
+  }
   auto ops = select_ops(s.loaded->registry, o.ops);
   if (!ops) {
     usage_error(io, ops.error().message);
@@ -202,8 +264,11 @@ int run(int argc, const char* const* argv, const Io& io) {
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);
-    std::fputs(out.str().c_str(), io.out);
-    std::fputs(err.str().c_str(), io.err);
+    const std::string help = out.str();
+    std::string message;  // CLI11's errors quote the command line: escaped, its line breaks kept
+    append_printable(err.str(), message, 0);
+    std::fwrite(help.data(), 1, help.size(), io.out);
+    std::fwrite(message.data(), 1, message.size(), io.err);
     return code == 0 ? kExitOk : kExitError;
   }
   for (const auto& c : commands)

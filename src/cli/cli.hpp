@@ -62,8 +62,15 @@ struct InputOptions {
   bool keys_given = false;  // --keys appeared, even with an empty list (a usage error)
   std::string color = "auto";
   std::vector<std::string> register_calls;  // --register K1,K2 (PythonDispatcher demo)
+  std::string max_input_size;               // --max-input-size
 };
 void add_profile_option(CLI::App& sub, std::string& profile);
+// --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at
+// most BYTES, all of them together at most 4 * BYTES.
+void add_max_input_size_option(CLI::App& sub, std::string& value);
+// Sets the read budget of io.fs from the option's value (empty: the
+// defaults); false after a usage error.
+bool apply_max_input_size(const Io& io, const std::string& value);
 void add_input_options(CLI::App& sub, InputOptions& o);
 
 // --style for table/registrations.

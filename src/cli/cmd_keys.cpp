@@ -8,10 +8,12 @@ Command add_keys_command(CLI::App& app, const Io& io) {
   struct Options {
     std::string profile = std::string(kDefaultProfile);
     bool names = false;
+    std::string max_input_size;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("keys", "List the runtime keys (table rows) and alias keys of a profile");
   add_profile_option(*sub, o->profile);
+  add_max_input_size_option(*sub, o->max_input_size);
   sub->add_flag("--names", o->names,
                 "only the names a registration may use, one per line (for scripts and completion)");
   sub->footer(
@@ -20,6 +22,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool keys --names | grep Autograd");
   return {sub, [o, &io]() -> int {
+            if (!apply_max_input_size(io, o->max_input_size)) return kExitError;
             auto p = open_profile(io, o->profile);
             if (!p) return kExitError;
             Writer w(io.out);

@@ -27,6 +27,7 @@ struct LintOptions {
   bool no_config = false;
   std::string baseline, write_baseline;
   bool list_rules = false;
+  std::string max_input_size;
 };
 
 // "a,b" -> {"a", "b"}, for options that take lists.
@@ -118,9 +119,10 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
 int write_baseline(const Io& io, const std::string& path, const std::vector<lint::Finding>& findings) {
   auto b = lint::save_baseline(io.fs, path, findings);
   if (!b) return usage_error(io, b.error().message);
-  std::fprintf(io.err, "dispatchtool lint: wrote %s: %zu %s accepting %zu %s\n", path.c_str(), b->entries.size(),
-               b->entries.size() == 1 ? "entry" : "entries", findings.size(),
-               findings.size() == 1 ? "finding" : "findings");
+  const std::string line = fmt::format("dispatchtool lint: wrote {}: {} {} accepting {} {}\n", printable(path),
+                                       b->entries.size(), b->entries.size() == 1 ? "entry" : "entries", findings.size(),
+                                       findings.size() == 1 ? "finding" : "findings");
+  std::fwrite(line.data(), 1, line.size(), io.err);
   return kExitOk;
 }
 
@@ -128,9 +130,10 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (o.list_rules) {
     std::string out;
     lint::render_rule_list(out);
-    std::fputs(out.c_str(), io.out);
+    std::fwrite(out.data(), 1, out.size(), io.out);
     return kExitOk;
   }
+  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
   const auto config = configuration(io, o);
   if (!config) return kExitError;
   if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
@@ -156,8 +159,9 @@ int run_lint(const Io& io, const LintOptions& o) {
   const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
   std::string out;
   lint::render(*lint::parse_format(o.format), *findings, info, summary, out);
-  std::fputs(out.c_str(), io.out);
-  std::fprintf(io.err, "dispatchtool lint: %s\n", lint::summary_line(summary).c_str());
+  std::fwrite(out.data(), 1, out.size(), io.out);  // all of it: a NUL in a kernel name must not end it
+  const std::string summary_text = "dispatchtool lint: " + lint::summary_line(summary) + "\n";
+  std::fwrite(summary_text.data(), 1, summary_text.size(), io.err);
   return lint::fails(*findings, config->fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
 }
 
@@ -198,6 +202,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");
   sub->add_flag("--list-rules", o->list_rules, "list the rules with their default severity and exit");
+  add_max_input_size_option(*sub, o->max_input_size);
   sub->footer(
       "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 bad input or usage.\n"
       "Examples:\n"

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 #include "cli/cli.hpp"
 
@@ -16,7 +17,14 @@ int main(int argc, char** argv) {
   io.out_is_tty = isatty(STDOUT_FILENO) != 0;
   const char* no_color = std::getenv("NO_COLOR");
   io.no_color_env = no_color != nullptr && *no_color != '\0';
-  const int status = dt::cli::run(argc, argv, io);
+  int status = dt::cli::kExitError;
+  try {
+    status = dt::cli::run(argc, argv, io);
+  } catch (const std::bad_alloc&) {
+    // The input limits keep every run far below this; a last resort rather than an abort.
+    std::fputs("dispatchtool: error: out of memory\n", stderr);
+    return dt::cli::kExitError;
+  }
   // Output that did not reach its destination (a full disk, /dev/full) is a failure.
   if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
     std::fprintf(stderr, "dispatchtool: error: cannot write standard output: %s\n", std::strerror(errno));

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "base/limits.hpp"
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
 
@@ -20,10 +21,10 @@ void FileLoader::compile(const toml::table& root) {
 std::optional<Diagnostic> FileLoader::load(const toml::table& root) {
   TableReader r(root, file_, "the file's top level", &error_);
   r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback"});
-  auto ns = r.str("namespace");
-  auto kind = r.str("kind");
-  auto dkey = r.str("dispatch_key");
-  auto pu1 = r.str("privateuse1_backend");
+  auto ns = r.name("namespace");
+  auto kind = r.name("kind");
+  auto dkey = r.name("dispatch_key");
+  auto pu1 = r.name("privateuse1_backend");
   if (r.failed()) return take();
   if (pu1 && !rename_privateuse1(*pu1)) return take();
   if (!read_library(ns, kind, dkey) || !check_library(ns)) return take();
@@ -177,8 +178,17 @@ std::string FileLoader::context() const {
 
 // ---- keys and names -----------------------------------------------------------------
 
+std::string FileLoader::too_many_keys(std::string_view what, std::size_t n) {
+  return fmt::format("{} names {} dispatch keys; an entry names at most {} (limit: {})", what, n, limits::kKeysPerEntry,
+                     limits::kKeysPerEntry);
+}
+
 std::optional<KeyId> FileLoader::key(const std::string& name, const Location& where) {
   if (auto k = p_.find(name)) return k;
+  if (name.size() > limits::kNameBytes) {
+    set_error(where, name_too_long("a dispatch key name", name.size()));
+    return std::nullopt;
+  }
   if (reg_ == nullptr) return defer(), std::nullopt;  // maybe a renamed PrivateUse1 key
   const std::string& pu1 = reg_->privateuse1_name;
   if (auto k = p_.find_renamed(name, pu1)) return k;
@@ -254,6 +264,11 @@ std::optional<std::string> FileLoader::qualify_uncached(const std::string& text,
 }
 
 std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
+  if (s.value.size() > limits::kSchemaBytes) {
+    set_error(s.where, fmt::format("a schema of {} bytes; schemas are at most {} bytes (limit: {})", s.value.size(),
+                                   limits::kSchemaBytes, limits::kSchemaBytes));
+    return std::nullopt;
+  }
   auto parsed = parse_schema(s.value);
   if (!parsed) {
     set_error(string_offset_location(text_, s.where, parsed.error().offset),

@@ -93,6 +93,8 @@ class FileLoader {
   [[nodiscard]] std::string context() const;
 
   // ---- keys and names (file_loader.cpp) ----
+  // "WHAT names N dispatch keys; at most ... (limit: ...)"
+  static std::string too_many_keys(std::string_view what, std::size_t n);
   std::optional<KeyId> key(const std::string& name, const Location& where);
   // Qualifies an operator name with the file's namespace; checks F.7 rules.
   std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def);

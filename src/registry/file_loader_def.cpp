@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "base/limits.hpp"
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "registry/file_loader.hpp"
@@ -15,10 +16,10 @@ bool FileLoader::load_def(const toml::table& t) {
   TableReader r(t, file_, "a [[def]] entry", &error_);
   r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch"});
   auto schema_text = r.str("schema");
-  auto name = r.str("name");
-  auto alias = r.str("alias_analysis");
-  auto tags = r.str_array("tags");
-  auto debug = r.str("debug");
+  auto name = r.name("name");
+  auto alias = r.name("alias_analysis");
+  auto tags = r.name_array("tags");
+  auto debug = r.name("debug");
   const toml::table* dispatch = r.table("dispatch");
   if (r.failed()) return true;
   const Location where = r.self();
@@ -110,6 +111,9 @@ bool FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std:
     std::string_view keys = k.str();
     if (keys.find_first_not_of(" \t,") == std::string_view::npos)
       return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
+    if (const std::size_t n = static_cast<std::size_t>(std::count(keys.begin(), keys.end(), ',')) + 1;
+        n > limits::kKeysPerEntry)
+      return set_error(kwhere, too_many_keys("dispatch entry", n)), true;
     while (!keys.empty()) {
       const auto comma = keys.find(',');
       const std::string one(trim(keys.substr(0, comma), " \t"));

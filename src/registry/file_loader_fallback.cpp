@@ -10,8 +10,8 @@ namespace dt {
 bool FileLoader::load_fallback(const toml::table& t) {
   TableReader r(t, file_, "a [[fallback]] entry", &error_);
   r.allow_only({"key", "kernel", "fallthrough"});
-  auto k1 = r.str("key");
-  auto kernel = r.str("kernel");
+  auto k1 = r.name("key");
+  auto kernel = r.name("kernel");
   auto ft = r.boolean("fallthrough");
   if (r.failed()) return true;
   const Location where = r.self();

@@ -2,6 +2,7 @@
 // m.impl() and torch.library.impl, on a key, several keys or device types.
 #include <fmt/format.h>
 
+#include "base/limits.hpp"
 #include "base/text.hpp"
 #include "registry/file_loader.hpp"
 
@@ -31,11 +32,11 @@ std::vector<std::string> device_names(const Registry& reg) {
 bool FileLoader::load_impl(const toml::table& t) {
   TableReader r(t, file_, "an [[impl]] entry", &error_);
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only"});
-  auto op = r.str("op");
-  auto k1 = r.str("key");
-  auto ks = r.str_array("keys");
-  auto devs = r.str_array("device_types");
-  auto kernel = r.str("kernel");
+  auto op = r.name("op");
+  auto k1 = r.name("key");
+  auto ks = r.name_array("keys");
+  auto devs = r.name_array("device_types");
+  auto kernel = r.name("kernel");
   auto ft = r.boolean("fallthrough");
   auto sig = r.str("signature");
   auto boxed = r.boolean("boxed_only");
@@ -101,6 +102,7 @@ bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::stri
     out.emplace_back(*k, key1->where);
   } else if (keys) {
     if (keys->empty()) return set_error(r.where("keys"), "'keys' must not be empty");
+    if (keys->size() > limits::kKeysPerEntry) return set_error(r.where("keys"), too_many_keys("'keys'", keys->size()));
     for (const auto& n : *keys) {
       auto k = key(n.value, n.where);
       if (!k) return false;
@@ -108,6 +110,8 @@ bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::stri
     }
   } else if (devices) {
     if (devices->empty()) return set_error(r.where("device_types"), "'device_types' must not be empty");
+    if (devices->size() > limits::kKeysPerEntry)
+      return set_error(r.where("device_types"), too_many_keys("'device_types'", devices->size()));
     for (const auto& d : *devices) {
       // The renamed PrivateUse1 device comes first (even "cpu"): without the
       // registry, only the names no rename can change are resolved here.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/limits.hpp"
 #include "base/text.hpp"
 
 namespace dt {
@@ -253,7 +254,16 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
   if (!it->kernels.empty()) {
     const auto& ex = p.quirks().override_warning_exempt;
     const bool exempt = std::find(ex.begin(), ex.end(), key) != ex.end();
-    if (!exempt && !(p.quirks().override_warning_once && warned_once_)) {
+    // The warning's size, known before it is formatted (its fixed text is under 256 bytes).
+    const std::size_t size = 256 + (op.def ? op.def->printed.size() + op.def->debug.size() : op.name.size()) +
+                             k.debug.size() + p.name_of(key).size() +
+                             (op.cpp_signature ? op.cpp_signature->debug.size() : 0) +
+                             (op.sym_cpp_signature ? op.sym_cpp_signature->debug.size() : 0);
+    const bool warns = !exempt && !(p.quirks().override_warning_once && warned_once_);
+    if (warns && warning_bytes_ + size > limits::kOverrideWarningBytes) {
+      ++warnings_not_kept_;
+    } else if (warns) {
+      warning_bytes_ += size;
       warned_once_ = true;
       Diagnostic d;
       d.severity = Severity::Warning;
@@ -263,8 +273,7 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
           "dispatch key\n  operator: {}\n    {}\n  dispatch key: {}\n  previous kernel: {}\n  "
           "     new kernel: {}",
           prefix_lines(p.quirks().override_warning_prefix), printable(op.def ? op.def->printed : op.name),
-          printable(op.def ? op.def->debug : "no debug info"),
-          printable(k.catch_all ? "(catch all)" : p.name_of(key)),
+          printable(op.def ? op.def->debug : "no debug info"), printable(k.catch_all ? "(catch all)" : p.name_of(key)),
           // The first typed kernel's debug; a SymInt one if there is no other.
           printable(op.cpp_signature       ? op.cpp_signature->debug
                     : op.sym_cpp_signature ? op.sym_cpp_signature->debug

@@ -165,8 +165,10 @@ class Registry {
   // alias, and those on building blocks, which c10 accepts but which fill no row.
   [[nodiscard]] const std::vector<Fallback>& user_fallbacks() const { return user_fallbacks_; }
 
-  // Warnings PyTorch would print while registering (kernel overrides).
+  // Warnings PyTorch would print while registering (kernel overrides): the
+  // first limits::kOverrideWarningBytes of them, and how many more there were.
   [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return warnings_; }
+  [[nodiscard]] std::size_t warnings_not_kept() const { return warnings_not_kept_; }
 
   std::string privateuse1_name;  // torch.utils.rename_privateuse1_backend
   Location privateuse1_where;
@@ -181,6 +183,8 @@ class Registry {
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot
   std::vector<Fallback> user_fallbacks_;
   std::vector<Diagnostic> warnings_;
+  std::size_t warnings_not_kept_ = 0;
+  std::size_t warning_bytes_ = 0;
   std::uint32_t seq_ = 0;
   std::uint32_t last_ = UINT32_MAX;  // operator of the previous registration
   bool warned_once_ = false;
