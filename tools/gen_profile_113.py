@@ -121,6 +121,10 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("name = %s\n" % toml_str(p["name"]))
     o.append("description = %s\n" % toml_str(p["description"]))
     o.append("torch_version = %s\n" % toml_str(p["torch_version"]))
+    if p.get("operator_library"):
+        o.append("\n# PyTorch's own operators (definitions, kernels), relative to this file:\n"
+                 "# /usr/bin/python3 tools/export_corpus.py configs/library/torch-1.13 (docs/library.md).\n")
+        o.append("operator_library = %s\n" % toml_str(p["operator_library"]))
     o.append("\n# BackendComponent order; bit 0 first.\n")
     o.append(toml_array("backends", p["backends"]))
     o.append("\n# DispatchKey functionality keys in enum order, value 1 .. EndOfFunctionalityKeys - 1.\n")
@@ -831,6 +835,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),
         "_runtime_keys": runtime,
+        # The operators themselves are exported by tools/export_corpus.py.
+        "operator_library": "../library/torch-1.13",
     }
 
 
