@@ -121,10 +121,6 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("name = %s\n" % toml_str(p["name"]))
     o.append("description = %s\n" % toml_str(p["description"]))
     o.append("torch_version = %s\n" % toml_str(p["torch_version"]))
-    if p.get("operator_library"):
-        o.append("\n# PyTorch's own operators (definitions, kernels), relative to this file:\n"
-                 "# /usr/bin/python3 tools/export_corpus.py configs/library/torch-1.13 (docs/library.md).\n")
-        o.append("operator_library = %s\n" % toml_str(p["operator_library"]))
     o.append("\n# BackendComponent order; bit 0 first.\n")
     o.append(toml_array("backends", p["backends"]))
     o.append("\n# DispatchKey functionality keys in enum order, value 1 .. EndOfFunctionalityKeys - 1.\n")
@@ -192,6 +188,11 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("[device_types]\n")
     for name, key in p["device_types"]:
         o.append("%s = %s\n" % (name, toml_str(key)))
+    if p.get("operator_library"):
+        o.append("\n# PyTorch's own operators (definitions, kernels): directories or TOML files relative\n"
+                 "# to this file, exported by tools/export_corpus.py (docs/library.md).\n")
+        o.append("[operator_library]\n")
+        o.append("paths = [%s]\n" % toml_str(p["operator_library"]))
     return "".join(o)
 
 

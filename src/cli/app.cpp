@@ -48,9 +48,18 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
       ->each([&o](const std::string&) { o.keys_given = true; });
+  add_library_options(sub, o.all, o.no_library);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+}
+
+void add_library_options(CLI::App& sub, bool& all, bool& no_library) {
+  CLI::Option* all_flag = sub.add_flag(
+      "--all", all, "every operator of the profile's operator library (PyTorch's own), not only those the files use");
+  sub.add_flag("--no-library", no_library,
+               "without PyTorch's own operators: only the registrations of the files (as if nothing else existed)")
+      ->excludes(all_flag);
 }
 
 void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
@@ -109,6 +118,25 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
   return std::make_unique<Profile>(std::move(*p));
 }
 
+bool open_library_for(const Io& io, const Profile& profile, bool no_library,
+                      std::shared_ptr<const OpLibrary>& library) {
+  if (no_library) return true;
+  auto lib = open_library(profile, io.fs, io.libraries);
+  if (!lib) {
+    report(io, lib.error());
+    return false;
+  }
+  library = std::move(*lib);
+  return true;
+}
+
+std::string no_input_message(bool has_library) {
+  if (has_library)
+    return "no input files (give TOML files, - for standard input, --op NAME or --all for PyTorch's own "
+           "operators, or --register KEYS)";
+  return "no input files (give TOML files, - for standard input, or --register KEYS)";
+}
+
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
   Session s;
   auto profile = open_profile(io, o.profile);
@@ -133,18 +161,20 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
       }
     }
   } else {
-    if (o.files.empty()) {
-      usage_error(io, "no input files (give TOML files, - for standard input, or --register KEYS)");
-      return std::nullopt;
-    }
     LoadOptions lo;
     lo.on_refusal = on_refusal;
+    if (!open_library_for(io, *s.profile, o.no_library, lo.library)) return std::nullopt;
+    if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all))) {
+      usage_error(io, no_input_message(lo.library != nullptr));
+      return std::nullopt;
+    }
     auto loaded = load(*s.profile, o.files, io.fs.read, lo);
     if (!loaded) {
       report(io, loaded.error());
       return std::nullopt;
     }
     s.loaded = std::make_unique<LoadResult>(std::move(*loaded));
+    if (o.all) s.loaded->registry.materialize_all();
   }
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
   auto ops = select_ops(s.loaded->registry, o.ops);
@@ -184,7 +214,7 @@ int run(int argc, const char* const* argv, const Io& io) {
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io)};
+                                         add_lint_command(app, io), add_coverage_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

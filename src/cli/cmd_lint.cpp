@@ -177,7 +177,9 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (!context) return kExitError;
   std::vector<std::string> paths = *context;
   paths.insert(paths.end(), o.files.begin(), o.files.end());
-  auto loaded = load(**profile, paths, io.fs.read, LoadOptions{OnRefusal::Record});
+  LoadOptions options;
+  options.on_refusal = OnRefusal::Record;
+  auto loaded = load(**profile, paths, io.fs.read, options);
   if (!loaded) {
     report(io, loaded.error());
     return kExitError;

@@ -90,6 +90,12 @@ class Profile {
   [[nodiscard]] const std::string& description() const { return description_; }
   [[nodiscard]] const std::string& torch_version() const { return torch_version_; }
   [[nodiscard]] const std::string& source() const { return source_; }
+  // Embedded into the binary (a built-in profile), not read from a file.
+  [[nodiscard]] bool builtin() const { return builtin_; }
+  // The operator library the profile names (operator_library): directories or
+  // TOML files as written, relative to the profile file; empty if none.
+  [[nodiscard]] const std::vector<std::string>& operator_library() const { return operator_library_; }
+  [[nodiscard]] const Location& operator_library_where() const { return operator_library_where_; }
 
   // Every enum value 0 .. EndOfAliasKeys, markers included.
   [[nodiscard]] std::span<const KeyInfo> keys() const { return keys_; }
@@ -149,6 +155,9 @@ class Profile {
   Profile() = default;  // built by ProfileBuilder (parse)
 
   std::string name_, description_, torch_version_, source_;
+  std::vector<std::string> operator_library_;
+  Location operator_library_where_;
+  bool builtin_ = false;
   std::vector<std::string> backends_;
   std::vector<KeyInfo> keys_;
   std::vector<KeyId> runtime_;
@@ -175,6 +184,7 @@ class Profile {
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 
   friend class ProfileBuilder;
+  friend Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);
 };
 
 struct EmbeddedProfile {

@@ -69,7 +69,8 @@ class ProfileBuilder {
                   "library",
                   "python_dispatcher",
                   "device_types",
-                  "privateuse1_reserved_names"});
+                  "privateuse1_reserved_names",
+                  "operator_library"});
     p_.source_ = file_;
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
@@ -82,6 +83,17 @@ class ProfileBuilder {
  private:
   // ---- sections ------------------------------------------------------------
 
+  // [operator_library] paths: directories and TOML files, relative to the
+  // profile file (registry/library.hpp opens them).
+  void read_operator_library(TableReader& r) {
+    const toml::table* t = r.table("operator_library");
+    if (t == nullptr) return;
+    TableReader lr(*t, file_, "[operator_library]", &error_);
+    lr.allow_only({"paths"});
+    p_.operator_library_where_ = lr.where("paths");
+    for (auto& e : require_array(lr, "paths")) p_.operator_library_.push_back(std::move(e.value));
+  }
+
   // The name and the three lists every profile has: backends, functionality
   // keys, alias keys.
   bool read_lists(TableReader& r) {
@@ -89,6 +101,7 @@ class ProfileBuilder {
     if (name) p_.name_ = name->value;
     if (auto d = r.str("description")) p_.description_ = d->value;
     if (auto v = r.str("torch_version")) p_.torch_version_ = v->value;
+    read_operator_library(r);
     auto backends = require_array(r, "backends");
     functionality_ = require_array(r, "functionality");
     aliases_ = require_array(r, "aliases");
@@ -463,7 +476,11 @@ Expected<Profile, Diagnostic> Profile::parse(std::string_view text, const std::s
 
 Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read) {
   for (const auto& e : embedded_profiles())
-    if (spec == e.name) return Profile::parse(e.text, e.path);
+    if (spec == e.name) {
+      auto p = Profile::parse(e.text, e.path);
+      if (p) p->builtin_ = true;
+      return p;
+    }
   const std::string path(spec);
   if (path.size() > 5 && path.ends_with(".toml")) {
     auto text = read(path);

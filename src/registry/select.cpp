@@ -62,17 +62,16 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
   struct Candidate {
     std::string_view text;
     int rank;
-    const Operator* op;
+    std::string_view name;
   };
   const bool qualified = word.find("::") != std::string_view::npos;
   std::vector<Candidate> candidates;
-  for (const Operator& op : reg.operators()) {
-    const std::string_view name = op.name;
-    candidates.push_back({name, 0, &op});
-    candidates.push_back({OperatorName::without_overload(name), 1, &op});
+  for (const std::string_view name : reg.names()) {
+    candidates.push_back({name, 0, name});
+    candidates.push_back({OperatorName::without_overload(name), 1, name});
     if (!qualified) {
-      candidates.push_back({OperatorName::without_namespace(name), 2, &op});
-      candidates.push_back({OperatorName::without_namespace(OperatorName::without_overload(name)), 3, &op});
+      candidates.push_back({OperatorName::without_namespace(name), 2, name});
+      candidates.push_back({OperatorName::without_namespace(OperatorName::without_overload(name)), 3, name});
     }
   }
   std::vector<std::string_view> texts;
@@ -85,29 +84,27 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
     if (c.text == *best) rank = std::min(rank, c.rank);
   std::vector<std::string> names;
   for (const auto& c : candidates)
-    if (c.text == *best && c.rank == rank) names.push_back(c.op->name);
+    if (c.text == *best && c.rank == rank) names.emplace_back(c.name);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   if (names.size() == 1) return fmt::format(" (did you mean '{}'?)", names.front());
   return fmt::format(" (did you mean one of {}?)", quoted_list(names));
 }
 
-Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& reg,
-                                                              const std::vector<std::string>& wanted) {
-  std::vector<const Operator*> all = reg.sorted_operators();
-  if (wanted.empty()) return all;
+Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, const std::vector<std::string>& wanted) {
+  if (wanted.empty()) return reg.sorted_operators();
   std::vector<const Operator*> out;
   for (const auto& w : wanted) {
-    if (const Operator* op = reg.find(w)) {
+    if (const Operator* op = reg.materialize(w)) {
       out.push_back(op);
       continue;
     }
-    std::vector<std::string> matches;  // sorted, as `all` is
+    std::vector<std::string> matches;  // sorted, as names() is
     if (w.find("::") == std::string::npos)
-      for (const Operator* op : all)
-        if (OperatorName::without_namespace(op->name) == w) matches.push_back(op->name);
+      for (const std::string_view name : reg.names())
+        if (OperatorName::without_namespace(name) == w) matches.emplace_back(name);
     if (matches.size() == 1) {
-      out.push_back(reg.find(matches.front()));
+      out.push_back(reg.materialize(matches.front()));
       continue;
     }
     if (matches.size() > 1)

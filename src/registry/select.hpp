@@ -40,14 +40,15 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
 
 // The operators named by `wanted` (each `ns::name.overload`, or an unqualified
 // `name.overload` that exactly one namespace has), sorted by qualified name,
-// each once; every operator when `wanted` is empty. Errors: an ambiguous
-// unqualified name (listing the candidates), an unknown name (with a
-// suggestion, see suggest_operator).
-Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& reg,
-                                                              const std::vector<std::string>& wanted);
+// each once; every operator of the registry when `wanted` is empty. Names are
+// looked up among the registrations and the profile's operator library (an
+// operator found there is materialized). Errors: an ambiguous unqualified name
+// (listing the candidates), an unknown name (with a suggestion, see
+// suggest_operator).
+Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, const std::vector<std::string>& wanted);
 
 // " (did you mean 'X'?)", " (did you mean one of 'X', 'Y'?)" or "" for an
-// operator name `word` that is not in `reg`. Compares qualified names, and
+// operator name `word` that is not in `reg` (nor in its library). Compares qualified names, and
 // for an unqualified `word` unqualified names too, each with and without the
 // overload name; a name that matches an operator without its overload name
 // suggests that operator's overloads (every one, sorted).

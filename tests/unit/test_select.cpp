@@ -33,7 +33,7 @@ std::string keys_error(const Registry& reg, std::string_view spec) {
   return r.error().message;
 }
 
-std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::string>& wanted) {
+std::vector<std::string> ops_ok(Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
   std::vector<std::string> out;
@@ -41,7 +41,7 @@ std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::stri
   return out;
 }
 
-std::string ops_error(const Registry& reg, const std::vector<std::string>& wanted) {
+std::string ops_error(Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
   REQUIRE_MESSAGE(!r.has_value(), "expected an error");
   return r.error().message;
@@ -114,8 +114,8 @@ TEST_CASE("--keys: unknown keys and empty lists are errors") {
 }
 
 TEST_CASE("--op: exact, unqualified, ambiguous") {
-  const LoadResult l = must_load("torch-main", kOps);
-  const Registry& reg = l.registry;
+  LoadResult l = must_load("torch-main", kOps);
+  Registry& reg = l.registry;
   CHECK(ops_ok(reg, {}) == std::vector<std::string>{"one::add.Tensor", "one::add.out", "one::foo", "one::relu",
                                                     "one::scale.Scalar", "two::foo"});
   CHECK(ops_ok(reg, {"two::foo"}) == std::vector<std::string>{"two::foo"});
@@ -125,8 +125,8 @@ TEST_CASE("--op: exact, unqualified, ambiguous") {
 }
 
 TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") {
-  const LoadResult l = must_load("torch-main", kOps);
-  const Registry& reg = l.registry;
+  LoadResult l = must_load("torch-main", kOps);
+  Registry& reg = l.registry;
   // A typo of a qualified name.
   CHECK(ops_error(reg, {"one::relux"}) == "unknown operator 'one::relux' (did you mean 'one::relu'?)");
   // An unqualified typo is compared with unqualified names.
