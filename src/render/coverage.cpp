@@ -16,10 +16,14 @@ std::string key_name(const CoverageView& v, KeyId k) {
   return v.registry->profile().display_name(k, v.registry->privateuse1_name);
 }
 
-// What a call reaching the key does, for the headings of the lists.
-std::string_view consequence(CoverageStatus s) {
-  return s == CoverageStatus::Missing ? "no kernel: a call raises NotImplementedError"
-                                      : "ambiguous_autogradother: a call raises";
+// The heading of the list of operators a call fails for.
+std::string failing_heading(CoverageStatus s, std::string_view key, std::size_t n) {
+  if (s == CoverageStatus::Missing)
+    return n == 0 ? fmt::format("{}: nothing to implement (every operator has an entry)", key)
+                  : fmt::format("{}: {} {} to implement (no entry: a call raises NotImplementedError):", key, n,
+                                n == 1 ? "operator" : "operators");
+  return fmt::format("{}: {} {} ambiguous (ambiguous_autogradother: a call raises):", key, n,
+                     n == 1 ? "operator is" : "operators are");
 }
 
 }  // namespace
@@ -42,8 +46,7 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
         if (r.key == keys[i] && r.status == s) by_ns[OperatorName::namespace_of(r.op->name)].push_back(r.op->name);
       const std::size_t n = counts[{s, keys[i]}];
       if (n == 0 && s == CoverageStatus::Ambiguous) continue;
-      out += fmt::format("\n{}: {} {} ({}){}\n", paint(names[i], "1", v.color), n,
-                         n == 1 ? "operator" : "operators", consequence(s), n == 0 ? "" : ":");
+      out += "\n" + failing_heading(s, paint(names[i], "1", v.color), n) + "\n";
       for (const auto& [ns, ops] : by_ns) {
         out += fmt::format("  {} ({})\n", ns, ops.size());
         for (std::string_view op : ops) {
