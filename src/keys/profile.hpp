@@ -58,6 +58,12 @@ struct CoreLibrary {
   Location where;     // in the profile
 };
 
+// An operator tag of the release (torch.Tag; tags.yaml in torchgen).
+struct TagInfo {
+  std::string name;         // "inplace_view"
+  std::string description;  // one line
+};
+
 struct ProfileQuirks {
   bool override_warning_once = false;
   // Prepended to the override warning ("once" mode: TORCH_WARN_ONCE's text in main).
@@ -133,6 +139,9 @@ class Profile {
 
   [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
   [[nodiscard]] const std::vector<CoreLibrary>& libraries() const { return libraries_; }
+  // The release's operator tags ([[tag]]), in the profile's order; empty when
+  // the profile lists none (then any tag name is accepted).
+  [[nodiscard]] const std::vector<TagInfo>& tags() const { return tags_; }
   // torch._python_dispatcher.PythonDispatcher's key subset (runtime_keys,
   // alias_keys), as names; every one is a key of this universe.
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }
@@ -156,6 +165,7 @@ class Profile {
 
   std::string name_, description_, torch_version_, source_;
   std::vector<std::string> operator_library_;
+  std::vector<TagInfo> tags_;
   Location operator_library_where_;
   bool builtin_ = false;
   std::vector<std::string> backends_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
 #include "keys/profile.hpp"
@@ -70,12 +71,14 @@ class ProfileBuilder {
                   "python_dispatcher",
                   "device_types",
                   "privateuse1_reserved_names",
-                  "operator_library"});
+                  "operator_library",
+                  "tag"});
     p_.source_ = file_;
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
     if (!derive_keysets(r) || !read_parseable(r) || !read_quirks(r) || !read_autocast_keys(r) || !read_fallbacks(r) ||
-        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || r.failed())
+        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) || !read_tags(r) ||
+        r.failed())
       return fail();
     return std::move(p_);
   }
@@ -85,13 +88,33 @@ class ProfileBuilder {
 
   // [operator_library] paths: directories and TOML files, relative to the
   // profile file (registry/library.hpp opens them).
-  void read_operator_library(TableReader& r) {
+  bool read_operator_library(TableReader& r) {
     const toml::table* t = r.table("operator_library");
-    if (t == nullptr) return;
+    if (t == nullptr) return true;
     TableReader lr(*t, file_, "[operator_library]", &error_);
     lr.allow_only({"paths"});
     p_.operator_library_where_ = lr.where("paths");
     for (auto& e : require_array(lr, "paths")) p_.operator_library_.push_back(std::move(e.value));
+    return !lr.failed();
+  }
+
+  // [[tag]] entries: the release's operator tags (torch.Tag, tags.yaml).
+  bool read_tags(TableReader& r) {
+    const auto* arr = r.table_array("tag");
+    if (arr == nullptr) return true;
+    for (const auto& e : *arr) {
+      TableReader tr(*e.as_table(), file_, "a [[tag]] entry", &error_);
+      tr.allow_only({"name", "description"});
+      auto name = require_str(tr, "name");
+      auto description = tr.str("description");
+      if (tr.failed()) return false;
+      if (!is_identifier(name->value))
+        return fail_at(name->where, fmt::format("tag name '{}' is not an identifier", name->value));
+      for (const auto& t : p_.tags_)
+        if (t.name == name->value) return fail_at(name->where, fmt::format("tag '{}' is listed twice", name->value));
+      p_.tags_.push_back(TagInfo{name->value, description ? description->value : std::string()});
+    }
+    return true;
   }
 
   // The name and the three lists every profile has: backends, functionality
@@ -101,7 +124,6 @@ class ProfileBuilder {
     if (name) p_.name_ = name->value;
     if (auto d = r.str("description")) p_.description_ = d->value;
     if (auto v = r.str("torch_version")) p_.torch_version_ = v->value;
-    read_operator_library(r);
     auto backends = require_array(r, "backends");
     functionality_ = require_array(r, "functionality");
     aliases_ = require_array(r, "aliases");
