@@ -1,35 +1,93 @@
 # bash completion for dispatchtool.  Install: source this file, or copy it to
-# /usr/share/bash-completion/completions/dispatchtool
+# /usr/share/bash-completion/completions/dispatchtool (`cmake --install` does).
+# Works with and without the bash-completion package.
+
+# The words up to the cursor, split on blanks only (so `--severity RULE=LEVEL`,
+# `--keys CPU,XLA` and `--op ns::name` are single words whatever
+# COMP_WORDBREAKS says): sets cur, prev, words, cword.
+__dispatchtool_words() {
+  if declare -F _get_comp_words_by_ref >/dev/null; then
+    _get_comp_words_by_ref -n =:, cur prev words cword
+  else
+    local line="${COMP_LINE:0:COMP_POINT}"
+    read -r -a words <<<"$line"
+    [[ -z $line || $line == *[[:space:]] ]] && words+=("")
+    cword=$((${#words[@]} - 1))
+    cur="${words[cword]}"
+    prev="${words[cword - 1]:-}"
+  fi
+}
+
+# File names (matching the glob $1, if given) and directories. `-o filenames`
+# makes readline quote them, append `/` to a directory and put no space after
+# it, so the user can go on into it.
+__dispatchtool_files() {
+  compopt -o filenames 2>/dev/null
+  local IFS=$'\n'
+  if [[ -n ${1:-} ]]; then
+    COMPREPLY=($(compgen -f -X "!$1" -- "$cur") $(compgen -d -- "$cur"))
+  else
+    COMPREPLY=($(compgen -f -- "$cur"))
+  fi
+}
+
+# A comma-separated list (--keys CPU,Auto): completes the item after the last
+# comma, keeping what comes before it; no space after, so a comma may follow.
+__dispatchtool_list() {
+  local prefix="${cur%,*}" last="${cur##*,}"
+  [[ "$prefix" == "$cur" ]] && prefix="" || prefix="$prefix,"
+  COMPREPLY=($(compgen -P "$prefix" -W "$1" -- "$last"))
+  compopt -o nospace 2>/dev/null
+}
+
+__dispatchtool_rules() {
+  dispatchtool lint --list-rules 2>/dev/null | cut -d' ' -f1
+}
+
 _dispatchtool() {
   local cur prev words cword
-  _init_completion -n , 2>/dev/null || { cur="${COMP_WORDS[COMP_CWORD]}"; prev="${COMP_WORDS[COMP_CWORD-1]}"; }
-  local cmd="${COMP_WORDS[1]}"
+  __dispatchtool_words
+  local cmd="${words[1]:-}"
   local commands="table registrations explain keys lint"
-  if [[ $COMP_CWORD -eq 1 ]]; then
+  if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
   fi
   case "$prev" in
     --profile)
-      COMPREPLY=($(compgen -W "torch-main torch-1.13" -- "$cur") $(compgen -f -X '!*.toml' -- "$cur"))
+      COMPREPLY=($(compgen -W "torch-main torch-1.13" -- "$cur"))
+      local builtin=("${COMPREPLY[@]}")
+      __dispatchtool_files '*.toml'
+      COMPREPLY+=("${builtin[@]}")
       return ;;
     --style)
       if [[ $cmd == lint ]]; then return; fi
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
-    --format) COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); return ;;
+    --format)
+      if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
+      return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --fail-on) COMPREPLY=($(compgen -W "error warning info" -- "$cur")); return ;;
     --keys|--register)
-      # comma-separated key names: complete the part after the last comma
-      local prefix="${cur%,*}" last="${cur##*,}"
-      [[ "$prefix" == "$cur" ]] && prefix="" || prefix="$prefix,"
-      local names
-      names=$(dispatchtool keys --names 2>/dev/null)
-      COMPREPLY=($(compgen -P "$prefix" -W "$names" -- "$last"))
-      compopt -o nospace 2>/dev/null
+      __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
-    --context) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --op|--select|--ignore|--severity|--baseline|--write-baseline|--config) return ;;
+    --select|--ignore)
+      __dispatchtool_list "$(__dispatchtool_rules)"
+      return ;;
+    --severity)
+      # RULE=LEVEL: a rule id and `=`, then a level.
+      if [[ $cur == *=* ]]; then
+        local rule="${cur%%=*}="
+        # readline's own word starts after the `=` when it breaks words there.
+        [[ $COMP_WORDBREAKS == *=* ]] && rule=""
+        COMPREPLY=($(compgen -P "$rule" -W "error warning info" -- "${cur#*=}"))
+      else
+        COMPREPLY=($(compgen -S = -W "$(__dispatchtool_rules)" -- "$cur"))
+        compopt -o nospace 2>/dev/null
+      fi
+      return ;;
+    --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
+    --op) return ;;
   esac
   local opts
   case "$cmd" in
@@ -41,8 +99,8 @@ _dispatchtool() {
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-  else
-    COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur") $(compgen -d -- "$cur"))
+  elif [[ $cmd != keys ]]; then
+    __dispatchtool_files '*.toml'
   fi
 }
 complete -F _dispatchtool dispatchtool

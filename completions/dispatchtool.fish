@@ -1,5 +1,41 @@
 # fish completion for dispatchtool. Install: copy to ~/.config/fish/completions/
+# (`cmake --install` puts it in share/fish/vendor_completions.d/).
 set -l commands table registrations explain keys lint
+
+# A comma-separated list (--keys CPU,Auto): completes the item after the last
+# comma of the current token, keeping what comes before it.
+function __dispatchtool_list --description 'complete the last item of a comma-separated list'
+    set -l token (commandline -ct)
+    set -l prefix (string replace -r '[^,]*$' '' -- $token)
+    for item in $argv
+        printf '%s%s\n' $prefix $item
+    end
+end
+
+# TOML files and directories (fish's own file completion, filtered).
+function __dispatchtool_toml
+    string match -r -- '.*(?:\.toml|/)$' (complete -C "__fish_command_without_completions "(commandline -ct))
+end
+
+function __dispatchtool_keys
+    __dispatchtool_list (dispatchtool keys --names 2>/dev/null)
+end
+
+# Rule ids with their descriptions, from `dispatchtool lint --list-rules`.
+function __dispatchtool_rules
+    dispatchtool lint --list-rules 2>/dev/null | string replace -r '^(\S+)\s+\S+\s+(.*)$' '$1\t$2'
+end
+
+# --severity RULE=LEVEL
+function __dispatchtool_severity
+    set -l token (commandline -ct)
+    if string match -q -- '*=*' $token
+        set -l rule (string split -m1 = -- $token)[1]
+        printf '%s=%s\n' $rule error $rule warning $rule info
+    else
+        __dispatchtool_rules | string replace -r '^([^\t]*)' '$1='
+    end
+end
 complete -c dispatchtool -f
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a table -d 'computed dispatch tables'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a registrations -d 'registered kernels'
@@ -7,21 +43,21 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a expla
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a keys -d 'the dispatch-key universe'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a lint -d 'registration conflicts'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
-complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13' -d 'PyTorch release'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint" -F -a '(__fish_complete_suffix .toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint" -a '(__dispatchtool_toml)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l op -x -d 'only this operator'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l keys -x -a '(dispatchtool keys --names 2>/dev/null)' -d 'only these keys'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l raw -d 'exactly what PyTorch prints'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l style -x -a 'human raw python-dispatcher'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l register -x -a '(dispatchtool keys --names 2>/dev/null)' -d 'PythonDispatcher demo'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l register -x -a '(__dispatchtool_keys)' -d 'PythonDispatcher demo'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l color -x -a 'auto always never'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table" -l fallbacks -d 'show rows served by PyTorch fallbacks'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table" -l expand -d 'one line per key'
 complete -c dispatchtool -n "__fish_seen_subcommand_from keys" -l names -d 'names only'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l format -x -a 'text json sarif github'
-complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l select -x
-complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore -x
-complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l severity -x
+complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l select -x -a '(__dispatchtool_list (__dispatchtool_rules))' -d 'only these rules'
+complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore -x -a '(__dispatchtool_list (__dispatchtool_rules))' -d 'skip these rules'
+complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l severity -x -a '(__dispatchtool_severity)' -d 'RULE=LEVEL'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l fail-on -x -a 'error warning info'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l config -r -F
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l baseline -r -F

@@ -60,19 +60,37 @@ std::size_t utf8_length_of_code_point(std::uint32_t cp) {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
+// The value of hexadecimal digits ("00e9": 0xe9).
+std::uint32_t hex_value(std::string_view digits) {
+  std::uint32_t v = 0;
+  for (const char c : digits)
+    v = v * 16 + static_cast<std::uint32_t>(std::isdigit(static_cast<unsigned char>(c))
+                                                ? c - '0'
+                                                : (std::tolower(static_cast<unsigned char>(c)) - 'a' + 10));
+  return v;
+}
+
+// The byte index of `at` in `text`: its line, then its column in code points
+// (toml++ skips a UTF-8 byte order mark without counting it); nullopt when
+// the text has fewer lines.
+std::optional<std::size_t> byte_index(std::string_view text, const Location& at) {
+  std::size_t pos = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  for (std::uint32_t line = 1; line < at.line; ++line) {
+    pos = text.find('\n', pos);
+    if (pos == std::string_view::npos) return std::nullopt;
+    ++pos;
+  }
+  for (std::uint32_t col = 1; col < at.column && pos < text.size() && text[pos] != '\n'; ++col)
+    pos += utf8_length(static_cast<unsigned char>(text[pos]));
+  return pos;
+}
+
 }  // namespace
 
 Location string_offset_location(std::string_view text, const Location& start, std::size_t offset) {
-  // The byte index of `start`: its line, then its column in code points
-  // (toml++ skips a UTF-8 byte order mark without counting it).
-  std::size_t pos = text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
-  for (std::uint32_t line = 1; line < start.line; ++line) {
-    pos = text.find('\n', pos);
-    if (pos == std::string_view::npos) return start;
-    ++pos;
-  }
-  for (std::uint32_t col = 1; col < start.column && pos < text.size() && text[pos] != '\n'; ++col)
-    pos += utf8_length(static_cast<unsigned char>(text[pos]));
+  const auto index = byte_index(text, start);
+  if (!index) return start;
+  std::size_t pos = *index;
   const std::string_view rest = text.substr(std::min(pos, text.size()));
   const bool multi = rest.starts_with("\"\"\"") || rest.starts_with("'''");
   const bool basic = rest.starts_with('"');
@@ -117,13 +135,7 @@ Location string_offset_location(std::string_view text, const Location& start, st
       }
       if (e == 'u' || e == 'U') {
         source = e == 'u' ? 6 : 10;
-        std::uint32_t cp = 0;
-        for (std::size_t i = pos + 2; i < pos + source && i < text.size(); ++i)
-          cp = cp * 16 +
-               static_cast<std::uint32_t>(std::isdigit(static_cast<unsigned char>(text[i]))
-                                              ? text[i] - '0'
-                                              : (std::tolower(static_cast<unsigned char>(text[i])) - 'a' + 10));
-        produced = utf8_length_of_code_point(cp);
+        produced = utf8_length_of_code_point(hex_value(text.substr(pos + 2, source - 2)));
       } else {
         source = 2;
       }

@@ -1,6 +1,8 @@
-// Internal: typed, located access to toml++ tables for the profile and input
-// loaders. The first problem is kept as a Diagnostic; accessors then return
-// empty values, so callers check error() once after reading an entry.
+// Typed, located access to toml++ tables, for the core's readers of TOML
+// (profiles, input files, lint configuration and baselines); not for the front
+// end. The first problem is kept in the Diagnostic the reader is given (an
+// internal convention: public functions return Expected); accessors then
+// return empty values, so callers check failed() once after reading an entry.
 #pragma once
 
 #include <toml++/toml.h>

@@ -136,46 +136,50 @@ std::string no_input_message(bool has_library) {
            "operators, or --register KEYS)";
   return "no input files (give TOML files, - for standard input, or --register KEYS)";
 }
+namespace {
+
+// The registrations: PythonDispatcher's demo operator (--register), or the
+// files. Prints errors; nullptr after one.
+std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, const Profile& profile,
+                                        OnRefusal on_refusal) {
+  if (!o.register_calls.empty()) {
+    if (!o.files.empty()) {
+      usage_error(io, "--register builds PythonDispatcher's demo operator; it takes no files");
+      return nullptr;
+    }
+    auto loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(profile), {}});
+    for (const auto& call : o.register_calls)
+      if (auto registered = python_dispatcher_register(loaded->registry, register_call_keys(call)); !registered) {
+        usage_error(io, registered.error().message);
+        return nullptr;
+      }
+    return loaded;
+  }
+  LoadOptions lo;
+  lo.on_refusal = on_refusal;
+  if (!open_library_for(io, profile, o.no_library, lo.library)) return nullptr;
+  if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all))) {
+    usage_error(io, no_input_message(lo.library != nullptr));
+    return nullptr;
+  }
+  auto loaded = load(profile, o.files, io.fs.read, lo);
+  if (!loaded) {
+    report(io, loaded.error());
+    return nullptr;
+  }
+  if (o.all) loaded->registry.materialize_all();
+  return std::make_unique<LoadResult>(std::move(*loaded));
+}
+
+}  // namespace
 
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
   Session s;
   auto profile = open_profile(io, o.profile);
   if (!profile) return std::nullopt;
   s.profile = std::move(*profile);
-  if (!o.register_calls.empty()) {
-    if (!o.files.empty()) {
-      usage_error(io, "--register builds PythonDispatcher's demo operator; it takes no files");
-      return std::nullopt;
-    }
-    s.loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(*s.profile), {}});
-    for (const auto& call : o.register_calls) {
-      // "CPU,XLA" is the list ['CPU', 'XLA'] and "" the empty list (register([])
-      // does nothing); as with str.split, an empty item stays, and is refused
-      // as register(['CPU', '']) refuses it.
-      std::vector<std::string> keys;
-      if (!call.empty())
-        for (const std::string_view k : split(call, ",")) keys.emplace_back(trim(k));
-      if (auto registered = python_dispatcher_register(s.loaded->registry, keys); !registered) {
-        usage_error(io, registered.error().message);
-        return std::nullopt;
-      }
-    }
-  } else {
-    LoadOptions lo;
-    lo.on_refusal = on_refusal;
-    if (!open_library_for(io, *s.profile, o.no_library, lo.library)) return std::nullopt;
-    if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all))) {
-      usage_error(io, no_input_message(lo.library != nullptr));
-      return std::nullopt;
-    }
-    auto loaded = load(*s.profile, o.files, io.fs.read, lo);
-    if (!loaded) {
-      report(io, loaded.error());
-      return std::nullopt;
-    }
-    s.loaded = std::make_unique<LoadResult>(std::move(*loaded));
-    if (o.all) s.loaded->registry.materialize_all();
-  }
+  s.loaded = load_inputs(io, o, *s.profile, on_refusal);
+  if (!s.loaded) return std::nullopt;
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
   auto ops = select_ops(s.loaded->registry, o.ops);
   if (!ops) {

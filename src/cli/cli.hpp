@@ -13,7 +13,7 @@
 #include "keys/profile.hpp"
 #include "registry/library.hpp"
 #include "registry/loader.hpp"
-#include "render/render.hpp"
+#include "registry/select.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::cli {

@@ -1,14 +1,16 @@
 // dispatchtool lint: registration conflicts, with every location involved.
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <set>
 #include <tuple>
 
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "lint/baseline.hpp"
+#include "lint/config.hpp"
+#include "lint/context.hpp"
 #include "lint/lint.hpp"
+#include "lint/output.hpp"
 
 namespace dt::cli {
 
@@ -25,6 +27,7 @@ struct LintOptions {
   bool no_config = false;
   std::string baseline, write_baseline;
   bool list_rules = false;
+  bool no_library = false;  // without PyTorch's own operators (the profile's library)
 };
 
 // "a,b" -> {"a", "b"}, for options that take lists.
@@ -80,81 +83,52 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
   return c;
 }
 
-// Reads `path` and parses it; reports what goes wrong ("cannot read lint baseline: ...").
-template <class T>
-std::optional<T> read_and_parse(const Io& io, const std::string& path, std::string_view what,
-                                Expected<T, Diagnostic> (*parse)(std::string_view, const std::string&)) {
-  auto text = io.fs.read(path);
-  if (!text) {
-    report(io, make_error(Location{path, 0, 0}, fmt::format("cannot read {}: {}", what, text.error().message)));
+// The configuration: the file's (--config, or .dispatchtool-lint.toml unless
+// --no-config) under the command line's; std::nullopt after an error.
+std::optional<lint::Config> configuration(const Io& io, const LintOptions& o) {
+  auto cli_config = command_line_config(io, o);
+  if (!cli_config) return std::nullopt;
+  auto from_file = lint::load_config(io.fs, o.config, !o.no_config);
+  if (!from_file) {
+    report(io, from_file.error());
     return std::nullopt;
   }
-  auto parsed = parse(*text, path);
-  if (!parsed) {
-    report(io, parsed.error());
+  return lint::merge(std::move(*from_file), *cli_config);
+}
+
+// Loads the --context files and the linted files and runs the rules; only
+// findings that involve a linted file count. std::nullopt after an error.
+std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOptions& o, const Profile& profile) {
+  auto context = lint::context_files(io.fs, o.context);
+  if (!context) {
+    usage_error(io, "--context: " + context.error().message);
     return std::nullopt;
   }
-  return std::move(*parsed);
+  std::vector<std::string> paths = *context;
+  paths.insert(paths.end(), o.files.begin(), o.files.end());
+  LoadOptions options;
+  options.on_refusal = OnRefusal::Record;
+  if (!open_library_for(io, profile, o.no_library, options.library)) return std::nullopt;
+  auto loaded = load(profile, paths, io.fs.read, options);
+  if (!loaded) {
+    report(io, loaded.error());
+    return std::nullopt;
+  }
+  std::vector<lint::Finding> findings = lint::run(*loaded);
+  // PyTorch's own registrations and the context files take part in the
+  // analysis; only findings that involve a linted file are reported.
+  if (!context->empty() || options.library != nullptr)
+    lint::keep_linted(findings, o.files, options.library.get());
+  return findings;
 }
 
-// --config FILE, or .dispatchtool-lint.toml in the current directory.
-std::optional<lint::Config> file_config(const Io& io, const LintOptions& o) {
-  std::string path = o.config;
-  if (path.empty()) {
-    if (o.no_config || !std::filesystem::is_regular_file(std::string(lint::kConfigFileName))) return lint::Config{};
-    path = std::string(lint::kConfigFileName);
-  }
-  auto c = read_and_parse(io, path, "lint configuration", lint::parse_config);
-  if (!c) return std::nullopt;
-  // Relative baseline and profile paths are relative to the configuration file.
-  const auto beside_config = [&](const std::string& p) {
-    return (std::filesystem::path(path).parent_path() / p).lexically_normal().string();
-  };
-  if (c->baseline && std::filesystem::path(*c->baseline).is_relative()) c->baseline = beside_config(*c->baseline);
-  if (c->profile && c->profile->ends_with(".toml") && std::filesystem::path(*c->profile).is_relative())
-    c->profile = beside_config(*c->profile);
-  return std::move(*c);
-}
-
-int write_baseline_file(const Io& io, const std::string& path, const std::vector<lint::Finding>& findings) {
-  const lint::Baseline b = lint::make_baseline(findings);
-  const std::string text = lint::write_baseline(b);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (f == nullptr || std::fwrite(text.data(), 1, text.size(), f) != text.size()) {
-    if (f != nullptr) std::fclose(f);
-    return usage_error(io, fmt::format("cannot write baseline '{}': {}", path, std::strerror(errno)));
-  }
-  if (std::fclose(f) != 0) return usage_error(io, fmt::format("cannot write baseline '{}'", path));
-  std::fprintf(io.err, "dispatchtool lint: wrote %s: %zu %s accepting %zu %s\n", path.c_str(), b.entries.size(),
-               b.entries.size() == 1 ? "entry" : "entries", findings.size(),
+int write_baseline(const Io& io, const std::string& path, const std::vector<lint::Finding>& findings) {
+  auto b = lint::save_baseline(io.fs, path, findings);
+  if (!b) return usage_error(io, b.error().message);
+  std::fprintf(io.err, "dispatchtool lint: wrote %s: %zu %s accepting %zu %s\n", path.c_str(), b->entries.size(),
+               b->entries.size() == 1 ? "entry" : "entries", findings.size(),
                findings.size() == 1 ? "finding" : "findings");
   return kExitOk;
-}
-
-// --context PATH: a file, or every *.toml in a directory (sorted by name).
-std::optional<std::vector<std::string>> context_files(const Io& io, const std::vector<std::string>& paths) {
-  std::vector<std::string> out;
-  for (const auto& path : paths) {
-    std::error_code ec;
-    if (!std::filesystem::is_directory(path, ec)) {
-      out.push_back(path);
-      continue;
-    }
-    std::vector<std::string> found;
-    for (const auto& entry : std::filesystem::directory_iterator(path, ec))
-      if (entry.path().extension() == ".toml") found.push_back(entry.path().string());
-    if (ec) {
-      usage_error(io, fmt::format("--context: cannot list '{}': {}", path, ec.message()));
-      return std::nullopt;
-    }
-    if (found.empty()) {
-      usage_error(io, fmt::format("--context: no .toml files in '{}'", path));
-      return std::nullopt;
-    }
-    std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
-  }
-  return out;
 }
 
 int run_lint(const Io& io, const LintOptions& o) {
@@ -164,63 +138,34 @@ int run_lint(const Io& io, const LintOptions& o) {
     std::fputs(out.c_str(), io.out);
     return kExitOk;
   }
-  auto cli_config = command_line_config(io, o);
-  if (!cli_config) return kExitError;
-  auto from_file = file_config(io, o);
-  if (!from_file) return kExitError;
-  const lint::Config config = lint::merge(std::move(*from_file), *cli_config);
+  const auto config = configuration(io, o);
+  if (!config) return kExitError;
   if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
-
-  auto profile = open_profile(io, config.profile.value_or(std::string(kDefaultProfile)), config.profile_where);
+  auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where);
   if (!profile) return kExitError;
-  auto context = context_files(io, o.context);
-  if (!context) return kExitError;
-  std::vector<std::string> paths = *context;
-  paths.insert(paths.end(), o.files.begin(), o.files.end());
-  LoadOptions options;
-  options.on_refusal = OnRefusal::Record;
-  auto loaded = load(**profile, paths, io.fs.read, options);
-  if (!loaded) {
-    report(io, loaded.error());
-    return kExitError;
-  }
-  std::vector<lint::Finding> findings = lint::run(*loaded);
-  // Context files take part in the analysis; only findings that involve a
-  // linted file count, anchored there (a backend kernel that makes a core
-  // operator ambiguous is reported at the backend kernel, not at the core's).
-  if (!context->empty()) {
-    std::set<std::string, std::less<>> linted;
-    for (const auto& f : o.files) linted.insert(display_path(f));
-    const auto is_linted = [&](const Location& l) { return linted.count(l.file.view()) != 0; };
-    std::erase_if(findings, [&](lint::Finding& f) {
-      if (is_linted(f.where)) return false;
-      const auto note = std::find_if(f.notes.begin(), f.notes.end(), [&](const Note& n) { return is_linted(n.where); });
-      if (note == f.notes.end()) return true;
-      const Location context_side = f.where;
-      f.where = note->where;
-      *note = Note{context_side, "the other side of this finding, in a --context file"};
-      return false;
-    });
-    lint::sort_findings(findings);
-  }
-  lint::apply(config, findings);
-  if (!o.write_baseline.empty()) return write_baseline_file(io, o.write_baseline, findings);
+  auto findings = lint_files(io, o, **profile);
+  if (!findings) return kExitError;
+  lint::apply(*config, *findings);
+  if (!o.write_baseline.empty()) return write_baseline(io, o.write_baseline, *findings);
 
   lint::BaselineUse baselined;
-  if (config.baseline) {
-    auto baseline = read_and_parse(io, *config.baseline, "lint baseline", lint::parse_baseline);
-    if (!baseline) return kExitError;
-    baselined = lint::apply_baseline(*baseline, findings, config);
+  if (config->baseline) {
+    auto baseline = lint::load_baseline(io.fs, *config->baseline);
+    if (!baseline) {
+      report(io, baseline.error());
+      return kExitError;
+    }
+    baselined = lint::apply_baseline(*baseline, *findings, *config);
   }
 
-  const lint::Summary summary = lint::summarize(findings, baselined);
+  const lint::Summary summary = lint::summarize(*findings, baselined);
   std::error_code ec;
   const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
   std::string out;
-  lint::render(*lint::parse_format(o.format), findings, info, summary, out);
+  lint::render(*lint::parse_format(o.format), *findings, info, summary, out);
   std::fputs(out.c_str(), io.out);
   std::fprintf(io.err, "dispatchtool lint: %s\n", lint::summary_line(summary).c_str());
-  return lint::fails(findings, config.fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
+  return lint::fails(*findings, config->fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
 }
 
 }  // namespace
@@ -256,6 +201,8 @@ Command add_lint_command(CLI::App& app, const Io& io) {
                   std::string("lint configuration (TOML); default: ") + std::string(lint::kConfigFileName) +
                       " in the current directory, if present");
   sub->add_flag("--no-config", o->no_config, "do not read " + std::string(lint::kConfigFileName));
+  sub->add_flag("--no-library", o->no_library,
+                "lint without PyTorch's own operators (the profile's operator library): only the files and --context");
   sub->add_option("--baseline", o->baseline, "accept the findings listed in this baseline file; only new ones count");
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");

@@ -1,5 +1,8 @@
 // dispatchtool registrations: the registered kernels of each operator.
 #include "cli/cli.hpp"
+#include "render/python_dispatcher_view.hpp"
+#include "render/raw.hpp"
+#include "render/readable.hpp"
 
 namespace dt::cli {
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <set>
 
+#include "base/text.hpp"
+
 namespace dt {
 
 namespace {
@@ -38,6 +40,13 @@ std::string python_list_repr(const std::vector<std::string>& items) {
     out += python_str_repr(items[i]);
   }
   return out + "]";
+}
+
+std::vector<std::string> register_call_keys(std::string_view call) {
+  std::vector<std::string> keys;
+  if (!call.empty())
+    for (const std::string_view k : split(call, ",")) keys.emplace_back(trim(k));
+  return keys;
 }
 
 Registry python_dispatcher_registry(const Profile& profile) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/diagnostic.hpp"
@@ -21,6 +22,12 @@ Registry python_dispatcher_registry(const Profile& profile);
 // text of a refusal. As in Python, keys before an unsupported key stay
 // registered.
 Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys);
+
+// The keys of one --register call: "CPU,XLA" is the list ['CPU', 'XLA'] and ""
+// the empty list (register([]) does nothing); as with str.split, an empty
+// item stays (and is refused as register(['CPU', '']) refuses it). Spaces
+// around a key are dropped.
+std::vector<std::string> register_call_keys(std::string_view call);
 
 // Python's repr() of a list of str: ['CPU', 'XLA'].
 std::string python_list_repr(const std::vector<std::string>& items);

@@ -8,6 +8,11 @@
 // and Argument's operator<< (ATen/core/function_schema{.h,_inl.h}), so that
 // print_schema(parse_schema(s)) is what str(torch._C.parse_schema(s)) prints.
 // The known differences are listed at parse_schema.
+//
+// Parsing: schema_parser.cpp (declarations), schema_types.cpp (types),
+// schema_defaults.cpp (default values), on the tokens of schema_lexer.cpp
+// (internal headers schema_parser.hpp, schema_lexer.hpp). Printing:
+// schema_print.cpp; comparing: schema_compare.cpp.
 #pragma once
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "render/render.hpp"
+#include "render/readable.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt {

@@ -2,7 +2,7 @@
 # Exercises completions/dispatchtool.bash the way bash calls it.
 # usage: test_bash_completion.sh BUILD_DIR
 set -u
-PATH="$1:$PATH"
+PATH="$(cd "$1" && pwd):$PATH"
 source "$(dirname "$0")/../../completions/dispatchtool.bash"
 fail=0 pass=0
 check() {  # check "words..." expected-word
@@ -10,6 +10,7 @@ check() {  # check "words..." expected-word
   read -r -a COMP_WORDS <<<"$line"
   [[ "$line" == *" " ]] && COMP_WORDS+=("")
   COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMP_LINE="$line" COMP_POINT=${#line}
   COMPREPLY=()
   _dispatchtool
   if printf '%s\n' "${COMPREPLY[@]}" | grep -qx -- "$want"; then
@@ -26,6 +27,28 @@ check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool table --profile torch-1" torch-1.13
 check "dispatchtool lint --format sa" sarif
+# Value completions (run in a directory with known files).
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/subdir" && touch "$tmp/ops.toml" "$tmp/base.lst" "$tmp/subdir/x.toml"
+cd "$tmp"
+check "dispatchtool table o" ops.toml
+check "dispatchtool table s" subdir
+check "dispatchtool table --profile o" ops.toml
+check "dispatchtool table --profile s" subdir
+check "dispatchtool table --profile " torch-main
+check "dispatchtool lint --baseline b" base.lst
+check "dispatchtool lint --config b" base.lst
+check "dispatchtool lint --write-baseline b" base.lst
+check "dispatchtool lint --write-baseline s" subdir
+check "dispatchtool lint --context s" subdir
+# Rule ids (from lint --list-rules) for --select/--ignore, comma lists like --keys.
+for rule in $(dispatchtool lint --list-rules | cut -d' ' -f1); do
+  check "dispatchtool lint --select " "$rule"
+  check "dispatchtool lint --ignore duplicate-def,${rule:0:5}" "duplicate-def,$rule"
+done
+check "dispatchtool lint --severity missing-a" missing-autograd=
+check "dispatchtool lint --severity missing-autograd=i" info
+cd - >/dev/null
 # Every option a subcommand's --help lists is offered (the lists cannot drift).
 for sub in table registrations explain keys lint; do
   for opt in $(dispatchtool "$sub" --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
@@ -35,5 +58,5 @@ done
 echo "$pass passed, $fail failed"
 # At least the options of today's --help (a changed help format must not make
 # the loop above check nothing).
-[[ $pass -ge 45 ]] || { echo "FAIL: only $pass checks ran"; fail=1; }
+[[ $pass -ge 90 ]] || { echo "FAIL: only $pass checks ran"; fail=1; }
 [[ $fail -eq 0 ]]

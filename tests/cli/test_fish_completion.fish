@@ -1,6 +1,6 @@
 # Exercises completions/dispatchtool.fish through fish's own completion engine.
 # usage: fish test_fish_completion.fish BUILD_DIR
-set -x PATH $argv[1] $PATH
+set -x PATH (realpath $argv[1]) $PATH
 source (dirname (status filename))/../../completions/dispatchtool.fish
 set -g fail 0
 set -g pass 0
@@ -22,9 +22,52 @@ for sub in table registrations explain keys lint
         test "$opt" = --help; or check "dispatchtool $sub $opt" $opt
     end
 end
+# Value completions, in a directory with known files.
+set -l tmp (mktemp -d)
+mkdir $tmp/subdir
+touch $tmp/ops.toml $tmp/base.lst $tmp/subdir/x.toml
+cd $tmp
+# check_not LINE UNWANTED: completing LINE does not offer UNWANTED.
+function check_not --argument-names line unwanted
+    for c in (complete -C "$line")
+        if test (string split \t -- $c)[1] = "$unwanted"
+            echo "FAIL: '$line' offers '$unwanted'"
+            set -g fail (math $fail + 1)
+            return
+        end
+    end
+    set -g pass (math $pass + 1)
+end
+check "dispatchtool table o" ops.toml
+check "dispatchtool table s" subdir/
+check_not "dispatchtool table b" base.lst
+check "dispatchtool table --keys AutogradC" AutogradCPU
+check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
+check "dispatchtool explain --register CPU,Composite" CPU,CompositeImplicitAutograd
+check "dispatchtool table --profile " torch-main
+check "dispatchtool table --profile " torch-1.13
+check "dispatchtool keys --profile o" ops.toml
+check "dispatchtool table --profile s" subdir/
+check_not "dispatchtool table --profile b" base.lst
+check "dispatchtool lint --baseline b" base.lst
+check "dispatchtool lint --config b" base.lst
+check "dispatchtool lint --write-baseline b" base.lst
+check "dispatchtool lint --context s" subdir/
+check "dispatchtool lint --format s" sarif
+check "dispatchtool table --style p" python-dispatcher
+check "dispatchtool lint --fail-on w" warning
+# Rule ids for --select/--ignore, comma lists like --keys.
+for rule in (dispatchtool lint --list-rules | string replace -r ' .*' '')
+    check "dispatchtool lint --select " $rule
+    check "dispatchtool lint --ignore duplicate-def,"(string sub -l 5 -- $rule) duplicate-def,$rule
+end
+check "dispatchtool lint --severity missing-a" missing-autograd=
+check "dispatchtool lint --severity missing-autograd=i" missing-autograd=info
+cd /
+rm -r $tmp
 echo "$pass passed, $fail failed"
 # At least today's options (a changed --help format must not make the loop check nothing).
-if test $pass -lt 38
+if test $pass -lt 90
     echo "FAIL: only $pass checks ran"
     set fail 1
 end

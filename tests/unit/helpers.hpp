@@ -1,14 +1,17 @@
-// Test helpers: load in-memory TOML files through the real loader.
+// Test helpers: in-memory files and file systems, loading them through the
+// real loader, and the raw dumps of what was loaded.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "base/io.hpp"
 #include "registry/loader.hpp"
-#include "render/render.hpp"
+#include "render/raw.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::test {
@@ -34,6 +37,35 @@ inline ReadFile memory_reader(const Files& files) {
   };
 }
 
+// An in-memory FileSystem over `files` (path -> text), which it reads and
+// writes: a directory is a path some file lies below.
+inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
+  FileSystem fs;
+  fs.read = [&files](const std::string& path) -> Expected<std::string, Diagnostic> {
+    const auto it = files.find(path);
+    if (it == files.end()) return unexpected(make_error(Location{path, 0, 0}, "No such file or directory"));
+    return it->second;
+  };
+  fs.write = [&files](const std::string& path, std::string_view text) -> Expected<Ok, Diagnostic> {
+    files[path] = std::string(text);
+    return Ok{};
+  };
+  fs.kind = [&files](const std::string& path) {
+    if (files.count(path) != 0) return FileKind::Regular;
+    for (const auto& entry : files)
+      if (entry.first.rfind(path + "/", 0) == 0) return FileKind::Directory;
+    return FileKind::Missing;
+  };
+  fs.list = [&files](const std::string& dir) -> Expected<std::vector<std::string>, Diagnostic> {
+    std::vector<std::string> out;
+    for (const auto& entry : files)
+      if (entry.first.rfind(dir + "/", 0) == 0 && entry.first.find('/', dir.size() + 1) == std::string::npos)
+        out.push_back(entry.first);
+    return out;
+  };
+  return fs;
+}
+
 inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, const Files& files,
                                                    OnRefusal on_refusal = OnRefusal::Fail, unsigned threads = 0) {
   std::vector<std::string> paths;
@@ -43,6 +75,16 @@ inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, cons
   o.threads = threads;
   return load(profile(prof), paths, memory_reader(files), o);
 }
+
+// The error loading `files` must give, formatted.
+inline std::string error_of(const Files& files, const std::string& prof = "torch-main") {
+  auto r = load_files(prof, files);
+  REQUIRE_MESSAGE(!r.has_value(), "expected an error");
+  return format(r.error());
+}
+
+// A FRAGMENT file of namespace t defining foo.
+inline const std::string kDef = "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n";
 
 inline LoadResult must_load(const std::string& prof, const Files& files) {
   auto r = load_files(prof, files);

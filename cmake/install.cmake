@@ -1,0 +1,24 @@
+# Install rules (GNUInstallDirs): `cmake --install build [--prefix DIR]`.
+# Where each file goes is where its consumer looks: bash-completion loads
+# share/bash-completion/completions/<command>, Debian's zsh adds
+# share/zsh/vendor-completions to $fpath, fish reads
+# share/fish/vendor_completions.d. Checked by the ctest test install.layout.
+include(GNUInstallDirs)
+
+install(TARGETS dispatchtool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/docs/dispatchtool.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.bash
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dispatchtool)
+install(FILES ${CMAKE_SOURCE_DIR}/completions/_dispatchtool
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/zsh/vendor-completions)
+install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.fish
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/fish/vendor_completions.d)
+# Documentation (share/doc/dispatchtool): the user docs, the JSON Schemas, the
+# CI workflow and the example registration files.
+install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/lint.md ${CMAKE_SOURCE_DIR}/docs/ci.md
+              ${CMAKE_SOURCE_DIR}/docs/json.md ${CMAKE_SOURCE_DIR}/docs/profile-format.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/schema ${CMAKE_SOURCE_DIR}/docs/ci
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/examples DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        FILES_MATCHING PATTERN "*.toml")

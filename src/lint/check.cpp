@@ -1,0 +1,45 @@
+// Helpers the lint checks share (check.hpp).
+#include "lint/check.hpp"
+
+#include <fmt/format.h>
+
+#include "base/text.hpp"
+
+namespace dt::lint {
+
+std::string key_name(const CheckContext& c, KeyId k) { return c.p.display_name(k, c.reg.privateuse1_name); }
+
+std::string join_keys(const CheckContext& c, const std::vector<KeyId>& keys, std::string_view sep) {
+  std::vector<std::string> names;
+  names.reserve(keys.size());
+  for (KeyId k : keys) names.push_back(key_name(c, k));
+  return join(names, sep);
+}
+
+KeyId alias(const CheckContext& c, AliasRule r) { return c.p.alias_key(r).value_or(kUndefined); }
+
+// The active kernel on `k`, or nullptr (never for Undefined, an absent alias).
+const Kernel* active(const Operator& op, KeyId k) { return k == kUndefined ? nullptr : op.get(k); }
+
+Finding finding_at(const Location& where, std::string message, std::string op, std::string key) {
+  Finding f;
+  f.where = where;
+  f.message = std::move(message);
+  f.op = std::move(op);
+  f.key = std::move(key);
+  return f;
+}
+
+std::string kernel_key_label(const CheckContext& c, KeyId k, const Kernel& kern) {
+  return kern.catch_all ? key_name(c, k) + " (catch-all)" : key_name(c, k);
+}
+
+std::string describe_entry(const CheckContext& c, const Entry& e) {
+  if (e.why == Provenance::Missing) return "nothing (missing)";
+  if (e.why == Provenance::AmbiguousAutogradOther) return "ambiguous_autogradother";
+  if (e.why == Provenance::BackendFallback)
+    return e.fallback->fallthrough ? "the fallthrough backend fallback" : "the backend fallback";
+  return fmt::format("'{}' on {} ({})", e.kernel->debug, key_name(c, e.source), to_string(e.why));
+}
+
+}  // namespace dt::lint

@@ -1,0 +1,146 @@
+// Lint rules about registrations PyTorch refuses or overrides: duplicate-def,
+// duplicate-fallback, library-kind, schema-mismatch (recorded by the
+// loader), duplicate-registration and impl-without-def.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/text.hpp"
+#include "lint/check.hpp"
+
+namespace dt::lint {
+
+namespace {
+
+std::vector<const Kernel*> all_kernels_by_seq(const Operator& op) {
+  std::vector<const Kernel*> out;
+  for (const auto& kk : op.kernels)
+    for (const auto& k : kk.kernels) out.push_back(&k);
+  std::sort(out.begin(), out.end(), [](const Kernel* a, const Kernel* b) { return a->seq < b->seq; });
+  return out;
+}
+
+}  // namespace
+
+// ---- refusals recorded by the loader ---------------------------------------------
+
+namespace {
+
+// Registrations the loader refused (OnRefusal::Record), with the operator (or
+// namespace) and key the loader recorded on them.
+void from_refusals(const CheckContext& c, std::string_view code, std::string_view fix, std::vector<Finding>& out) {
+  for (const auto& d : c.refusals) {
+    if (d.code != code) continue;
+    Finding f = finding_at(d.where, d.message, d.op, d.key);
+    f.notes = d.notes;
+    f.fix = std::string(fix);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void check_duplicate_def(const CheckContext& c, std::vector<Finding>& out) {
+  from_refusals(c, "duplicate-def",
+                "Keep a single [[def]] per operator and overload; give a genuinely different signature its own "
+                "overload name (name.overload).",
+                out);
+}
+
+void check_duplicate_fallback(const CheckContext& c, std::vector<Finding>& out) {
+  from_refusals(c, "duplicate-fallback",
+                "Register one backend fallback per dispatch key; drop this one, or register per-operator kernels "
+                "instead of a fallback when PyTorch already provides one for the key.",
+                out);
+}
+
+void check_library_kind(const CheckContext& c, std::vector<Finding>& out) {
+  from_refusals(c, "library-kind",
+                "Put [[def]]s in the one DEF (or a FRAGMENT) file of their namespace, impls for one key in an IMPL "
+                "file with that dispatch_key, fallbacks in an IMPL file with namespace \"_\", and do not define "
+                "operators in reserved namespaces.",
+                out);
+}
+
+void check_schema_mismatch(const CheckContext& c, std::vector<Finding>& out) {
+  const std::size_t first = out.size();
+  from_refusals(c, "schema-mismatch",
+                "Make the kernel's signature match the operator's schema (argument count and types), or fix the "
+                "schema in the [[def]].",
+                out);
+  // PyTorch reports the mismatch at whichever of def and kernel came second;
+  // the finding is about the kernel, wherever it was in the command line.
+  for (std::size_t i = first; i < out.size(); ++i) {
+    Finding& f = out[i];
+    const Operator* op = c.reg.find(f.op);
+    if (op == nullptr || !op->def || f.where != op->def->where || f.notes.empty()) continue;
+    std::swap(f.where, f.notes.front().where);
+    f.notes.front().message = "the operator is defined here";
+  }
+}
+
+void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& out) {
+  for (const Operator* op : c.ops)
+    for (const auto& kk : op->kernels) {
+      const auto& ks = kk.kernels;  // newest first
+      // One finding per overriding kernel, naming every kernel it shadows:
+      // every (older, newer) pair appears in the newer one's finding.
+      for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
+        const Kernel& newer = ks[i];
+        const Kernel& older = ks[i + 1];
+        const std::size_t earlier = ks.size() - i - 2;
+        Finding f = finding_at(
+            newer.where,
+            fmt::format("Overriding a previously registered kernel for the same operator and the same dispatch "
+                        "key: {} on {}: kernel '{}' replaces '{}'{}; the newest registration silently wins at run "
+                        "time",
+                        op->name, kernel_key_label(c, kk.key, newer), newer.debug, older.debug,
+                        earlier == 0 ? std::string()
+                                     : fmt::format(" (and {} earlier kernel{})", earlier, earlier == 1 ? "" : "s")),
+            op->name, key_name(c, kk.key));
+        for (std::size_t j = i + 1; j < ks.size(); ++j)
+          f.notes.push_back({ks[j].where, fmt::format("the overridden kernel '{}' is registered here", ks[j].debug)});
+        if (i != 0)
+          f.notes.push_back({ks.front().where, fmt::format("the kernel that wins at run time, '{}', is registered here",
+                                                           ks.front().debug)});
+        f.fix =
+            "Register one kernel per operator and dispatch key: remove the older registration, or move the "
+            "override into the file that owns the key.";
+        out.push_back(std::move(f));
+      }
+    }
+}
+
+// ---- impl-without-def -------------------------------------------------------------------
+
+void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
+  std::vector<std::string_view> defined;  // for a did-you-mean on typos
+  for (const Operator* op : c.ops)
+    if (op->def) defined.emplace_back(op->name);
+  for (const Operator* op : c.ops) {
+    if (op->def) continue;
+    // Anchored at the first kernel in file order, not registration order, so
+    // that the finding does not move when the command line is reordered.
+    auto kernels = all_kernels_by_seq(*op);
+    if (kernels.empty()) continue;
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const Kernel* a, const Kernel* b) { return a->where < b->where; });
+    Finding f = finding_at(
+        kernels.front()->where,
+        fmt::format("operator {} has {} but no definition (no [[def]] in any file){}: a dangling impl; calling it "
+                    "fails with \"Could not find schema for {} but we found an implementation; did you forget to "
+                    "def() the operator?\"",
+                    op->name, kernels.size() == 1 ? std::string("a kernel") : fmt::format("{} kernels", kernels.size()),
+                    did_you_mean(op->name, defined), op->name),
+        op->name, "");
+    for (std::size_t i = 1; i < kernels.size(); ++i)
+      f.notes.push_back(
+          {kernels[i]->where, fmt::format("another kernel for it, '{}', is registered here", kernels[i]->debug)});
+    f.fix =
+        "Add a [[def]] with the operator's schema (in its namespace's DEF or FRAGMENT file), or fix the operator "
+        "name in the impl if it has a typo.";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace dt::lint

@@ -1,0 +1,65 @@
+// dispatchtool lint: configuration (.dispatchtool-lint.toml and the command
+// line): which rules run, their severities, what fails the run.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "base/io.hpp"
+#include "lint/lint.hpp"
+
+namespace dt::lint {
+
+// "error" | "warning" | "info"
+std::optional<Severity> parse_severity(std::string_view text);
+
+struct SeverityOverride {
+  std::string rule;
+  Severity severity = Severity::Warning;
+};
+
+struct Config {
+  std::vector<std::string> select;  // rule ids to run; empty = all
+  std::vector<std::string> ignore;  // rule ids to drop
+  std::vector<SeverityOverride> severity;
+  std::optional<Severity> fail_on;      // unset = error
+  std::optional<std::string> baseline;  // path, relative to the config file's directory
+  std::optional<std::string> profile;   // profile name or path (relative to the config file's directory)
+  // Where a configuration file gives `profile` (unset when it comes from the
+  // command line), so that an unusable profile is reported there.
+  std::optional<Location> profile_where;
+};
+
+// The file auto-discovered in the current directory.
+inline constexpr std::string_view kConfigFileName = ".dispatchtool-lint.toml";
+
+// The configuration file `path` (--config), or, when `path` is empty and
+// `discover` is set, kConfigFileName in the current directory if it is a
+// file; an empty Config when there is none. Relative baseline and profile
+// paths in it become relative to its directory. Errors: "cannot read lint
+// configuration: REASON" at the file, or parse_config's.
+Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string& path, bool discover);
+
+// Parses a config file: select, ignore, fail-on, baseline, profile and a
+// [severity] table. Unknown keys and rule ids are FILE:LINE:COL errors.
+Expected<Config, Diagnostic> parse_config(std::string_view text, const std::string& file);
+
+// `over` on top of `base`: select/fail-on/baseline/profile replace, ignore and
+// severity add (a later severity for the same rule wins).
+Config merge(Config base, const Config& over);
+
+// Whether a rule runs under `config` (select, ignore).
+bool selected(const Config& config, std::string_view rule);
+
+// Drops unselected and ignored findings and applies the severity overrides.
+// Rule ids must have been validated.
+void apply(const Config& config, std::vector<Finding>& findings);
+
+// True if some finding is at or above `fail_on`.
+bool fails(const std::vector<Finding>& findings, Severity fail_on);
+
+}  // namespace dt::lint

@@ -1,0 +1,46 @@
+// Internal to the loader: what one file asks of the registry, in document
+// order. Compiling a file into a Batch needs only the profile, so it runs on
+// a worker thread (compile_ahead.hpp); the calling thread applies the batches
+// in command-line order (loader.cpp).
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "registry/model.hpp"
+
+namespace dt {
+
+struct Batch {
+  struct AddLibrary {
+    bool check_single_def = false;  // a DEF block with a namespace: no other may exist
+  };
+  struct Impl {
+    std::uint32_t op = 0;  // index into names
+    KeyId key = kUndefined;
+    Kernel kernel;
+  };
+  // A registration PyTorch refuses while reading the file (library-kind rules).
+  using Refusal = std::unique_ptr<Diagnostic>;
+  // Definitions and refusals are large and few: boxed, so the many Impls stay small.
+  using Stmt = std::variant<AddLibrary, std::unique_ptr<Definition>, Impl, Fallback, Refusal>;
+
+  Library lib;
+  std::string lib_debug;           // "registered at FILE:LINE" of the block
+  std::vector<std::string> names;  // qualified operator names of the impls
+  std::vector<Stmt> stmts;
+  std::optional<Diagnostic> error;  // an input error after the statements
+  // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
+  // an unknown key or device): the main thread compiles this document itself.
+  std::optional<toml::table> deferred;
+  std::string deferred_text;  // the file's text, for the deferred compile
+};
+
+}  // namespace dt

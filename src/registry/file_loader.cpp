@@ -1,0 +1,277 @@
+// FileLoader (file_loader.hpp): the file's top level (namespace, kind,
+// dispatch_key, privateuse1_backend), its entries in document order, and the
+// helpers every entry uses (errors, refusals, keys, operator names).
+#include "registry/file_loader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/operator_name.hpp"
+#include "base/text.hpp"
+
+namespace dt {
+
+void FileLoader::compile(const toml::table& root) {
+  out_.error = load(root);
+  if (deferred_) out_.error.reset();
+}
+
+std::optional<Diagnostic> FileLoader::load(const toml::table& root) {
+  TableReader r(root, file_, "the file's top level", &error_);
+  r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback"});
+  auto ns = r.str("namespace");
+  auto kind = r.str("kind");
+  auto dkey = r.str("dispatch_key");
+  auto pu1 = r.str("privateuse1_backend");
+  if (r.failed()) return take();
+  if (pu1 && !rename_privateuse1(*pu1)) return take();
+  if (!read_library(ns, kind, dkey) || !check_library(ns)) return take();
+  // Only one DEF block per namespace: checked against the registry when applied.
+  out_.stmts.emplace_back(Batch::AddLibrary{lib_->kind == LibraryKind::Def && ns_given_});
+  if (!load_entries(r)) return take();
+  return std::nullopt;
+}
+
+bool FileLoader::rename_privateuse1(const Located<std::string>& name) {
+  if (reg_ == nullptr) return defer();
+  if (!p_.quirks().privateuse1_rename)
+    return set_error(name.where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
+                                             "privateuse1_backend needs a newer profile (e.g. torch-main)",
+                                             p_.name()));
+  if (!is_identifier(name.value))
+    return set_error(name.where, "privateuse1_backend must be an identifier like \"foo\"");
+  const auto& reserved = p_.quirks().privateuse1_reserved_names;
+  if (std::find(reserved.begin(), reserved.end(), name.value) != reserved.end())
+    return set_error(name.where,
+                     fmt::format("Cannot register privateuse1 backend with in-tree device name: {}", name.value));
+  if (!reg_->privateuse1_name.empty() && reg_->privateuse1_name != name.value)
+    return set_error(make_error(name.where,
+                                fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
+                                            "once per process (torch.utils.rename_privateuse1_backend)",
+                                            reg_->privateuse1_name),
+                                {{reg_->privateuse1_where, "renamed here"}}));
+  reg_->privateuse1_name = name.value;
+  reg_->privateuse1_where = name.where;
+  return true;
+}
+
+bool FileLoader::read_library(const std::optional<Located<std::string>>& ns,
+                              const std::optional<Located<std::string>>& kind,
+                              const std::optional<Located<std::string>>& dispatch_key) {
+  Library& lib = out_.lib;
+  lib.where = Location{file_, 1, 1};
+  if (kind) {
+    lib.kind_explicit = true;
+    lib.where = kind->where;
+    if (kind->value == "DEF")
+      lib.kind = LibraryKind::Def;
+    else if (kind->value == "IMPL")
+      lib.kind = LibraryKind::Impl;
+    else if (kind->value == "FRAGMENT")
+      lib.kind = LibraryKind::Fragment;
+    else
+      return set_error(kind->where,
+                       fmt::format("unknown library kind '{}'{}; expected \"DEF\", \"IMPL\" or \"FRAGMENT\"",
+                                   kind->value, did_you_mean(kind->value, {"DEF", "IMPL", "FRAGMENT"})));
+  }
+  if (ns) {
+    if (ns->value != "_" && !is_identifier(ns->value))
+      return set_error(ns->where, fmt::format("invalid namespace '{}'", ns->value));
+    lib.ns = ns->value;
+  }
+  if (dispatch_key) {
+    if (lib.kind != LibraryKind::Impl)
+      return set_error(dispatch_key->where,
+                       "dispatch_key is only allowed in a file with kind = \"IMPL\" (TORCH_LIBRARY_IMPL)");
+    auto k = key(dispatch_key->value, dispatch_key->where);
+    if (!k) return false;
+    if (*k != kUndefined) lib.key = *k;
+  }
+  lib_ = &lib;
+  ns_given_ = ns.has_value();
+  out_.lib_debug = fmt::format("registered at {}:{}", file_, lib_->where.line);
+  return true;
+}
+
+bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
+  const Library& lib = *lib_;
+  if (ns_given_ && lib.ns == "_" && lib.kind != LibraryKind::Impl) {
+    if (refuse(lib.where,
+               fmt::format("{}: cannot define {} with the wildcard namespace _ (every {} "
+                           "defines operators for a distinct namespace!) Did you mean to use "
+                           "TORCH_LIBRARY_IMPL instead?  {}",
+                           macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context()),
+               lib.ns))
+      return false;
+  }
+  if (ns_given_ && lib.kind != LibraryKind::Impl) {
+    const auto& q = p_.quirks();
+    if (std::find(q.reserved_namespaces.begin(), q.reserved_namespaces.end(), lib.ns) != q.reserved_namespaces.end() &&
+        std::find(q.reserved_namespace_kinds.begin(), q.reserved_namespace_kinds.end(), to_string(lib.kind)) !=
+            q.reserved_namespace_kinds.end()) {
+      if (refuse(ns->where,
+                 fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
+                             lib.ns),
+                 lib.ns))
+        return false;
+    }
+  }
+  return true;
+}
+
+bool FileLoader::load_entries(TableReader& r) {
+  enum class Kind { Def, Impl, Fallback };
+  struct Entry {
+    toml::source_position at;
+    Kind kind;
+    const toml::table* table;
+  };
+  std::vector<Entry> entries;
+  for (auto [name, entry_kind] : {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}})
+    if (const auto* arr = r.table_array(name))
+      for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, e.as_table()});
+  if (r.failed()) return false;
+  out_.stmts.reserve(out_.stmts.size() + entries.size());
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
+  });
+  for (const auto& e : entries) {
+    const bool stop = e.kind == Kind::Def    ? load_def(*e.table)
+                      : e.kind == Kind::Impl ? load_impl(*e.table)
+                                             : load_fallback(*e.table);
+    if (stop) return false;
+  }
+  return true;
+}
+
+// ---- errors -------------------------------------------------------------------
+
+bool FileLoader::set_error(Location where, std::string msg) {
+  return set_error(make_error(std::move(where), std::move(msg)));
+}
+
+bool FileLoader::set_error(Diagnostic d) {
+  if (!error_) error_ = std::move(d);
+  return false;
+}
+
+bool FileLoader::refuse(Diagnostic d) {
+  out_.stmts.emplace_back(std::make_unique<Diagnostic>(std::move(d)));
+  if (opt_.on_refusal == OnRefusal::Record) return false;
+  refused_ = true;
+  return true;
+}
+
+bool FileLoader::refuse(Location where, std::string msg, std::string op, std::string key) {
+  Diagnostic d = make_error(std::move(where), std::move(msg));
+  d.op = std::move(op);
+  d.key = std::move(key);
+  return refuse(std::move(d));
+}
+
+std::string FileLoader::context() const {
+  return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
+                     lib_->where.line);
+}
+
+// ---- keys and names -----------------------------------------------------------------
+
+std::optional<KeyId> FileLoader::key(const std::string& name, const Location& where) {
+  if (auto k = p_.find(name)) return k;
+  if (reg_ == nullptr) return defer(), std::nullopt;  // maybe a renamed PrivateUse1 key
+  const std::string& pu1 = reg_->privateuse1_name;
+  if (auto k = p_.find_renamed(name, pu1)) return k;
+  std::vector<std::string_view> names = p_.key_names();
+  std::vector<std::string> renamed;
+  if (!pu1.empty())
+    for (KeyId k = 0; k < p_.keys().size(); ++k)
+      if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
+        renamed.push_back(p_.display_name(k, pu1));
+  for (const auto& n : renamed) names.emplace_back(n);
+  set_error(where, fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, names)));
+  return std::nullopt;
+}
+
+std::optional<std::string> FileLoader::qualify(const std::string& text, const Location& where, bool is_def) {
+  // Consecutive entries usually name the same operator.
+  if (!is_def && !text.empty() && text == last_op_text_) return last_op_qualified_;
+  auto q = qualify_uncached(text, where, is_def);
+  if (q && !is_def) {
+    last_op_text_ = text;
+    last_op_qualified_ = *q;
+  }
+  return q;
+}
+
+std::optional<std::string> FileLoader::qualify_uncached(const std::string& text, const Location& where, bool is_def) {
+  auto parsed = OperatorName::parse(text);
+  if (!parsed) {
+    set_error(where, std::move(parsed.error().message));
+    return std::nullopt;
+  }
+  OperatorName& n = *parsed;
+  if (!is_def && ns_given_ && lib_->ns == "_") {
+    // c10::Library has no namespace to check the name against: torch 1.13
+    // crashes on a qualified name and files an unqualified one under an
+    // undefined namespace.
+    refuse(where,
+           fmt::format("impl(\"{}\", ...): a TORCH_LIBRARY_IMPL block with the wildcard namespace _ only takes "
+                       "fallbacks; PyTorch has no namespace to check or qualify the operator name against (torch "
+                       "1.13 crashes on it).  Register the kernel in a TORCH_LIBRARY_IMPL block for its namespace "
+                       "(namespace = \"{}\").  {}",
+                       text, n.ns.empty() ? std::string("...") : n.ns, context()),
+           n.ns.empty() ? text : n.qualified());
+    return std::nullopt;
+  }
+  if (n.ns.empty()) {
+    if (!ns_given_ || lib_->ns == "_") {
+      set_error(where, fmt::format("operator name '{}' has no namespace and the file sets none; write "
+                                   "'ns::{}' or set namespace = \"...\" at the top of the file",
+                                   text, text));
+      return std::nullopt;
+    }
+    n.ns = lib_->ns;
+  } else if (ns_given_ && lib_->ns != "_" && n.ns != lib_->ns) {
+    const std::string msg =
+        is_def ? fmt::format(
+                     "Explicitly provided namespace ({}) in schema string does not match namespace of "
+                     "enclosing {} block ({}).  Move this definition to the (unique) TORCH_LIBRARY block "
+                     "corresponding to this namespace (and consider deleting the namespace from your schema "
+                     "string.)  {}",
+                     n.ns, macro_name(lib_->kind), lib_->ns, context())
+               : fmt::format(
+                     "impl(\"{}\", ...): Explicitly provided namespace ({}) in operator name does not match "
+                     "namespace of enclosing {} block ({}).  Move this definition to the (unique) "
+                     "TORCH_LIBRARY block corresponding to this namespace (and consider deleting the "
+                     "namespace from your schema string.)  {}",
+                     text, n.ns, macro_name(lib_->kind), lib_->ns, context());
+    refuse(where, msg, is_def ? n.qualified() : text);
+    return std::nullopt;
+  }
+  return n.qualified();
+}
+
+std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
+  auto parsed = parse_schema(s.value);
+  if (!parsed) {
+    set_error(string_offset_location(text_, s.where, parsed.error().offset),
+              fmt::format("malformed schema: {}", parsed.error().message));
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
+void FileLoader::register_impl(const std::string& op, KeyId k, Kernel kern) {
+  if (k == kUndefined) kern.catch_all = true;
+  const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
+  if (out_.names.empty() || out_.names.back() != op) out_.names.push_back(op);
+  out_.stmts.emplace_back(Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern)});
+}
+
+std::string FileLoader::debug_or_default(std::string_view name, const Location& where) const {
+  if (!name.empty()) return std::string(name);
+  return fmt::format("registered at {}:{}", file_, where.line);
+}
+
+}  // namespace dt

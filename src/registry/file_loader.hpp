@@ -1,0 +1,120 @@
+// Internal to the loader: compiles one input file (one library block,
+// ../shared/spec/input-format.md) into a Batch. The file's top level and the
+// helpers every entry uses are in file_loader.cpp; each table kind has its
+// own file: file_loader_def.cpp ([[def]]), file_loader_impl.cpp ([[impl]]),
+// file_loader_fallback.cpp ([[fallback]]).
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/toml_reader.hpp"
+#include "registry/batch.hpp"
+#include "registry/loader.hpp"
+
+namespace dt {
+
+class FileLoader {
+ public:
+  // With reg == nullptr the loader uses only the profile and defers to the
+  // main thread (Batch::deferred) what depends on earlier files.
+  // `text`: the file, for locations inside string values; it must outlive compile().
+  FileLoader(const Profile& profile, Registry* reg, FileName file, std::string_view text, const LoadOptions& opt,
+             Batch& out)
+      : reg_(reg), p_(profile), file_(file), text_(text), opt_(opt), out_(out) {}
+
+  void compile(const toml::table& root);
+  [[nodiscard]] bool deferred() const { return deferred_; }
+
+ private:
+  // ---- the file's top level (file_loader.cpp) ----
+  // Returns an input error (compiling stops at the first one).
+  std::optional<Diagnostic> load(const toml::table& root);
+  // Unless said otherwise, the functions below return true to go on, and
+  // false after an input error (error_), a deferral, or a refusal that stops
+  // loading (see stopped()).
+  bool rename_privateuse1(const Located<std::string>& name);
+  bool read_library(const std::optional<Located<std::string>>& ns, const std::optional<Located<std::string>>& kind,
+                    const std::optional<Located<std::string>>& dispatch_key);
+  // Library-level refusals (F.7, F.8).
+  bool check_library(const std::optional<Located<std::string>>& ns);
+  // Entries run in document order, as the statements of a TORCH_LIBRARY
+  // block do ([[def]], [[impl]] and [[fallback]] may interleave).
+  bool load_entries(TableReader& r);
+
+  // ---- one entry each; these return true when compiling must stop ----
+  bool load_def(const toml::table& t);       // file_loader_def.cpp
+  bool load_impl(const toml::table& t);      // file_loader_impl.cpp
+  bool load_fallback(const toml::table& t);  // file_loader_fallback.cpp
+
+  // ---- [[def]] parts (file_loader_def.cpp) ----
+  // The name the def gives its operator (from 'name' or the schema), unqualified or not.
+  std::optional<std::string> def_name(const Schema& schema, const Located<std::string>& schema_text,
+                                      const std::optional<Located<std::string>>& name);
+  bool read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out);
+  // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator;
+  // true when compiling must stop, as for load_def.
+  bool load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
+
+  // ---- [[impl]] parts (file_loader_impl.cpp) ----
+  // The keys an impl names (key, keys or device_types), each with where it is written.
+  bool impl_keys(TableReader& r, const std::optional<Located<std::string>>& key,
+                 const std::optional<std::vector<Located<std::string>>>& keys,
+                 const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
+                 std::vector<std::pair<KeyId, Location>>& out);
+  // The kernel's inferred schema, printed; shared by kernels with the same text.
+  std::shared_ptr<const std::string> impl_signature(const Located<std::string>& sig);
+
+  // ---- errors (file_loader.cpp) ----
+  std::optional<Diagnostic> take() { return std::move(error_); }
+  // Compiling needs the registry: stop; the main thread starts this file over.
+  bool defer() {
+    deferred_ = true;
+    return false;
+  }
+  // Whether compiling must stop: an input error, a refusal under
+  // OnRefusal::Fail, or a deferral.
+  [[nodiscard]] bool stopped() const { return error_.has_value() || refused_ || deferred_; }
+  // Records an input error (the first one counts); returns false.
+  bool set_error(Location where, std::string msg);
+  bool set_error(Diagnostic d);
+  // A registration PyTorch refuses; true if loading must stop.
+  bool refuse(Diagnostic d);
+  bool refuse(Location where, std::string msg, std::string op = {}, std::string key = {});
+  // "(Error occurred while processing TORCH_LIBRARY block at FILE:LINE)"
+  [[nodiscard]] std::string context() const;
+
+  // ---- keys and names (file_loader.cpp) ----
+  std::optional<KeyId> key(const std::string& name, const Location& where);
+  // Qualifies an operator name with the file's namespace; checks F.7 rules.
+  std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def);
+  std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def);
+  std::optional<Schema> schema_at(const Located<std::string>& s);
+  void register_impl(const std::string& op, KeyId k, Kernel kern);
+  // A kernel's debug string: its name, or (like c10's debugString for an
+  // empty one) where it is registered.
+  [[nodiscard]] std::string debug_or_default(std::string_view name, const Location& where) const;
+
+  Registry* reg_;
+  const Profile& p_;
+  FileName file_;
+  std::string_view text_;
+  const LoadOptions& opt_;
+  Batch& out_;
+  std::optional<Diagnostic> error_;
+  bool refused_ = false, deferred_ = false;
+  const Library* lib_ = nullptr;
+  bool ns_given_ = false;
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> signatures_;  // text -> printed form
+  std::string last_op_text_, last_op_qualified_;
+};
+
+}  // namespace dt

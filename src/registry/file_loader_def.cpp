@@ -1,0 +1,128 @@
+// FileLoader (file_loader.hpp): [[def]] entries, torch.library.define and
+// TORCH_LIBRARY's m.def(), with the dispatch = { ... } shorthand.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "base/operator_name.hpp"
+#include "base/text.hpp"
+#include "registry/file_loader.hpp"
+
+namespace dt {
+
+bool FileLoader::load_def(const toml::table& t) {
+  TableReader r(t, file_, "a [[def]] entry", &error_);
+  r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch"});
+  auto schema_text = r.str("schema");
+  auto name = r.str("name");
+  auto alias = r.str("alias_analysis");
+  auto tags = r.str_array("tags");
+  auto debug = r.str("debug");
+  const toml::table* dispatch = r.table("dispatch");
+  if (r.failed()) return true;
+  const Location where = r.self();
+  if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'"), true;
+  if (lib_->kind == LibraryKind::Impl) {
+    std::string shown = name ? name->value : schema_text->value.substr(0, schema_text->value.find('('));
+    return refuse(where,
+                  fmt::format("def(\"{}\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  "
+                              "All def()s should be placed in the (unique) TORCH_LIBRARY block for their "
+                              "namespace.  {}",
+                              shown, context()),
+                  // lint keys baselines on the qualified name, like every other finding
+                  shown.find("::") == std::string::npos && lib_->ns != "_" ? lib_->ns + "::" + shown : shown);
+  }
+  auto schema = schema_at(*schema_text);
+  if (!schema) return true;
+  auto named = def_name(*schema, *schema_text, name);
+  if (!named) return true;
+  auto qualified = qualify(*named, name ? name->where : schema_text->where, true);
+  if (!qualified) return stopped();
+  OperatorName on = *OperatorName::parse(*qualified);  // qualify() checked it
+  schema->ns = std::move(on.ns);
+  schema->name = std::move(on.name);
+  schema->overload = std::move(on.overload);
+
+  Definition def;
+  def.printed = print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});
+  def.schema = std::move(*schema);
+  def.debug = debug ? debug->value : fmt::format("registered at {}:{}", file_, where.line);
+  def.where = where;
+  if (alias && !read_alias_analysis(*alias, def.alias)) return true;
+  if (tags)
+    for (auto& tg : *tags) def.tags.push_back(tg.value);
+  out_.stmts.emplace_back(std::make_unique<Definition>(std::move(def)));
+  return dispatch != nullptr && load_dispatch_shorthand(*dispatch, *qualified);
+}
+
+std::optional<std::string> FileLoader::def_name(const Schema& schema, const Located<std::string>& schema_text,
+                                                const std::optional<Located<std::string>>& name) {
+  if (name) {
+    if (!schema.name.empty()) {
+      set_error(schema_text.where, "with 'name' given, 'schema' must be nameless, like \"(Tensor x) -> Tensor\"");
+      return std::nullopt;
+    }
+    return name->value;
+  }
+  if (schema.name.empty()) {
+    set_error(schema_text.where,
+              "a nameless schema \"(...) -> ...\" needs a 'name' field (torch.library.define(qualname, schema))");
+    return std::nullopt;
+  }
+  return operator_name(schema).qualified();
+}
+
+bool FileLoader::read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out) {
+  const std::string& a = alias.value;
+  if (a.empty() || a == "FROM_SCHEMA")
+    out = AliasAnalysis::FromSchema;
+  else if (a == "CONSERVATIVE")
+    out = AliasAnalysis::Conservative;
+  else if (a == "PURE_FUNCTION")
+    out = AliasAnalysis::PureFunction;
+  else if (a == "CONSERVATIVE (default)")
+    out = AliasAnalysis::ConservativeDefault;
+  else
+    return set_error(alias.where, fmt::format("Invalid alias_analysis type {}{}; expected \"\", \"FROM_SCHEMA\", "
+                                              "\"CONSERVATIVE\" or \"PURE_FUNCTION\"",
+                                              a, did_you_mean(a, {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"})));
+  return true;
+}
+
+bool FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std::string& op) {
+  // toml::table is sorted by key; register in document order, as written.
+  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+  for (auto&& [k, v] : dispatch) entries.emplace_back(&k, &v);
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const auto &x = a.first->source().begin, &y = b.first->source().begin;
+    return std::tie(x.line, x.column) < std::tie(y.line, y.column);
+  });
+  for (const auto& [kp, vp] : entries) {
+    const toml::key& k = *kp;
+    const toml::node& v = *vp;
+    const Location kwhere = location_of(k.source(), file_);
+    if (!v.is_string())
+      return set_error(location_of(v.source(), file_),
+                       fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())),
+             true;
+    const std::string kernel = debug_or_default(v.as_string()->get(), location_of(v.source(), file_));
+    std::string_view keys = k.str();
+    if (keys.find_first_not_of(" \t,") == std::string_view::npos)
+      return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
+    while (!keys.empty()) {
+      const auto comma = keys.find(',');
+      const std::string one(trim(keys.substr(0, comma), " \t"));
+      keys = comma == std::string_view::npos ? std::string_view{} : keys.substr(comma + 1);
+      auto kid = key(one, kwhere);
+      if (!kid) return true;
+      Kernel kern;
+      kern.debug = kernel;
+      kern.where = location_of(v.source(), file_);
+      register_impl(op, *kid, std::move(kern));
+    }
+  }
+  return false;
+}
+
+}  // namespace dt

@@ -1,0 +1,147 @@
+// FileLoader (file_loader.hpp): [[impl]] entries, TORCH_LIBRARY_IMPL's
+// m.impl() and torch.library.impl, on a key, several keys or device types.
+#include <fmt/format.h>
+
+#include "base/text.hpp"
+#include "registry/file_loader.hpp"
+
+namespace dt {
+
+namespace {
+
+// torch.library device_types: the profile's table, plus the renamed
+// PrivateUse1 backend (torch.utils.rename_privateuse1_backend makes its name
+// a device type).
+std::optional<KeyId> device_key(std::string_view device, const Profile& p, const std::string& pu1_name) {
+  if (!pu1_name.empty() && device == pu1_name) return p.find("PrivateUse1");
+  for (const auto& [name, key] : p.device_types())
+    if (name == device) return key;
+  return std::nullopt;
+}
+
+std::vector<std::string> device_names(const Registry& reg) {
+  std::vector<std::string> out;
+  for (const auto& entry : reg.profile().device_types()) out.push_back(entry.first);
+  if (!reg.privateuse1_name.empty()) out.push_back(reg.privateuse1_name);
+  return out;
+}
+
+}  // namespace
+
+bool FileLoader::load_impl(const toml::table& t) {
+  TableReader r(t, file_, "an [[impl]] entry", &error_);
+  r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only"});
+  auto op = r.str("op");
+  auto k1 = r.str("key");
+  auto ks = r.str_array("keys");
+  auto devs = r.str_array("device_types");
+  auto kernel = r.str("kernel");
+  auto ft = r.boolean("fallthrough");
+  auto sig = r.str("signature");
+  auto boxed = r.boolean("boxed_only");
+  if (r.failed()) return true;
+  const Location where = r.self();
+  if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
+  const int given = (k1 ? 1 : 0) + (ks ? 1 : 0) + (devs ? 1 : 0);
+  if (given > 1) {
+    const Location second = devs ? r.where("device_types") : r.where("keys");
+    return set_error(second, "give at most one of 'key', 'keys' and 'device_types'"), true;
+  }
+  const bool fallthrough = ft && ft->value;
+  if (!kernel && !fallthrough)
+    return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+  // CppFunction::makeFallthrough() carries no schema (boxed-only C++
+  // kernels may: torch 1.13's Tracer kernels print "[ boxed ]" with one).
+  if (sig && fallthrough)
+    return set_error(sig->where,
+                     "'signature' is the schema inferred from a C++ kernel; a fallthrough kernel has none "
+                     "(_dispatch_dump prints \"(none)\")"),
+           true;
+
+  // Which keys: as written (for the IMPL-block consistency check) and resolved.
+  std::vector<std::pair<KeyId, Location>> keys;
+  if (!impl_keys(r, k1, ks, devs, where, keys)) return true;
+  auto qualified = qualify(op->value, op->where, false);
+  if (!qualified) return stopped();
+  std::shared_ptr<const std::string> signature;
+  if (sig && !(signature = impl_signature(*sig))) return true;
+
+  for (auto [k, kwhere] : keys) {
+    // torch::dispatch(CatchAll, f) means "no key": the block's key applies.
+    if (k == kUndefined && lib_->key) k = *lib_->key;
+    if (lib_->kind == LibraryKind::Impl && lib_->key && k != *lib_->key) {
+      if (refuse(kwhere,
+                 fmt::format("impl(\"{}\", ...): Explicitly provided dispatch key ({}) is inconsistent with the "
+                             "dispatch key of the enclosing TORCH_LIBRARY_IMPL block ({}).  Please declare a "
+                             "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
+                             "there.  {}",
+                             op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
+                 *qualified, p_.name_of(k)))
+        return true;
+      continue;
+    }
+    Kernel kern;
+    kern.debug = debug_or_default(kernel ? kernel->value : std::string_view{}, where);
+    kern.signature = signature;
+    kern.fallthrough = fallthrough;
+    kern.boxed_only = boxed && boxed->value;
+    kern.where = kwhere.line == where.line && kwhere.column == where.column ? op->where : kwhere;
+    register_impl(*qualified, k, std::move(kern));
+  }
+  return false;
+}
+
+bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::string>>& key1,
+                           const std::optional<std::vector<Located<std::string>>>& keys,
+                           const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
+                           std::vector<std::pair<KeyId, Location>>& out) {
+  if (key1) {
+    auto k = key(key1->value, key1->where);
+    if (!k) return false;
+    out.emplace_back(*k, key1->where);
+  } else if (keys) {
+    if (keys->empty()) return set_error(r.where("keys"), "'keys' must not be empty");
+    for (const auto& n : *keys) {
+      auto k = key(n.value, n.where);
+      if (!k) return false;
+      out.emplace_back(*k, n.where);
+    }
+  } else if (devices) {
+    if (devices->empty()) return set_error(r.where("device_types"), "'device_types' must not be empty");
+    for (const auto& d : *devices) {
+      // The renamed PrivateUse1 device comes first (even "cpu"): without the
+      // registry, only the names no rename can change are resolved here.
+      if (reg_ == nullptr && p_.quirks().privateuse1_rename && d.value != "default" && d.value != "privateuseone")
+        return defer();
+      auto name = device_key(d.value, p_, reg_ != nullptr ? reg_->privateuse1_name : std::string());
+      if (!name) {
+        if (reg_ == nullptr) return defer();
+        std::vector<std::string> names = device_names(*reg_);
+        std::vector<std::string_view> views(names.begin(), names.end());
+        return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views)));
+      }
+      out.emplace_back(*name, d.where);
+    }
+  } else if (lib_->key) {
+    out.emplace_back(*lib_->key, where);
+  } else {
+    out.emplace_back(kUndefined, where);  // catch-all
+  }
+  return true;
+}
+
+std::shared_ptr<const std::string> FileLoader::impl_signature(const Located<std::string>& sig) {
+  // Kernels of one operator nearly always share their signature text.
+  auto cached = signatures_.find(sig.value);
+  if (cached == signatures_.end()) {
+    auto s = schema_at(sig);
+    if (!s) return nullptr;
+    cached = signatures_
+                 .emplace(sig.value, std::make_shared<const std::string>(print_arguments_and_returns(
+                                         *s, SchemaPrintOptions{p_.quirks().dimname_prints_as_str})))
+                 .first;
+  }
+  return cached->second;
+}
+
+}  // namespace dt

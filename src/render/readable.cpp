@@ -1,0 +1,174 @@
+// The readable views (readable.hpp).
+#include "render/readable.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "base/text.hpp"
+
+namespace dt {
+
+namespace {
+
+std::string_view colour_of(Provenance p) {
+  switch (p) {
+    case Provenance::Kernel:
+      return "32";  // green
+    case Provenance::DefaultBackend:
+      return "36";  // cyan
+    case Provenance::Nested:
+    case Provenance::Math:
+      return "34";  // blue
+    case Provenance::AmbiguousAutogradOther:
+      return "1;31";  // bold red
+    case Provenance::Autograd:
+      return "35";  // magenta
+    case Provenance::Batched:
+      return "33";
+    case Provenance::BackendFallback:
+      return "2";  // dim
+    case Provenance::Missing:
+      return "31";
+  }
+  return "0";
+}
+
+// Display width of UTF-8 text (code points; fmt pads by the same measure).
+std::size_t width_of(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+std::string heading(const Operator& op) {
+  if (op.def) return op.def->printed;
+  return op.name + "  (no schema: impls without a def)";
+}
+
+// Consecutive rows (table order) that resolve to the same kernel the same way
+// are shown as one line: "HIP … Meta (14 keys)". A run never spans a table
+// row that is not shown (missing, filtered out by --keys, or hidden as
+// served by PyTorch's own fallbacks), so "A … B" means every row from A to B.
+struct Run {
+  std::vector<std::string> keys;
+  std::string kernel, via;
+  Provenance why;
+};
+
+struct Runs {
+  std::vector<Run> runs;
+  std::size_t hidden = 0;  // rows served by PyTorch's own fallbacks, not shown
+};
+
+// How a row's entry came about: "math kernel via CompositeImplicitAutograd".
+std::string via_of(const Profile& p, const Entry& e) {
+  std::string via = to_string(e.why);
+  if (e.why == Provenance::AmbiguousAutogradOther)
+    via += " (raises at run time)";
+  else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback)
+    via += " via " + p.name_of(e.source);
+  return via;
+}
+
+Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s) {
+  const Profile& p = r.profile();
+  Runs out;
+  bool gap = false;  // a row left out since the last one shown
+  Resolver::OpView view;
+  r.prepare(op, view);
+  const auto& keys = p.runtime_keys();
+  for (std::size_t slot = 0; slot < keys.size(); ++slot) {
+    const KeyId k = keys[slot];
+    const Entry e = f.allows(k) ? r.compute(view, slot) : Entry{};
+    if (!e.valid()) {
+      gap = true;
+      continue;
+    }
+    if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && f.empty()) {
+      ++out.hidden;
+      gap = true;
+      continue;
+    }
+    std::string via = via_of(p, e);
+    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(e.debug());
+    std::string key = p.display_name(k, r.registry().privateuse1_name);
+    auto& runs = out.runs;
+    const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
+    gap = false;
+    if (extends) {
+      runs.back().keys.push_back(std::move(key));
+      continue;
+    }
+    runs.push_back(Run{{std::move(key)}, std::move(kernel), std::move(via), e.why});
+  }
+  return out;
+}
+
+// "CPU", "CPU, CUDA, HIP" or "CPU … Meta (14 keys)".
+std::string label_of(const Run& run) {
+  const auto& ks = run.keys;
+  if (ks.size() == 1) return ks[0];
+  if (ks.size() <= 3) return fmt::format("{}", fmt::join(ks, ", "));
+  return fmt::format("{} \u2026 {} ({} keys)", ks.front(), ks.back(), ks.size());
+}
+
+}  // namespace
+
+void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                        std::string& out) {
+  const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
+  const Runs rows = collect_runs(r, op, f, s);
+  const auto& runs = rows.runs;
+  out += paint(heading(op), "1");
+  out += '\n';
+  std::vector<std::string> labels;
+  std::size_t wk = 3, wn = 6;
+  for (const auto& run : runs) {
+    labels.push_back(label_of(run));
+    wk = std::max(wk, width_of(labels.back()));
+    wn = std::max(wn, width_of(run.kernel));
+  }
+  if (!runs.empty()) out += paint(fmt::format("  {:<{}}  {:<{}}  {}", "KEY", wk, "KERNEL", wn, "VIA"), "2") + "\n";
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    out += fmt::format("  {:<{}}  {:<{}}  {}\n", labels[i], wk, runs[i].kernel, wn,
+                       paint(runs[i].via, colour_of(runs[i].why)));
+  if (runs.empty()) out += "  (no rows)\n";
+  if (rows.hidden > 0)
+    out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them)",
+                             rows.hidden),
+                 "2") +
+           "\n";
+}
+
+void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                                std::string& out) {
+  const Profile& p = reg.profile();
+  const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
+  out += paint(heading(op), "1");
+  out += '\n';
+  if (op.def) out += fmt::format("  defined {}  ({})\n", printable(op.def->debug), to_string(op.def->where));
+  std::size_t wk = 3;
+  for (const auto& kk : op.kernels)
+    if (f.allows(kk.key)) wk = std::max(wk, p.display_name(kk.key, reg.privateuse1_name).size() + 8);
+  for (const auto& kk : op.kernels) {
+    if (!f.allows(kk.key)) continue;
+    bool first = true;
+    for (const auto& k : kk.kernels) {
+      std::string key = p.display_name(kk.key, reg.privateuse1_name);
+      if (p.is_alias(kk.key)) key += " (alias)";
+      std::string flags;
+      if (k.fallthrough) flags += " fallthrough";
+      if (k.catch_all) flags += " catch-all";
+      if (!first) flags += " inactive (overridden)";
+      const std::string debug = printable(k.debug);
+      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? debug : paint(debug, "2"), paint(flags, "33"),
+                         paint(to_string(k.where), "2"));
+      first = false;
+    }
+  }
+  if (op.kernels.empty()) out += "  (no kernels)\n";
+}
+
+}  // namespace dt

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# `cmake --install` puts every file where its consumer looks, and the installed
+# binary, man page and completions work from there.
+# usage: check_install.sh BUILD_DIR SOURCE_DIR
+set -u
+build=$(cd "$1" && pwd) src=$(cd "$2" && pwd)
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+fail=0 pass=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+check() { local what=$1; shift; if "$@" >/dev/null 2>&1; then ok; else bad "$what"; fi; }
+
+if ! out=$(cmake --install "$build" --prefix "$prefix" 2>&1); then
+  echo "$out"; echo "FAIL: cmake --install failed"; exit 1
+fi
+# file in the prefix == file in the source tree
+same() { check "$1 is installed (from $2)" cmp "$prefix/$1" "$src/$2"; }
+check "bin/dispatchtool is installed and executable" test -x "$prefix/bin/dispatchtool"
+same share/man/man1/dispatchtool.1 docs/dispatchtool.1
+same share/bash-completion/completions/dispatchtool completions/dispatchtool.bash
+same share/zsh/vendor-completions/_dispatchtool completions/_dispatchtool
+same share/fish/vendor_completions.d/dispatchtool.fish completions/dispatchtool.fish
+for f in README.md:README.md lint.md:docs/lint.md ci.md:docs/ci.md json.md:docs/json.md \
+         profile-format.md:docs/profile-format.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml; do
+  same "share/doc/dispatchtool/${f%%:*}" "${f#*:}"
+done
+for f in "$src"/docs/schema/*.schema.json; do same "share/doc/dispatchtool/schema/${f##*/}" "docs/schema/${f##*/}"; done
+for f in "$src"/configs/examples/*.toml; do same "share/doc/dispatchtool/examples/${f##*/}" "configs/examples/${f##*/}"; done
+# Nothing else: no test or benchmark binaries, no build files.
+extra=$(cd "$prefix" && find . -type f | grep -v -e '^./bin/dispatchtool$' -e '^./share/man/man1/dispatchtool.1$' \
+  -e '^./share/bash-completion/' -e '^./share/zsh/' -e '^./share/fish/' -e '^./share/doc/dispatchtool/')
+[[ -z $extra ]] && ok || bad "unexpected installed files: $extra"
+
+# The installed binary runs (the profiles are embedded) on an installed example.
+export PATH="$prefix/bin:$PATH"
+v=$(cd / && dispatchtool --version) && [[ $v == "dispatchtool "* ]] && ok || bad "installed dispatchtool --version: $v"
+out=$(cd / && dispatchtool table --raw "$prefix/share/doc/dispatchtool/examples/custom_op.toml")
+[[ $out == *"CPU: myadd_cpu [kernel]"* ]] && ok || bad "installed dispatchtool table on an installed example: $out"
+# man finds the page through the prefix.
+if command -v man >/dev/null; then
+  page=$(MANPATH="$prefix/share/man" MANWIDTH=80 man dispatchtool 2>&1 | tr -s ' ')
+  [[ $page == *"dispatchtool - see, check and teach"* ]] && ok || bad "man dispatchtool (MANPATH=prefix): ${page:0:200}"
+fi
+# bash-completion's loader finds the completion by the command's name.
+if [[ -r /usr/share/bash-completion/bash_completion ]]; then
+  got=$(XDG_DATA_DIRS="$prefix/share" bash --norc -c '
+    source /usr/share/bash-completion/bash_completion
+    __load_completion dispatchtool && complete -p dispatchtool' 2>&1)
+  [[ $got == *"-F _dispatchtool dispatchtool"* ]] && ok || bad "bash-completion loads the installed completion: $got"
+fi
+# zsh autoloads _dispatchtool from the installed directory; fish from its vendor directory.
+if command -v zsh >/dev/null; then
+  got=$(zsh -f -c "fpath=($prefix/share/zsh/vendor-completions \$fpath); autoload -Uz _dispatchtool && whence -w _dispatchtool")
+  [[ $got == "_dispatchtool: function" ]] && ok || bad "zsh autoloads the installed _dispatchtool: $got"
+fi
+if command -v fish >/dev/null; then
+  got=$(XDG_DATA_DIRS="$prefix/share" HOME="$prefix" XDG_CONFIG_HOME="$prefix/config" fish -c 'complete -C "dispatchtool lint --fail-on w"' 2>&1)
+  [[ $got == warning* ]] && ok || bad "fish loads the installed completion: $got"
+fi
+echo "$pass passed, $fail failed"
+[[ $pass -ge 30 && $fail -eq 0 ]]

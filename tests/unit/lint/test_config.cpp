@@ -1,0 +1,101 @@
+// Lint configuration: parsing, merging, applying.
+#include <map>
+
+#include "lint/config.hpp"
+#include "lint_helpers.hpp"
+
+namespace dt::test {
+
+TEST_CASE("lint config: parse, merge, apply") {
+  auto c = lint::parse_config(
+      "select = [\"duplicate-def\", \"missing-autograd\"]\nignore = [\"missing-autograd\"]\nfail-on = \"warning\"\n"
+      "baseline = \"base.toml\"\nprofile = \"torch-1.13\"\n[severity]\nduplicate-def = \"info\"\n",
+      "cfg.toml");
+  REQUIRE(c.has_value());
+  CHECK(c->select == std::vector<std::string>{"duplicate-def", "missing-autograd"});
+  CHECK(c->ignore == std::vector<std::string>{"missing-autograd"});
+  CHECK(c->fail_on == Severity::Warning);
+  CHECK(c->baseline == "base.toml");
+  CHECK(c->profile == "torch-1.13");
+  REQUIRE(c->severity.size() == 1);
+
+  std::vector<Finding> fs(3);
+  fs[0].rule = "duplicate-def", fs[0].severity = Severity::Error;
+  fs[1].rule = "missing-autograd", fs[1].severity = Severity::Warning;
+  fs[2].rule = "impl-without-def", fs[2].severity = Severity::Error;
+  lint::apply(*c, fs);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].rule == "duplicate-def");
+  CHECK(fs[0].severity == Severity::Info);
+  CHECK(!lint::fails(fs, Severity::Warning));
+  CHECK(lint::fails(fs, Severity::Info));
+
+  lint::Config cli;
+  cli.severity.push_back({"duplicate-def", Severity::Error});
+  cli.ignore.push_back("schema-mismatch");
+  const auto m = lint::merge(*c, cli);
+  CHECK(m.select == c->select);
+  CHECK(m.ignore == std::vector<std::string>{"missing-autograd", "schema-mismatch"});
+  std::vector<Finding> again(1);
+  again[0].rule = "duplicate-def";
+  lint::apply(m, again);
+  CHECK(again[0].severity == Severity::Error);  // the command line's override is the later one
+}
+
+TEST_CASE("lint config: errors point into the file") {
+  auto err = [](const std::string& text) {
+    auto c = lint::parse_config(text, "cfg.toml");
+    REQUIRE(!c.has_value());
+    return format(c.error());
+  };
+  CHECK(err("select = [\"duplicate-defs\"]\n") ==
+        "cfg.toml:1:11: error: unknown lint rule 'duplicate-defs' (did you mean 'duplicate-def'?)\n");
+  CHECK(err("[severity]\nmissing-autograd = \"fatal\"\n") ==
+        "cfg.toml:2:20: error: unknown severity 'fatal'; expected \"error\", \"warning\" or \"info\"\n");
+  CHECK(err("[severity]\nmising-autograd = \"info\"\n") ==
+        "cfg.toml:2:1: error: unknown lint rule 'mising-autograd' (did you mean 'missing-autograd'?)\n");
+  CHECK(err("fail_on = \"error\"\n") ==
+        "cfg.toml:1:1: error: unknown field 'fail_on' in the lint configuration (did you "
+        "mean 'fail-on'?)\n");
+}
+
+TEST_CASE("load_config: --config, or .dispatchtool-lint.toml found in the current directory") {
+  std::map<std::string, std::string> files;
+  const FileSystem fs = memory_filesystem(files);
+  CHECK(lint::load_config(fs, "", true)->ignore.empty());  // none: the empty configuration
+  files[".dispatchtool-lint.toml"] = "ignore = [\"missing-autograd\"]\n";
+  CHECK(lint::load_config(fs, "", true)->ignore == std::vector<std::string>{"missing-autograd"});
+  CHECK(lint::load_config(fs, "", false)->ignore.empty());  // --no-config
+  files["cfg/lint.toml"] = "fail-on = \"warning\"\n";
+  auto given = lint::load_config(fs, "cfg/lint.toml", false);  // --config wins over --no-config
+  REQUIRE(given.has_value());
+  CHECK(given->fail_on == Severity::Warning);
+  CHECK(given->ignore.empty());
+}
+
+TEST_CASE("load_config: relative baseline and profile files are relative to the configuration") {
+  std::map<std::string, std::string> files{
+      {"cfg/lint.toml", "baseline = \"base.toml\"\nprofile = \"../profiles/p.toml\"\n"},
+      {"cfg/abs.toml", "baseline = \"/ci/base.toml\"\nprofile = \"torch-1.13\"\n"}};
+  const FileSystem fs = memory_filesystem(files);
+  auto c = lint::load_config(fs, "cfg/lint.toml", true);
+  REQUIRE(c.has_value());
+  CHECK(c->baseline == "cfg/base.toml");
+  CHECK(c->profile == "profiles/p.toml");
+  CHECK(to_string(*c->profile_where) == "cfg/lint.toml:2:11");
+  auto a = lint::load_config(fs, "cfg/abs.toml", true);
+  REQUIRE(a.has_value());
+  CHECK(a->baseline == "/ci/base.toml");
+  CHECK(a->profile == "torch-1.13");  // a built-in profile's name stays a name
+}
+
+TEST_CASE("load_config: a file that cannot be read or parsed") {
+  std::map<std::string, std::string> files{{"bad.toml", "select = 3\n"}};
+  const FileSystem fs = memory_filesystem(files);
+  CHECK(format(lint::load_config(fs, "nope.toml", true).error()) ==
+        "nope.toml: error: cannot read lint configuration: No such file or directory\n");
+  CHECK(format(lint::load_config(fs, "bad.toml", true).error()) ==
+        "bad.toml:1:10: error: field 'select' in the lint configuration must be an array of strings, not an integer\n");
+}
+
+}  // namespace dt::test

@@ -1,0 +1,126 @@
+// Files are read, parsed and compiled on worker threads and applied in
+// command-line order.
+#include <fmt/format.h>
+
+#include <map>
+#include <mutex>
+
+#include "helpers.hpp"
+#include "registry/compile_ahead.hpp"
+
+namespace dt::test {
+
+// Files are read, parsed and compiled on worker threads and applied in
+// command-line order: results and the first error must not depend on timing
+// or on the number of threads (1 = the calling thread alone).
+TEST_CASE("files load in command-line order whatever the worker threads do") {
+  for (const unsigned threads : {1u, 2u, 5u}) {
+    CAPTURE(threads);
+    auto err = [&](const Files& files) {
+      auto r = load_files("torch-main", files, OnRefusal::Fail, threads);
+      REQUIRE_MESSAGE(!r.has_value(), "expected an error");
+      return format(r.error());
+    };
+    // An earlier refusal wins over a later input error.
+    CHECK(err({{"a.toml", kDef}, {"b.toml", kDef}, {"c.toml", "x"}}).rfind("b.toml:2:1: error: Tried to", 0) == 0);
+    CHECK(err({{"a.toml", kDef}, {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkye = \"CPU\"\n"}})
+              .rfind("b.toml:2:1: error: Tried to register an operator (t::foo", 0) == 0);
+    CHECK(err({{"a.toml", kDef}, {"b.toml", kDef}, {"nope.toml", ""}}).rfind("b.toml:2:1: error:", 0) == 0);
+    const std::string def_block = "namespace = \"t\"\nkind = \"DEF\"\n";
+    CHECK(err({{"a.toml", def_block}, {"b.toml", def_block}, {"c.toml", "x"}})
+              .rfind("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t", 0) == 0);
+
+    // A PrivateUse1 rename applies to the files after it.
+    auto l = load_files(
+        "torch-main",
+        {{"a.toml", "privateuse1_backend = \"npu\"\n"},
+         {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"AutogradNpu\"\nkernel = \"ag\"\n"},
+         {"c.toml", "namespace = \"t\"\n[[impl]]\nop = \"foo\"\ndevice_types = [\"npu\"]\nkernel = \"dev\"\n"}},
+        OnRefusal::Fail, threads);
+    REQUIRE(l.has_value());
+    CHECK(rows(raw_table(*l, "t::foo"), {"PrivateUse1", "AutogradPrivateUse1"}) ==
+          "PrivateUse1: dev [kernel]\nAutogradPrivateUse1: ag [kernel]\n");
+    // The renamed device wins over an in-tree device of the same name (main's
+    // c10::Device parse_type checks the PrivateUse1 name first; "cpu", "cuda",
+    // ... cannot be the name at all).
+    l = load_files("torch-main",
+                   {{"a.toml", "privateuse1_backend = \"xla\"\n"},
+                    {"b.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"xla\"]\nkernel = \"dev\"\n"}},
+                   OnRefusal::Fail, threads);
+    REQUIRE(l.has_value());
+    CHECK(rows(raw_table(*l, "t::foo"), {"XLA", "PrivateUse1"}) == "PrivateUse1: dev [kernel]\n");
+    CHECK(err({{"a.toml", "privateuse1_backend = \"npu\"\n"},
+               {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"AutogradNpuu\"\nkernel = \"k\"\n"}}) ==
+          "b.toml:6:7: error: unknown dispatch key 'AutogradNpuu' (did you mean 'AutogradNpu'?)\n");
+    // Before the rename, the new name is unknown.
+    CHECK(err({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"npu\"\nkernel = \"k\"\n"},
+               {"b.toml", "privateuse1_backend = \"npu\"\n"}}) ==
+          "a.toml:6:7: error: unknown dispatch key 'npu' (did you mean 'CPU'?)\n");
+
+    // Refusals are recorded in order, across many files (more than the
+    // window of files compiled ahead).
+    Files files{{"f00.toml", kDef}};
+    std::vector<std::string> want;
+    for (int i = 1; i < 40; ++i) {
+      const std::string name = fmt::format("f{:02}.toml", i);
+      if (i % 3 == 0) {
+        files.emplace_back(name, kDef);  // defined again: refused by the registry
+        want.push_back(name + ":2:1 duplicate-def");
+      } else if (i % 3 == 1) {
+        files.emplace_back(name, "namespace = \"t\"\nkind = \"IMPL\"\n[[def]]\nschema = \"bar(Tensor x) -> Tensor\"\n");
+        want.push_back(name + ":3:1 library-kind");  // refused while compiling the file
+      } else {
+        files.emplace_back(name, fmt::format("namespace = \"t\"\n[[impl]]\nop = \"foo\"\nkey = \"CPU\"\nkernel = "
+                                             "\"k{}\"\n",
+                                             i));
+      }
+    }
+    auto r = load_files("torch-main", files, OnRefusal::Record, threads);
+    REQUIRE(r.has_value());
+    std::vector<std::string> where;
+    for (const auto& d : r->refusals) where.push_back(to_string(d.where) + " " + d.code);
+    CHECK(where == want);
+    // The newest CPU kernel wins; main warns once for all operators.
+    CHECK(rows(raw_table(*r, "t::foo"), {"CPU"}) == "CPU: k38 [kernel]\n");
+    CHECK(r->registry.warnings().size() == 1);
+  }
+}
+
+TEST_CASE("CompileAhead: each file read once, its batch taken in command-line order") {
+  for (const unsigned threads : {1u, 2u, 4u}) {
+    CAPTURE(threads);
+    Files files;
+    std::vector<std::string> paths;
+    for (int i = 0; i < 20; ++i) {
+      paths.push_back(fmt::format("f{:02}.toml", i));
+      files.emplace_back(paths.back(), fmt::format("namespace = \"n{}\"\n", i));
+    }
+    files.emplace_back("pu1.toml", "privateuse1_backend = \"npu\"\n");
+    paths.emplace_back("pu1.toml");
+    std::mutex mu;
+    std::map<std::string, int> reads;
+    const ReadFile inner = memory_reader(files);
+    const ReadFile counting = [&](const std::string& path) {
+      {
+        const std::lock_guard lock(mu);
+        ++reads[path];
+      }
+      return inner(path);
+    };
+    LoadOptions options;
+    options.threads = threads;
+    CompileAhead ahead(profile("torch-main"), counting, paths, options);
+    for (std::size_t i = 0; i + 1 < paths.size(); ++i) {
+      const Batch b = ahead.take(i);
+      CHECK_FALSE(b.error.has_value());
+      CHECK(b.lib.ns == fmt::format("n{}", i));
+    }
+    // A rename needs the registry: the batch is deferred, with the file's text.
+    const Batch deferred = ahead.take(paths.size() - 1);
+    CHECK(deferred.deferred.has_value());
+    CHECK(deferred.deferred_text == "privateuse1_backend = \"npu\"\n");
+    for (const auto& path : paths) CHECK(reads[path] == 1);
+  }
+}
+
+}  // namespace dt::test

@@ -1,0 +1,70 @@
+// FileLoader: [[def]] entries and the dispatch shorthand.
+#include "helpers.hpp"
+
+namespace dt::test {
+
+TEST_CASE("schema errors point into the file, through escapes, multi-line strings and UTF-8") {
+  const std::string head = "namespace = \"t\"\n[[def]]\n";
+  const auto at = [&](const std::string& schema_line) {
+    const std::string e = error_of({{"a.toml", head + schema_line}});
+    return e.substr(0, e.find(": error: malformed schema: unknown type 'Tensr'"));
+  };
+  CHECK(at(R"(schema = "f(str r=\"a\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:26");  // escaped quotes
+  CHECK(at(R"(schema = "f(str r=\"\u00e9\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:31");                                                            // \u escape
+  CHECK(at("schema = \"f(str r=\\\"\xc3\xa9\\\", Tensr x) -> Tensor\"\n") == "a.toml:3:26");   // é: one column
+  CHECK(at("schema = \"\"\"\nf(Tensor x,\n  Tensr y) -> Tensor\"\"\"\n") == "a.toml:5:3");     // multi-line
+  CHECK(at("schema = \"\"\"f(Tensor x, \\\n    Tensr y) -> Tensor\"\"\"\n") == "a.toml:4:5");  // line-ending backslash
+  CHECK(at(R"(schema = 'f(str r="a", Tensr x) -> Tensor')"
+           "\n") == "a.toml:3:24");                                                         // literal string
+  CHECK(at("schema = \"f(Tensor x,\\tTensr y) -> Tensor\"\r\n") == "a.toml:3:24");          // \t escape, CRLF
+  CHECK(at("schema = '''\r\nf(Tensor x,\r\n  Tensr y) -> Tensor'''\r\n") == "a.toml:5:3");  // literal multi-line
+  CHECK(at(R"(schema = "f(str s=\"\U0001F600\", Tensr x) -> Tensor")"
+           "\n") == "a.toml:3:35");  // \U escape
+  // A byte order mark, with the schema on line 1.
+  const std::string bom = error_of({{"a.toml",
+                                     "\xEF\xBB\xBF"
+                                     "def = [{ schema = \"t::f(str r=\\\"a\\\", Tensr x) -> Tensor\" }]\n"}});
+  CHECK(bom.substr(0, bom.find(": error:")) == "a.toml:1:38");
+}
+
+TEST_CASE("dispatch shorthand registers in document order, not in key order") {
+  // "CUDA, CPU" sorts before "CPU" in a TOML table; as written, CPU's second
+  // kernel is the newer one and wins.
+  const auto l = must_load("torch-main", {{"a.toml", kDef + "dispatch = { \"CUDA, CPU\" = \"first\", CPU = \"second\", "
+                                                            "AutogradCPU = \"ag\" }\n"}});
+  CHECK(rows(raw_registrations(l, "t::foo"), {"CPU", "CPU (inactive)"}) ==
+        "CPU: second :: (none) [ boxed unboxed ]\nCPU (inactive): first :: (none) [ boxed unboxed ]\n");
+  CHECK(rows(raw_table(l, "t::foo"), {"CPU", "CUDA"}) == "CPU: second [kernel]\nCUDA: first [kernel]\n");
+}
+
+TEST_CASE("[[def]]: a name with a nameless schema, alias analysis, tags and debug string") {
+  const auto l =
+      must_load("torch-main", {{"a.toml",
+                                "namespace = \"t\"\n[[def]]\nname = \"scale.out\"\n"
+                                "schema = \"(Tensor x) -> Tensor\"\nalias_analysis = \"PURE_FUNCTION\"\n"
+                                "tags = [\"core\", \"pt2_compliant_tag\"]\ndebug = \"registered at ops.cpp:7\"\n"}});
+  const Operator* op = l.registry.find("t::scale.out");
+  REQUIRE(op != nullptr);
+  REQUIRE(op->def.has_value());
+  CHECK(op->def->printed == "t::scale.out(Tensor x) -> Tensor");
+  CHECK(op->def->alias == AliasAnalysis::PureFunction);
+  CHECK(op->def->tags == std::vector<std::string>{"core", "pt2_compliant_tag"});
+  CHECK(op->def->debug == "registered at ops.cpp:7");
+  CHECK(to_string(op->def->where) == "a.toml:2:1");
+}
+
+TEST_CASE("[[def]]: what an entry must and must not contain") {
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[def]]\nname = \"foo\"\n"}}) ==
+        "a.toml:2:1: error: a [[def]] entry needs a 'schema'\n");
+  CHECK(error_of({{"a.toml", kDef + "alias_analysis = \"CONSERVATIV\"\n"}}) ==
+        "a.toml:4:18: error: Invalid alias_analysis type CONSERVATIV (did you mean 'CONSERVATIVE'?); expected \"\", "
+        "\"FROM_SCHEMA\", \"CONSERVATIVE\" or \"PURE_FUNCTION\"\n");
+  CHECK(error_of({{"a.toml", kDef + "dispatch = { CPU = 3 }\n"}}) ==
+        "a.toml:4:20: error: dispatch entry 'CPU' must map to a kernel name (a string)\n");
+  CHECK(error_of({{"a.toml", kDef + "dispatch = { \"CPU, CUDAA\" = \"k\" }\n"}}) ==
+        "a.toml:4:14: error: unknown dispatch key 'CUDAA' (did you mean 'CUDA'?)\n");
+}
+
+}  // namespace dt::test

@@ -1,0 +1,65 @@
+// load(): reading files, standard input, applying batches in order, recording refusals.
+#include "helpers.hpp"
+
+namespace dt::test {
+
+TEST_CASE("missing files are reported") {
+  auto r = load(profile("torch-main"), {"nope.toml"}, memory_reader({}), {});
+  REQUIRE_FALSE(r.has_value());
+  CHECK(format(r.error()) == "nope.toml: error: cannot read file: No such file or directory\n");
+}
+
+TEST_CASE("test helper rows(): lines of the given keys, last line with or without a newline") {
+  CHECK(rows("CPU: a\nCUDA: b", {"CUDA"}) == "CUDA: b\n");
+  CHECK(rows("CPU: a\nCUDA: b\n", {"CPU", "CUDA"}) == "CPU: a\nCUDA: b\n");
+}
+
+TEST_CASE("standard input can be named once; directories are not files") {
+  // Two "-" would have two worker threads read std::cin at once.
+  auto twice = load(profile("torch-main"), {"-", "a.toml", "-"}, memory_reader({{"a.toml", kDef}}), {});
+  REQUIRE_FALSE(twice.has_value());
+  CHECK(format(twice.error()) == "<stdin>: error: standard input ('-') can be given only once on a command line\n");
+  auto dir = load(profile("torch-main"), {DT_TEST_DATA_DIR}, real_filesystem().read, {});
+  REQUIRE_FALSE(dir.has_value());
+  CHECK(format(dir.error()) == std::string(DT_TEST_DATA_DIR) + ": error: cannot read file: Is a directory\n");
+}
+
+TEST_CASE("two DEF libraries for one namespace (F.5)") {
+  const std::string def = "namespace = \"t\"\nkind = \"DEF\"\n";
+  CHECK(error_of({{"a.toml", def}, {"b.toml", def}})
+            .find("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
+}
+
+TEST_CASE("a DEF library for a namespace PyTorch itself owns (F.5: aten already has one)") {
+  const std::string aten = "namespace = \"aten\"\nkind = \"DEF\"\n";
+  // Message as torch 1.13 prints it for _dispatch_library("DEF", "aten", "").
+  const std::string err = error_of({{"a.toml", aten}}, "torch-1.13");
+  const std::size_t note = err.find("configs/profiles/torch-1.13.toml:");  // line: where the profile lists aten
+  REQUIRE(note != std::string::npos);
+  CHECK(
+      err.substr(note).ends_with(": note: PyTorch itself registers the TORCH_LIBRARY block for this namespace "
+                                 "(profile torch-1.13)\n"));
+  CHECK(err.substr(0, note) ==
+        "a.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace aten; please put all "
+        "of your definitions in a single TORCH_LIBRARY block.  If you were trying to specify implementations, "
+        "consider using TORCH_LIBRARY_IMPL (which can be duplicated).  If you really intended to define operators "
+        "for a single namespace in a distributed way, you can use TORCH_LIBRARY_FRAGMENT to explicitly indicate "
+        "this.  Previous registration of TORCH_LIBRARY was registered at ./build/aten/src/ATen/RegisterSchema.cpp:6; "
+        "latest registration was registered at a.toml:2\n");
+  CHECK(error_of({{"a.toml", "namespace = \"quantized\"\nkind = \"DEF\"\n"}}, "torch-1.13")
+            .find("was registered at ./aten/src/ATen/native/quantized/library.cpp:16; latest") != std::string::npos);
+  CHECK(error_of({{"a.toml", aten}}).find("registered at <src>/build/aten/src/ATen/RegisterSchema.cpp:<n>;") !=
+        std::string::npos);
+  // FRAGMENT and IMPL blocks for aten are how everybody else registers into it.
+  CHECK(load_files("torch-1.13", {{"a.toml", "namespace = \"aten\"\nkind = \"FRAGMENT\"\n"}}).has_value());
+  CHECK(load_files("torch-main", {{"a.toml", "namespace = \"aten\"\nkind = \"IMPL\"\n"}}).has_value());
+}
+
+TEST_CASE("OnRefusal::Record collects every refusal and keeps going") {
+  auto r = load_files("torch-main", {{"a.toml", kDef}, {"b.toml", kDef}, {"c.toml", kDef}}, OnRefusal::Record);
+  REQUIRE(r.has_value());
+  CHECK(r->refusals.size() == 2);
+  CHECK(r->registry.find("t::foo") != nullptr);
+}
+
+}  // namespace dt::test

@@ -1,0 +1,136 @@
+// The readable views: runs of equal rows, and escaped names.
+#include <algorithm>
+
+#include "base/text.hpp"
+#include "helpers.hpp"
+#include "registry/python_dispatcher.hpp"
+#include "registry/select.hpp"
+#include "render/readable.hpp"
+
+namespace dt::test {
+
+namespace {
+
+KeySelection keys_ok(const Registry& reg, std::string_view spec) {
+  auto r = parse_key_filter(reg, spec);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
+  return std::move(*r);
+}
+
+// The readable table of PythonDispatcher's demo operator.
+std::string human_table(const Registry& reg, const KeyFilter& f, const HumanStyle& s) {
+  std::string out;
+  render_table_human(Resolver(reg), *reg.find(kPythonDispatcherOp), f, s, out);
+  return out;
+}
+
+// Every run the readable view shows ("A … B (N keys)" or "A, B, C") must be
+// N consecutive rows of the full table: every runtime key in table order,
+// including those without an entry (missing), which the raw dump omits.
+void check_runs_are_contiguous(const Registry& reg, const KeyFilter& f, const HumanStyle& s) {
+  std::vector<std::string> rows;
+  for (KeyId k : reg.profile().runtime_keys()) rows.push_back(reg.profile().display_name(k, reg.privateuse1_name));
+  const auto index = [&](const std::string& k) {
+    const auto it = std::find(rows.begin(), rows.end(), k);
+    REQUIRE_MESSAGE(it != rows.end(), k);
+    return static_cast<std::size_t>(it - rows.begin());
+  };
+  const std::string text = human_table(reg, f, s);
+  std::size_t start = text.find('\n') + 1;  // past the schema
+  start = text.find('\n', start) + 1;       // past the column header
+  int runs = 0;
+  for (; start < text.size(); start = text.find('\n', start) + 1) {
+    std::string line = text.substr(start, text.find('\n', start) - start);
+    if (line.rfind("  + ", 0) == 0) continue;
+    const std::string label = line.substr(2, line.find("  ", 2) - 2);
+    std::vector<std::string> keys;
+    std::size_t n = 0;
+    if (const auto dots = label.find(" \u2026 "); dots != std::string::npos) {
+      const auto paren = label.find(" (");
+      keys = {label.substr(0, dots), label.substr(dots + 5, paren - dots - 5)};
+      n = std::stoul(label.substr(paren + 2));
+    } else {
+      for (std::size_t p = 0;;) {
+        const auto comma = label.find(", ", p);
+        keys.push_back(label.substr(p, comma - p));
+        if (comma == std::string::npos) break;
+        p = comma + 2;
+      }
+      n = keys.size();
+    }
+    ++runs;
+    INFO(line);
+    CHECK(index(keys.back()) - index(keys.front()) + 1 == n);
+  }
+  CHECK(runs > 0);
+}
+}  // namespace
+
+TEST_CASE("readable table: runs break at hidden rows") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
+  // AutogradCPU gets the fallthrough backend fallback (hidden): the math-kernel
+  // rows around it are two runs, not "CUDA … AutogradNestedTensor (78 keys)".
+  const std::string t = human_table(reg, KeyFilter{}, HumanStyle{});
+  CHECK(t.find("  CUDA \u2026 AutogradNestedTensor") == std::string::npos);
+  CHECK(t.find("  CUDA \u2026 NestedTensorPrivateUse3 (63 keys)  ") != std::string::npos);
+  CHECK(t.find("\n  AutogradOther    ") != std::string::npos);
+  CHECK(t.find("  AutogradCUDA \u2026 AutogradNestedTensor (14 keys)  ") != std::string::npos);
+  CHECK(t.find("+ 21 keys served by PyTorch's own backend fallbacks") != std::string::npos);
+}
+
+TEST_CASE("readable table: runs break at rows --keys leaves out") {
+  Registry reg = python_dispatcher_registry(profile("torch-main"));
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
+  const KeySelection sel = keys_ok(reg, "CUDA,XLA,MPS");  // HIP (between CUDA and XLA) is left out
+  const std::string t = human_table(reg, sel.table, HumanStyle{});
+  CHECK(t.find("\n  CUDA    ") != std::string::npos);
+  CHECK(t.find("\n  XLA, MPS  ") != std::string::npos);
+  CHECK(t.find("CUDA, XLA") == std::string::npos);
+}
+
+TEST_CASE("readable table: runs break at missing rows") {
+  // k on CPU and on XLA, nothing on CUDA and HIP between them: two lines, not "CPU, XLA".
+  const auto l = must_load("torch-main", {{"a.toml",
+                                           "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                           "dispatch = { \"CPU, XLA\" = \"k\", Autograd = \"ag\" }\n"}});
+  std::string t;
+  render_table_human(Resolver(l.registry), *l.registry.find("t::foo"), KeyFilter{}, HumanStyle{}, t);
+  CHECK(t.find("\n  CPU ") != std::string::npos);
+  CHECK(t.find("\n  XLA ") != std::string::npos);
+  CHECK(t.find("CPU, XLA") == std::string::npos);
+}
+
+TEST_CASE("readable table: every run is a range of consecutive table rows") {
+  const std::vector<std::vector<std::string>> registrations = {
+      {"CPU", "CompositeImplicitAutograd"}, {"CompositeImplicitAutograd"}, {"CPU", "XLA", "CompositeImplicitAutograd"},
+      {"CompositeExplicitAutograd"},        {"CPU", "Autograd"},           {"CPU"}};
+  for (const char* prof : {"torch-1.13", "torch-main"}) {
+    for (const auto& keys : registrations) {
+      Registry reg = python_dispatcher_registry(profile(prof));
+      REQUIRE(python_dispatcher_register(reg, keys).has_value());
+      INFO(prof << " " << join(keys, ","));
+      check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{});
+      check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{false, true, false});
+      check_runs_are_contiguous(reg, keys_ok(reg, "Dense,Autograd").table, HumanStyle{});
+      check_runs_are_contiguous(reg, keys_ok(reg, "CUDA,XLA,MPS,AutogradOther,AutogradCUDA").table, HumanStyle{});
+    }
+  }
+}
+
+TEST_CASE("readable views escape control characters in names") {
+  const auto l = must_load("torch-main", {{"a.toml",
+                                           "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                           "dispatch = { CPU = \"k\\u001b[31m\\r\\nX\" }\n"}});
+  const Operator& op = *l.registry.find("t::foo");
+  std::string table, regs;
+  render_table_human(Resolver(l.registry), op, KeyFilter{}, HumanStyle{}, table);
+  render_registrations_human(l.registry, op, KeyFilter{}, HumanStyle{}, regs);
+  for (const std::string* out : {&table, &regs}) {
+    CHECK(out->find("k\\x1b[31m\\x0d\\x0aX") != std::string::npos);
+    CHECK(out->find('\x1b') == std::string::npos);
+    CHECK(out->find('\r') == std::string::npos);
+  }
+}
+
+}  // namespace dt::test

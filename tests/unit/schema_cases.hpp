@@ -1,0 +1,146 @@
+// Schema texts shared by the parser and printer tests: reprint() and the
+// non-canonical inputs torch 1.13 normalises.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "registry/schema.hpp"
+
+namespace dt::test {
+
+// The printed schema, or "error at OFFSET: MESSAGE".
+inline std::string reprint(std::string_view text, const dt::SchemaPrintOptions& opt = {}) {
+  auto parsed = dt::parse_schema(text);
+  if (!parsed) return "error at " + std::to_string(parsed.error().offset) + ": " + parsed.error().message;
+  return dt::print_schema(*parsed, opt);
+}
+
+struct Normalisation {
+  const char* input;
+  const char* printed;
+};
+
+// Non-canonical inputs and what torch 1.13 prints for them; dt must agree.
+inline constexpr Normalisation kMatchesTorch[] = {
+    {"  aten :: add . out ( Tensor  self , int[ 2 ]  y = [ 1 , 2 ] ) ->  ( Tensor ) ",
+     "aten::add.out(Tensor self, int[2] y=[1, 2]) -> Tensor"},
+    {"aten::f.ov(Tensor x)->Tensor", "aten::f.ov(Tensor x) -> Tensor"},
+    {"f(Tensor x) -> (Tensor)", "f(Tensor x) -> Tensor"},
+    {"f(Tensor x) -> (Tensor a)", "f(Tensor x) -> Tensor a"},
+    {"f(Tensor x)->(Tensor a,Tensor b)", "f(Tensor x) -> (Tensor a, Tensor b)"},
+    {"f(Tensor x) -> Tensor(a!) out", "f(Tensor x) -> Tensor(a!) out"},
+    {"f(Tensor x) -> ()", "f(Tensor x) -> ()"},
+    {"f() -> ()", "f() -> ()"},
+    {"f(Tensor x) -> ...", "f(Tensor x) -> ..."},
+    {"f(...) -> (...)", "f(...) -> ..."},
+    {"f(...) -> (Tensor, ...)", "f(...) -> (Tensor, ...)"},
+    {"f(Tensor a, ...) -> Tensor", "f(Tensor a, ...) -> Tensor"},
+    {"f(*, ...) -> Tensor", "f(...) -> Tensor"},
+    {"f(Tensor x, *) -> Tensor", "f(Tensor x) -> Tensor"},
+    {"f(*, Tensor y) -> Tensor", "f(*, Tensor y) -> Tensor"},
+    {"f(Tensor x, *, Tensor y, *, Tensor z) -> Tensor", "f(Tensor x, *, Tensor y, Tensor z) -> Tensor"},
+    {"f(Tensor(a!) self) -> Tensor(a!)", "f(Tensor(a!) self) -> Tensor(a!)"},
+    {"f(Tensor( a ! ) x) -> Tensor(a!)", "f(Tensor(a!) x) -> Tensor(a!)"},
+    {"f(Tensor (a) x) -> Tensor(a)", "f(Tensor(a) x) -> Tensor(a)"},
+    {"f(Tensor(a->*) x) -> Tensor(a) []", "f(Tensor(a -> *) x) -> Tensor(a)[]"},
+    {"f(Tensor(a|a) x) -> Tensor", "f(Tensor(a) x) -> Tensor"},
+    {"f(Tensor(a -> a) x) -> Tensor", "f(Tensor(a) x) -> Tensor"},
+    {"f(Tensor(a! -> b) x) -> Tensor", "f(Tensor(a! -> b) x) -> Tensor"},
+    {"f(Tensor(*) x) -> Tensor", "f(Tensor(*) x) -> Tensor"},
+    {"f(Tensor?[] x) -> Tensor", "f(Tensor?[] x) -> Tensor"},
+    {"f(Tensor(a!)[] x) -> Tensor", "f(Tensor(a!)[] x) -> Tensor"},
+    {"f(Tensor(a!)? x) -> Tensor", "f(Tensor(a!)? x) -> Tensor"},
+    {"f(Tensor(a)[](b!)? x) -> Tensor", "f(Tensor(a)[](b!)? x) -> Tensor"},
+    {"f(int[2]? x=None) -> Tensor", "f(int[2]? x=None) -> Tensor"},
+    {"f(int [ 2 ] ? x) -> Tensor", "f(int[2]? x) -> Tensor"},
+    {"f(int[02] x) -> Tensor", "f(int[2] x) -> Tensor"},
+    {"f(int[][2] x) -> Tensor", "f(int[][2] x) -> Tensor"},
+    {"f(int[]?[] x) -> Tensor", "f(int[]?[] x) -> Tensor"},
+    {"f(Tensor?[2] x) -> Tensor", "f(Tensor?[2] x) -> Tensor"},
+    {"f(int[2] x=[1,2]) -> Tensor", "f(int[2] x=[1, 2]) -> Tensor"},
+    {"f(int[2] x=[1,1]) -> Tensor", "f(int[2] x=1) -> Tensor"},
+    {"f(int[] x=[1,1]) -> Tensor", "f(int[] x=1) -> Tensor"},
+    {"f(int[2] x=1) -> Tensor", "f(int[2] x=1) -> Tensor"},
+    {"f(int[2] x=-1) -> Tensor", "f(int[2] x=-1) -> Tensor"},
+    {"f(int[1] x=[5]) -> Tensor", "f(int[1] x=[5]) -> Tensor"},
+    {"f(int[1] dim=[]) -> Tensor", "f(int[1] dim=[]) -> Tensor"},
+    {"f(SymInt[2] x=1) -> Tensor", "f(SymInt[2] x=[1, 1]) -> Tensor"},
+    {"f(SymInt[] x=[1,1]) -> Tensor", "f(SymInt[] x=[1, 1]) -> Tensor"},
+    {"f(float[2] x=1) -> Tensor", "f(float[2] x=[1., 1.]) -> Tensor"},
+    {"f(float[] x=[0.1, -2]) -> Tensor", "f(float[] x=[0.10000000000000001, -2.]) -> Tensor"},
+    {"f(bool[3] x=[True,False,True]) -> Tensor", "f(bool[3] x=[True, False, True]) -> Tensor"},
+    {"f(bool[2] x=True) -> Tensor", "f(bool[2] x=[True, True]) -> Tensor"},
+    {"f(float x=1) -> Tensor", "f(float x=1.) -> Tensor"},
+    {"f(float x=1.0) -> Tensor", "f(float x=1.) -> Tensor"},
+    {"f(float x=-1) -> Tensor", "f(float x=-1.) -> Tensor"},
+    {"f(float x=-0.0) -> Tensor", "f(float x=0.) -> Tensor"},
+    {"f(float x=.5) -> Tensor", "f(float x=0.5) -> Tensor"},
+    {"f(float x=0.1) -> Tensor", "f(float x=0.10000000000000001) -> Tensor"},
+    {"f(float x=1e-5) -> Tensor", "f(float x=1.0000000000000001e-05) -> Tensor"},
+    {"f(float x=1.5e-3) -> Tensor", "f(float x=0.0015) -> Tensor"},
+    {"f(float x=1E3) -> Tensor", "f(float x=1000.) -> Tensor"},
+    {"f(float x=1e10) -> Tensor", "f(float x=10000000000.) -> Tensor"},
+    {"f(float x=1e20) -> Tensor", "f(float x=1e+20) -> Tensor"},
+    {"f(float x=3.14159) -> Tensor", "f(float x=3.1415899999999999) -> Tensor"},
+    {"f(float x=9223372036854775807.0) -> Tensor", "f(float x=9.2233720368547758e+18) -> Tensor"},
+    {"f(float? x=1) -> Tensor", "f(float? x=1) -> Tensor"},
+    {"f(float? x=1.5) -> Tensor", "f(float? x=1.5) -> Tensor"},
+    {"f(Scalar x=1) -> Tensor", "f(Scalar x=1) -> Tensor"},
+    {"f(Scalar x=-1) -> Tensor", "f(Scalar x=-1) -> Tensor"},
+    {"f(Scalar x=1e3) -> Tensor", "f(Scalar x=1000.) -> Tensor"},
+    {"f(Scalar x=True) -> Tensor", "f(Scalar x=True) -> Tensor"},
+    {"f(int x=1e3) -> Tensor", "f(int x=1000.) -> Tensor"},
+    {"f(int x=1.5) -> Tensor", "f(int x=1.5) -> Tensor"},
+    {"f(int x=- 1) -> Tensor", "f(int x=-1) -> Tensor"},
+    {"f(int x=007) -> Tensor", "f(int x=7) -> Tensor"},
+    {"f(int x=-9223372036854775808) -> Tensor", "f(int x=-9223372036854775808) -> Tensor"},
+    {"f(int? x=None) -> Tensor", "f(int? x=None) -> Tensor"},
+    {"f(bool x=True) -> Tensor", "f(bool x=True) -> Tensor"},
+    {"f(str x='mean') -> Tensor", R"(f(str x="mean") -> Tensor)"},
+    {R"(f(str x="mean") -> Tensor)", R"(f(str x="mean") -> Tensor)"},
+    {R"(f(str? x="mean") -> Tensor)", R"(f(str? x="mean") -> Tensor)"},
+    {R"(f(str x="") -> Tensor)", R"(f(str x="") -> Tensor)"},
+    {R"(f(str x="it's") -> Tensor)", R"(f(str x="it\'s") -> Tensor)"},
+    {R"(f(str x='a"b') -> Tensor)", R"(f(str x="a\"b") -> Tensor)"},
+    {R"(f(str x="a\nb") -> Tensor)", R"(f(str x="a\nb") -> Tensor)"},
+    {R"(f(str x="tab\tq") -> Tensor)", R"(f(str x="tab\tq") -> Tensor)"},
+    {R"(f(str x="a\\b") -> Tensor)", R"(f(str x="a\\b") -> Tensor)"},
+    {R"(f(str x="\101") -> Tensor)", R"(f(str x="A") -> Tensor)"},
+    {R"(f(str x="\001a") -> Tensor)", R"(f(str x="\001a") -> Tensor)"},
+    {R"(f(str x="""abc""") -> Tensor)", R"(f(str x="abc") -> Tensor)"},
+    {R"(f(str x=" \n\t\f\v") -> str)", R"(f(str x=" \n\t\f\v") -> str)"},
+    {R"(f(str x="é") -> Tensor)", "f(str x=\"\\0)+\\/.)\") -> Tensor"},
+    {"f(str x=1) -> Tensor", "f(str x=1) -> Tensor"},
+    {R"(f(int x="a") -> Tensor)", "f(int x=a) -> Tensor"},
+    {"f(ScalarType x=float) -> Tensor", "f(ScalarType x=6) -> Tensor"},
+    {"f(ScalarType? x=long) -> Tensor", "f(ScalarType? x=4) -> Tensor"},
+    {"f(Layout x=strided) -> Tensor", "f(Layout x=0) -> Tensor"},
+    {"f(MemoryFormat? memory_format=contiguous_format) -> Tensor", "f(MemoryFormat? memory_format=0) -> Tensor"},
+    {"f(int reduction=Mean) -> Tensor", "f(int reduction=1) -> Tensor"},
+    {R"(f(Device x="cuda:0") -> Tensor)", "f(Device x=cuda:0) -> Tensor"},
+    {"f(Device? x=None) -> Tensor", "f(Device? x=None) -> Tensor"},
+    {"f(Tensor x=None, Tensor? y=None, Generator? g=None) -> Tensor",
+     "f(Tensor x=None, Tensor? y=None, Generator? g=None) -> Tensor"},
+    {"f(Dict(str,Tensor)(a!) x) -> Tensor", "f(Dict(str, Tensor)(a!) x) -> Tensor"},
+    {"f(Dict(str, ScalarType) x) -> Tensor", "f(Dict(str, int) x) -> Tensor"},
+    {"f((int,int) x) -> Tensor", "f((int, int) x) -> Tensor"},
+    {"f(() x) -> Tensor", "f(() x) -> Tensor"},
+    {"f(Tensor x) -> ((int, int))", "f(Tensor x) -> ((int, int))"},
+    {"f(Tensor x) -> (int, int)", "f(Tensor x) -> (int, int)"},
+    {"f(Tensor x) -> ((int, int)[])", "f(Tensor x) -> ((int, int)[])"},
+    {"f(Future(Tensor(a)) x, RRef(int) r) -> Tensor", "f(Future(Tensor) x, RRef(int) r) -> Tensor"},
+    {"f(Union(str, int) x) -> Tensor", "f(Union(int, str) x) -> Tensor"},
+    {"f(Union(None, str) x) -> Tensor", "f(str? x) -> Tensor"},
+    {"f(Union(int?, str) x) -> Tensor", "f(Union(int, NoneType, str) x) -> Tensor"},
+    {"f(Union(Tensor, Tensor?) x) -> Tensor", "f(Tensor? x) -> Tensor"},
+    {"f(Union(int, str)(a) x) -> Tensor", "f(Union(int, str)(a) x) -> Tensor"},
+    {"f(ConstQuantizerPtr q) -> Tensor", "f(int q) -> Tensor"},
+    {"f(t(a) x, t[](b) y, t? z) -> t(a)", "f(t(a) x, t[](b) y, t? z) -> t(a)"},
+    {"f(__torch__.torch.classes.quantized.LinearPackedParamsBase p) -> Tensor",
+     "f(__torch__.torch.classes.quantized.LinearPackedParamsBase p) -> Tensor"},
+    {"f(Tensor x) -> Tensor # comment", "f(Tensor x) -> Tensor"},
+    {"f(Tensor x,\n    Tensor y) -> Tensor\n", "f(Tensor x, Tensor y) -> Tensor"},
+};
+
+}  // namespace dt::test
