@@ -33,8 +33,8 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
   const std::array<std::string, 2> names = {key_name(v, keys[0]), key_name(v, keys[1])};
   std::map<std::pair<CoverageStatus, KeyId>, std::size_t> counts;
   for (const auto& r : rows) ++counts[{r.status, r.key}];
-  out += fmt::format("coverage of {} and {} (profile {}): {} operators\n\n", names[0], names[1],
-                     v.registry->profile().name(), v.operators);
+  out += fmt::format("coverage of {} and {} (profile {}): {} {}\n\n", names[0], names[1],
+                     v.registry->profile().name(), v.operators, v.operators == 1 ? "operator" : "operators");
   const std::size_t w0 = std::max<std::size_t>(names[0].size(), 5), w1 = std::max<std::size_t>(names[1].size(), 5);
   out += fmt::format("  {:<20}{:>{}}  {:>{}}\n", "status", names[0], w0, names[1], w1);
   for (CoverageStatus s : kCoverageStatuses)
@@ -67,9 +67,13 @@ void render_coverage_rows(const std::vector<CoverageRow>& rows, const CoverageVi
   }
   out += fmt::format("{:<{}}  {:<{}}  {:<{}}  {}\n", "OPERATOR", wop, "KEY", wkey, "STATUS", wst, "KERNEL");
   for (const auto& r : rows) {
-    out += fmt::format("{:<{}}  {:<{}}  {:<{}}  ", printable(r.op->name), wop, key_name(v, r.key), wkey,
-                       to_string(r.status), wst);
-    append_printable(r.entry.debug(), out);
+    out += fmt::format("{:<{}}  {:<{}}  ", printable(r.op->name), wop, key_name(v, r.key), wkey);
+    if (r.entry.valid()) {
+      out += fmt::format("{:<{}}  ", to_string(r.status), wst);
+      append_printable(r.entry.debug(), out);
+    } else {
+      out += to_string(r.status);
+    }
     out += '\n';
   }
 }
@@ -82,12 +86,11 @@ void render_coverage_json(const std::vector<CoverageRow>& rows, const CoverageVi
   out += "[\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const CoverageRow& r = rows[i];
-    const bool has_kernel = r.entry.valid() && r.status != CoverageStatus::Ambiguous;
     out += fmt::format(
         "  {{\"operator\": {}, \"namespace\": {}, \"key\": {}, \"status\": \"{}\", \"kernel\": {}, "
         "\"provenance\": {}}}{}\n",
         json_quote(r.op->name), json_quote(OperatorName::namespace_of(r.op->name)), json_quote(key_name(v, r.key)),
-        to_string(r.status), has_kernel ? json_quote(r.entry.debug()) : "null",
+        to_string(r.status), r.entry.valid() ? json_quote(r.entry.debug()) : "null",
         r.entry.valid() ? json_quote(to_string(r.entry.why)) : "null", i + 1 < rows.size() ? "," : "");
   }
   out += "]\n";

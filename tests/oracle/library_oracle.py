@@ -107,7 +107,7 @@ def expected_status(C, name, key, table_rows, dumps):
         active = [ln for ln in dumps[name].split("\n") if ln.startswith(key + ": ")]
         if active and "[ fallthrough " in active[0]:
             return "fallthrough", m.group("debug")
-    return status, (None if status == "ambiguous" else m.group("debug"))
+    return status, m.group("debug")
 
 
 def check_coverage(args, C, names):
