@@ -74,6 +74,9 @@ class Op:
     kernels: Dict[str, List[Kernel]] = field(default_factory=dict)
     alias_keys: set = field(default_factory=set)
     tags: List[str] = field(default_factory=list)   # Tag enum names, in the order torch gives them
+    # The kernel torch's override warning names as "previous kernel" (its first
+    # typed kernel, OperatorEntry::cpp_signature_), when it could be observed.
+    previous_kernel: Optional[str] = None
 
     @property
     def namespace(self) -> str:
@@ -188,7 +191,69 @@ def operator_tags(torch, name: str) -> List[str]:
         raise ExportError("%s: cannot read its tags: %s" % (name, e)) from None
 
 
-def collect(torch) -> Tuple[List[Op], Dict[str, str], List[str]]:
+def observe_previous_kernels(torch, ops: Sequence[Op]) -> None:
+    """Sets op.previous_kernel: what torch's override warning names as the
+    "previous kernel" (the first kernel registered with a C++ signature, which
+    the dumps do not show), observed by overriding one of the operator's
+    kernels with a Python kernel (boxed, so it does not become that kernel).
+    The overriding kernels go away with their Library objects when this
+    returns (collect() checks that every dump is as before)."""
+    import gc
+    import warnings
+    C = torch._C
+    libraries = {}
+    for op in ops:
+        for key in op.kernels:
+            try:
+                C._dispatch_key_parse(key)
+            except Exception:        # noqa: BLE001 - a key Python cannot name
+                continue
+            ns, rest = op.name.split("::", 1)
+            if ns not in libraries:
+                # The C++ library object itself: torch.library.Library refuses to
+                # override kernels that Python registered (nvprims, ...).
+                libraries[ns] = C._dispatch_library("IMPL", ns, "")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    libraries[ns].impl(rest, key, lambda *args, **kwargs: None)
+                except RuntimeError:     # e.g. a Meta kernel beside CompositeImplicitAutograd
+                    continue
+            for w in caught:
+                m = re.search(r"\n  previous kernel: (.*)\n       new kernel: ", str(w.message))
+                if m:
+                    op.previous_kernel = m.group(1)
+            break
+    libraries.clear()
+    gc.collect()
+
+
+def impl_order(op: Op) -> List[str]:
+    """The keys of op.kernels in the order their impls are written: the key of
+    op.previous_kernel first, so that loading the files makes it the first
+    typed kernel as in torch; then dump (enum) order."""
+    keys = list(op.kernels)
+    for key in keys:
+        if any(k.debug == op.previous_kernel for k in op.kernels[key]):
+            keys.remove(key)
+            return [key] + keys
+    return keys
+
+
+def predicted_previous_kernel(op: Op) -> str:
+    """What the loader makes of the written order: the first typed (unboxed)
+    kernel, else the first SymInt one (boxed with a signature), else none."""
+    written = [k for key in impl_order(op) for k in reversed(op.kernels[key]) if not k.fallthrough]
+    for k in written:
+        if not k.boxed_only:
+            return k.debug
+    for k in written:
+        if k.signature is not None:
+            return k.debug
+    return "no debug info"
+
+
+def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, str], List[str]]:
     """(ops sorted by name, {name: dump text}, extra names from the JIT schema list)."""
     names, extra = operator_names(torch)
     dumps = {n: torch._C._dispatch_dump(n) for n in names}
@@ -196,6 +261,16 @@ def collect(torch) -> Tuple[List[Op], Dict[str, str], List[str]]:
     for op in ops:
         if op.schema is not None:
             op.tags = operator_tags(torch, op.name)
+    if previous_kernels:
+        observe_previous_kernels(torch, ops)
+        changed = [n for n in names if torch._C._dispatch_dump(n) != dumps[n]]
+        if changed:
+            raise ExportError("observing the override warnings changed %d dumps, e.g. %s" % (len(changed), changed[:3]))
+        wrong = [op.name for op in ops
+                 if op.previous_kernel is not None and predicted_previous_kernel(op) != op.previous_kernel]
+        if wrong:
+            raise ExportError("no impl order makes the first typed kernel what torch's override warning names "
+                              "for %d operators, e.g. %s" % (len(wrong), wrong[:3]))
     return ops, dumps, extra
 
 
@@ -220,8 +295,8 @@ def render_file(ns: str, ops: Sequence[Op], source: str) -> str:
                 o.append("alias_analysis = %s\n" % toml_str(op.alias_kind))
             if op.tags:
                 o.append("tags = [%s]\n" % ", ".join(toml_str(t) for t in op.tags))
-        for key, lst in op.kernels.items():
-            for k in reversed(lst):                      # oldest first
+        for key in impl_order(op):
+            for k in reversed(op.kernels[key]):          # oldest first
                 o.append("\n[[impl]]\n")
                 o.append("op = %s\n" % toml_str(op.name))
                 o.append("key = %s\n" % toml_str(key))

@@ -215,6 +215,7 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool registrations --op myops::foo configs/examples/custom_op.toml\n"
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),

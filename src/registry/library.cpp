@@ -16,6 +16,7 @@ namespace dt {
 //
 //   magic, string table (blob.hpp)
 //   origin, files, keys (names), kernel count, libraries, operator index
+//   (name, record offset, has a def)
 //   operator records
 //
 // A location is (file index + 1 or 0, line, column). An operator record:
@@ -64,6 +65,7 @@ class Serializer {
     for (std::size_t i = 0; i < ops.size(); ++i) {
       w_.str(ops[i]->name);
       w_.uint(offsets[i]);
+      w_.u8(ops[i]->def ? 1 : 0);
     }
     w_.uint(records.size());
     std::string out(blob::kMagic);
@@ -189,7 +191,8 @@ Expected<OpLibrary, Diagnostic> OpLibrary::open(std::string_view blob, const Pro
   const std::uint32_t nops = r.u32();
   for (std::uint32_t i = 0; i < nops && !r.failed(); ++i) {
     const std::string_view name = str();
-    lib.ops_.push_back(OpRef{name, r.u32()});
+    const std::uint32_t offset = r.u32();
+    lib.ops_.push_back(OpRef{name, offset, r.u8() != 0});
   }
   const std::uint32_t records = r.u32();
   if (r.failed() || records != blob.size() - r.at()) return bad("the serialized library is truncated");

@@ -56,6 +56,8 @@ class OpLibrary {
   [[nodiscard]] std::size_t size() const { return ops_.size(); }
   [[nodiscard]] std::string_view name(std::size_t i) const { return ops_[i].name; }
   [[nodiscard]] std::optional<std::size_t> find(std::string_view name) const;
+  // Whether operator i has a definition (a dangling impl has none).
+  [[nodiscard]] bool defined(std::size_t i) const { return ops_[i].defined; }
   // The serialized form (what serialize() returned).
   [[nodiscard]] std::string_view blob() const { return blob_; }
   // Where the registrations came from (serialize's `origin`).
@@ -77,6 +79,7 @@ class OpLibrary {
   struct OpRef {
     std::string_view name;
     std::uint32_t offset = 0;  // of its record in the blob
+    bool defined = false;
   };
   OpLibrary() = default;
 

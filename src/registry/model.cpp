@@ -122,16 +122,23 @@ void Registry::materialize_all() {
     if (find(library_->name(i)) == nullptr) materialize(i);
 }
 
-std::vector<std::string_view> Registry::names() const {
+std::vector<std::string_view> Registry::names(bool defined_only) const {
   std::vector<std::string_view> out;
   out.reserve(ops_.size() + (library_ ? library_->size() : 0));
-  for (const Operator& op : ops_) out.emplace_back(op.name);
+  for (const Operator& op : ops_)
+    if (!defined_only || op.def) out.emplace_back(op.name);
+  // A library operator the files touched is in ops_ (with its state now).
   if (library_)
-    for (std::size_t i = 0; i < library_->size(); ++i) out.push_back(library_->name(i));
+    for (std::size_t i = 0; i < library_->size(); ++i)
+      if ((!defined_only || library_->defined(i)) && find(library_->name(i)) == nullptr)
+        out.push_back(library_->name(i));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
+
+std::vector<std::string_view> Registry::names() const { return names(false); }
+std::vector<std::string_view> Registry::defined_names() const { return names(true); }
 
 bool Registry::knows(std::string_view name) const {
   return find(name) != nullptr || (library_ && library_->find(name).has_value());

@@ -123,6 +123,8 @@ class Registry {
   [[nodiscard]] bool knows(std::string_view name) const;
   // Every operator name, here or in the library, sorted (byte order), each once.
   [[nodiscard]] std::vector<std::string_view> names() const;
+  // The same, only operators with a definition.
+  [[nodiscard]] std::vector<std::string_view> defined_names() const;
 
   [[nodiscard]] const Profile& profile() const { return *profile_; }
 
@@ -158,6 +160,7 @@ class Registry {
  private:
   Operator& entry(const std::string& name, const Location& where);
   Operator& add_operator(std::string_view name);
+  [[nodiscard]] std::vector<std::string_view> names(bool defined_only) const;
   Operator& materialize(std::size_t library_index);
 
   const Profile* profile_;

@@ -2,7 +2,7 @@
 """The built-in operator library against the live torch, with no input files.
 
     /usr/bin/python3 tests/oracle/library_oracle.py --tool build/dispatchtool
-        [--what table|registrations|all|coverage] [--jobs 2] [--profile torch-1.13]
+        [--what table|registrations|all|coverage|overrides] [--jobs 2] [--profile torch-1.13]
 
 table / registrations: for every operator the installed torch registers,
     TOOL table --raw --profile P --op NAME         == _dispatch_dump_table(NAME)
@@ -19,6 +19,11 @@ coverage: for each backend key K of --backends,
     [kernel] -> kernel; [default backend kernel] -> composite-explicit;
     [math kernel], [nested kernel] -> composite-implicit; [autograd kernel] ->
     autograd; [ambiguous autogradother] -> ambiguous; [backend fallback] -> fallback.
+overrides: for every operator with a kernel on a key Python can name, torch's
+  warning when a Python kernel overrides it (registered through the C++
+  library object) equals the tool's warning for an [[impl]] of the same
+  operator and key on top of the library (the "previous kernel" line names the
+  operator's first typed kernel, which the dumps do not show).
 Exit 0 iff everything matched, 1 otherwise, 77 (ctest skip) without torch.
 """
 
@@ -143,11 +148,74 @@ def check_coverage(args, C, names):
     return all_ok
 
 
+def torch_override_warnings(torch, names):
+    """{name: (key, warning text)} for a Python kernel overriding each operator's
+    first Python-nameable kernel key, in this process (then undone)."""
+    import gc
+    import warnings
+    C = torch._C
+    libs, out = {}, {}
+    for name in names:
+        keys = [ln.split(":", 1)[0] for ln in C._dispatch_dump(name).split("\n")[4:] if ln and " (inactive)" not in ln]
+        for key in [k.replace("[alias]", "") for k in keys]:
+            try:
+                C._dispatch_key_parse(key)
+            except Exception:  # noqa: BLE001
+                continue
+            ns, rest = name.split("::", 1)
+            lib = libs.setdefault(ns, C._dispatch_library("IMPL", ns, ""))
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    lib.impl(rest, key, lambda *a, **k: None)
+                except RuntimeError:
+                    continue
+            texts = [str(w.message) for w in caught if "Overriding a previously" in str(w.message)]
+            if texts:
+                out[name] = (key, re.sub(r" \(Triggered internally at .*$", "", texts[0], flags=re.S))
+            break
+    libs.clear()
+    gc.collect()
+    return out
+
+
+def check_overrides(args, torch, names):
+    import os
+    import tempfile
+    expected = torch_override_warnings(torch, names)
+    by_ns = {}
+    for name, (key, text) in expected.items():
+        by_ns.setdefault(name.split("::", 1)[0], []).append((name, key, text))
+    bad, total = [], 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for ns, items in sorted(by_ns.items()):
+            path = os.path.join(tmp, "%s.toml" % ns)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write('namespace = "%s"\n' % ns)
+                for name, key, text in items:
+                    new = re.search(r"\n       new kernel: (.*)$", text).group(1)
+                    f.write('\n[[impl]]\nop = "%s"\nkey = "%s"\nkernel = "%s"\nboxed_only = true\n'
+                            % (name, key, new.replace("\\", "\\\\").replace('"', '\\"')))
+            rc, out, err = run([args.tool, "table", "--raw", "--profile", args.profile, "--keys", "CPU", path])
+            got = [m.group(1) for m in re.finditer(r": warning: (Overriding.*?)\n(?=\S+: note: )", err, re.S)]
+            total += len(items)
+            if rc != 0 or len(got) != len(items):
+                print("library_oracle: overrides %s: status %d, %d warnings for %d overrides: %s"
+                      % (ns, rc, len(got), len(items), err[:300]))
+                bad.extend(n for n, _, _ in items)
+                continue
+            bad.extend(name for (name, _, text), g in zip(items, got) if g != text)
+    print("library_oracle: override warnings: %d of %d operators differ" % (len(bad), total))
+    for n in bad[:3]:
+        print("  %s: torch says %r" % (n, expected[n][1][:400]))
+    return not bad and total > 3000
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True)
     ap.add_argument("--profile", default="torch-1.13")
-    ap.add_argument("--what", choices=("table", "registrations", "all", "coverage"), required=True)
+    ap.add_argument("--what", choices=("table", "registrations", "all", "coverage", "overrides"), required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--backends", default=",".join(BACKENDS))
     args = ap.parse_args(argv)
@@ -167,8 +235,10 @@ def main(argv=None) -> int:
     elif args.what == "all":
         ok = check_all(args, names, "table", {n: C._dispatch_dump_table(n) for n in names})
         ok = check_all(args, names, "registrations", {n: C._dispatch_dump(n) for n in names}) and ok
-    else:
+    elif args.what == "coverage":
         ok = check_coverage(args, C, names)
+    else:
+        ok = check_overrides(args, torch, names)
     print("library_oracle: %s" % ("passed" if ok else "FAILED"))
     return 0 if ok else 1
 
