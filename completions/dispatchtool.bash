@@ -40,6 +40,9 @@ __dispatchtool_list() {
   compopt -o nospace 2>/dev/null
 }
 
+# coverage's statuses (--status, --fail-on).
+__dispatchtool_statuses="kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing"
+
 __dispatchtool_rules() {
   dispatchtool lint --list-rules 2>/dev/null | cut -d' ' -f1
 }
@@ -48,7 +51,7 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint"
+  local commands="table registrations explain keys lint coverage"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -65,9 +68,18 @@ _dispatchtool() {
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
     --format)
       if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
+      if [[ $cmd == coverage ]]; then COMPREPLY=($(compgen -W "text json" -- "$cur")); fi
       return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
-    --fail-on) COMPREPLY=($(compgen -W "error warning info" -- "$cur")); return ;;
+    --fail-on)
+      if [[ $cmd == coverage ]]; then
+        __dispatchtool_list "$__dispatchtool_statuses"
+      else
+        COMPREPLY=($(compgen -W "error warning info" -- "$cur"))
+      fi
+      return ;;
+    --status) __dispatchtool_list "$__dispatchtool_statuses"; return ;;
+    --backend) COMPREPLY=($(compgen -W "$(dispatchtool keys --names 2>/dev/null)" -- "$cur")); return ;;
     --keys|--register)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
@@ -91,11 +103,12 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --op --keys --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --op --keys --raw --style --register --color --help" ;;
-    explain) opts="--profile --op --keys --register --color --help" ;;
+    table) opts="--profile --op --keys --all --no-library --raw --style --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --op --keys --all --no-library --raw --style --register --color --help" ;;
+    explain) opts="--profile --op --keys --all --no-library --register --color --help" ;;
     keys) opts="--profile --names --help" ;;
-    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --baseline --write-baseline --context --list-rules --help" ;;
+    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --status --fail-on --format --no-library --color --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -56,6 +56,10 @@ check "dispatchtool lint --context s" subdir/
 check "dispatchtool lint --format s" sarif
 check "dispatchtool table --style p" python-dispatcher
 check "dispatchtool lint --fail-on w" warning
+check "dispatchtool coverage --status mis" missing
+check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous
+check "dispatchtool coverage --backend PrivateU" PrivateUse1
+check "dispatchtool coverage --format js" json
 # Rule ids for --select/--ignore, comma lists like --keys.
 for rule in (dispatchtool lint --list-rules | string replace -r ' .*' '')
     check "dispatchtool lint --select " $rule

@@ -111,6 +111,10 @@ check "dispatchtool table --style py" python-dispatcher
 check "dispatchtool table --color n" never
 check "dispatchtool lint --format sa" sarif
 check "dispatchtool lint --fail-on w" warning
+check "dispatchtool coverage --status mis" missing
+check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous
+check "dispatchtool coverage --backend PrivateU" PrivateUse1
+check "dispatchtool coverage --format js" json
 check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool explain --register CPU,Composite" CPU,CompositeImplicitAutograd
