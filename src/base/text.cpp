@@ -189,8 +189,8 @@ bool glob_match(std::string_view pattern, std::string_view text) {
     if (p < pattern.size()) {
       std::size_t next = p + 1;
       bool literal = false;
-      bool ok = pattern[p] == '?' || (pattern[p] == '[' ? match_set(pattern, p + 1, text[t], next, literal)
-                                                       : pattern[p] == text[t]);
+      bool ok = pattern[p] == '?' ||
+                (pattern[p] == '[' ? match_set(pattern, p + 1, text[t], next, literal) : pattern[p] == text[t]);
       if (ok) {
         p = next;
         ++t;

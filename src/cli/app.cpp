@@ -226,9 +226,9 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
-  const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
+  const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io), add_coverage_command(app, io),
+                                         add_lint_command(app, io),    add_coverage_command(app, io),
                                          add_ops_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;

@@ -74,8 +74,7 @@ void add_profile_option(CLI::App& sub, std::string& profile);
 void add_library_options(CLI::App& sub, bool& all, bool& no_library);
 // The profile's operator library unless `no_library` (nullptr if it has none);
 // false after printing an error.
-bool open_library_for(const Io& io, const Profile& profile, bool no_library,
-                      std::shared_ptr<const OpLibrary>& library);
+bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);

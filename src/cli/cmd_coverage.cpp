@@ -72,10 +72,9 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   const Resolver resolver(reg);
   const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
   std::vector<CoverageRow> rows = compute_coverage(resolver, ops, *keys);
-  const bool fails = std::any_of(rows.begin(), rows.end(),
-                                 [&](const CoverageRow& r) { return has_status(*fail_on, r.status); });
-  if (!statuses->empty())
-    std::erase_if(rows, [&](const CoverageRow& r) { return !has_status(*statuses, r.status); });
+  const bool fails =
+      std::any_of(rows.begin(), rows.end(), [&](const CoverageRow& r) { return has_status(*fail_on, r.status); });
+  if (!statuses->empty()) std::erase_if(rows, [&](const CoverageRow& r) { return !has_status(*statuses, r.status); });
 
   const CoverageView view{&reg, *keys, ops.size(), use_color(io, o.color)};
   Writer w(io.out);
@@ -94,7 +93,8 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<CoverageOptions>();
   CLI::App* sub = app.add_subcommand(
       "coverage", "For every operator, what a backend key and its autograd key resolve to: what is left to implement");
-  sub->add_option("files", o->files, "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+  sub->add_option("files", o->files,
+                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
   sub->add_option("--backend", o->backend,
                   "the backend's runtime key: CPU, CUDA, XLA, Meta, SparseCPU, PrivateUse1 (or its renamed name), ...")
       ->required();

@@ -120,8 +120,7 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<lint::Finding> findings = lint::run(*loaded);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->empty() || options.library != nullptr)
-    lint::keep_linted(findings, o.files, options.library.get());
+  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, o.files, options.library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }

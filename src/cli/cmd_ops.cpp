@@ -71,7 +71,8 @@ Command add_ops_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<OpsOptions>();
   CLI::App* sub = app.add_subcommand(
       "ops", "List operators (PyTorch's own and the files'): schema, tags, keys with kernels; filter by tag");
-  sub->add_option("files", o->files, "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+  sub->add_option("files", o->files,
+                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
   add_profile_option(*sub, o->profile);
   sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)")
       ->expected(1)

@@ -2,11 +2,11 @@
 // profile_builder.cpp.
 #include "keys/profile.hpp"
 
-#include <algorithm>
-#include <cctype>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
 
 #include "base/text.hpp"
 

@@ -144,7 +144,8 @@ bool passes(const Operator& op, const OpFilter& f) {
   static const std::vector<std::string> kNone;
   const std::vector<std::string>& tags = op.def ? op.def->tags : kNone;
   const auto has = [&](const std::string& t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); };
-  return std::all_of(f.tags.begin(), f.tags.end(), has) && std::none_of(f.exclude_tags.begin(), f.exclude_tags.end(), has);
+  return std::all_of(f.tags.begin(), f.tags.end(), has) &&
+         std::none_of(f.exclude_tags.begin(), f.exclude_tags.end(), has);
 }
 
 std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f) {

@@ -59,9 +59,9 @@ struct OpFilter {
 };
 
 // Checks a filter against the registry before it is used, with the registry's
-// answer for what is unknown (each message starts with the option's name): a tag the profile does not list (did-you-mean
-// and the profile's tags), a namespace no operator has (did-you-mean), a name
-// without wildcards that names no operator (suggest_operator).
+// answer for what is unknown (each message starts with the option's name): a tag the profile does not list
+// (did-you-mean and the profile's tags), a namespace no operator has (did-you-mean), a name without wildcards that
+// names no operator (suggest_operator).
 Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f);
 // The operators of `ops` that the filter keeps, in order.
 std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f);

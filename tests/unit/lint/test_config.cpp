@@ -119,8 +119,9 @@ TEST_CASE("lint config: ignore-tags drops the findings about operators with thos
   CHECK(lint::check_ignore_tags(bad, profile("torch-1.13")).error().message.starts_with("--ignore-tag: unknown tag"));
 
   const LoadResult l = must_load(
-      "torch-1.13", {{"a.toml", "namespace = \"x\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ntags = [\"generated\"]\n"
-                                "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"}});
+      "torch-1.13", {{"a.toml",
+                      "namespace = \"x\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ntags = [\"generated\"]\n"
+                      "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"}});
   std::vector<Finding> fs(3);
   fs[0].op = "x::f";
   fs[1].op = "x::g";

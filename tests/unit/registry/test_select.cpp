@@ -148,13 +148,15 @@ TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") 
 }
 
 TEST_CASE("op filters: namespaces, tags (all of them), excluded tags, a name pattern") {
-  LoadResult l = must_load(
-      "torch-1.13",
-      {{"a.toml", "namespace = \"one\"\n"
+  LoadResult l =
+      must_load("torch-1.13",
+                {{"a.toml",
+                  "namespace = \"one\"\n"
                   "[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\", \"generated\"]\n"
                   "[[def]]\nschema = \"rand(Tensor x) -> Tensor\"\ntags = [\"nondeterministic_seeded\"]\n"
                   "[[def]]\nschema = \"plain(Tensor x) -> Tensor\"\n"},
-       {"b.toml", "namespace = \"two\"\n[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\"]\n"
+                 {"b.toml",
+                  "namespace = \"two\"\n[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\"]\n"
                   "[[impl]]\nop = \"dangling\"\nkey = \"CPU\"\nkernel = \"k\"\n"}});
   const auto all = l.registry.sorted_operators();
   auto names = [&](const OpFilter& f) {
