@@ -7,14 +7,22 @@ processes (best of --runs) with their peak resident memory:
 
   floor   build/bench/dispatchtool_toml_floor: a plain toml++ parse of the same
           files, the floor for any toml++-based tool
-  table   dispatchtool table --raw --profile torch-1.13
-  lint    dispatchtool lint --profile torch-1.13 (when the subcommand exists)
+  table   dispatchtool table --raw --no-library --profile torch-1.13 (the
+          corpus *is* PyTorch's own operators, loaded from TOML)
+  lint    dispatchtool lint --no-library --profile torch-1.13
   torch   /usr/bin/python3 printing _dispatch_dump_table for every operator
           (the real dispatcher; 1x only: it cannot hold ten copies of aten)
 
 Targets (printed with the ratios): table within 1.3x of the floor, at least 7x
 faster than the real dispatcher's whole process, peak memory at most 60 MiB,
 linear growth from 1x to 10x; lint within 1.5x of table.
+
+The built-in operator library (no TOML at run time), with its targets:
+  op      table --raw --op aten::add.Tensor, no files: <= 15 ms, <= 20 MiB, and
+          >= 50x faster than python3 printing torch's _dispatch_dump_table of it
+  lint    lint of the backend example (configs/examples/npu_backend): <= 30 ms
+  cover   coverage --backend PrivateUse1 over the whole library: <= 100 ms
+and the sizes of the binary and of the embedded library.
 
 Usage: bench/run.py [--build build] [--runs 5] [--workdir build/bench-data]
 """
@@ -27,6 +35,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PYTHON = "/usr/bin/python3"
+
+TORCH_ONE_OP = "import torch; print(torch._C._dispatch_dump_table('aten::add.Tensor'))"
 
 TORCH_DUMP = r"""
 import sys, torch
@@ -112,8 +122,8 @@ def main():
     has_lint = subprocess.run([tool, "lint", "--help"], capture_output=True).returncode == 0
 
     files = export(workdir)
-    table = lambda fs: [tool, "table", "--raw", "--profile", "torch-1.13"] + fs
-    lint = lambda fs: [tool, "lint", "--profile", "torch-1.13", "--format", "text"] + fs
+    table = lambda fs: [tool, "table", "--raw", "--no-library", "--profile", "torch-1.13"] + fs
+    lint = lambda fs: [tool, "lint", "--no-library", "--no-config", "--profile", "torch-1.13", "--format", "text"] + fs
 
     # The tool's output must be the real dispatcher's, byte for byte.
     tool_digest, out_bytes = digest(table(files["1x"]))
@@ -176,7 +186,40 @@ def main():
         l1, l10 = res[("lint", "1x")][0], res[("lint", "10x")][0]
         print(f"  lint / table           1x: {l1 / t1:5.2f}x   10x: {l10 / t10:5.2f}x   "
               f"target <= 1.50x   {verdict(max(l1 / t1, l10 / t10) <= 1.5)}")
+    library(a, tool)
     return 0 if same else 1
+
+
+def library(a, tool):
+    """The built-in operator library: PyTorch's own operators without TOML."""
+    example = sorted(os.path.join(ROOT, "configs", "examples", "npu_backend", n)
+                     for n in os.listdir(os.path.join(ROOT, "configs", "examples", "npu_backend")))
+    one_op = [tool, "table", "--raw", "--profile", "torch-1.13", "--op", "aten::add.Tensor"]
+    op_t, op_m, _ = best(one_op, max(a.runs, 10))
+    torch_t, torch_m, _ = best([PYTHON, "-c", TORCH_ONE_OP], max(1, a.runs // 2))
+    same = digest(one_op)[0] == digest([PYTHON, "-c", "import sys; sys.stdout.write('### aten::add.Tensor\\n'); "
+                                                     "import torch; sys.stdout.write("
+                                                     "torch._C._dispatch_dump_table('aten::add.Tensor'))"])[0]
+    lint_t, lint_m, _ = best([tool, "lint", "--no-config", "--profile", "torch-1.13"] + example, max(a.runs, 10))
+    cov_t, cov_m, _ = best([tool, "coverage", "--profile", "torch-1.13", "--backend", "PrivateUse1"], max(a.runs, 10))
+    blob = os.path.join(a.build, "CMakeFiles", "dispatchtool_libraries.dir", "generated", "embedded_libraries.cpp.o")
+
+    def verdict(ok):
+        return "ok" if ok else "MISSED"
+
+    print("\nthe built-in operator library (torch-1.13, 3,380 operators, no files):")
+    print(f"  table --raw --op aten::add.Tensor: {op_t * 1000:6.1f} ms, {op_m:5.1f} MiB   "
+          f"target <= 15 ms, <= 20 MiB   {verdict(op_t <= 0.015 and op_m <= 20)}")
+    print(f"    identical to torch's _dispatch_dump_table: {'yes' if same else 'NO'}; "
+          f"python3 + torch for the same: {torch_t * 1000:.0f} ms, {torch_m:.0f} MiB; "
+          f"ratio {torch_t / op_t:.0f}x   target >= 50x   {verdict(torch_t / op_t >= 50)}")
+    print(f"  lint of configs/examples/npu_backend: {lint_t * 1000:6.1f} ms, {lint_m:5.1f} MiB   "
+          f"target <= 30 ms   {verdict(lint_t <= 0.030)}")
+    print(f"  coverage --backend PrivateUse1 (whole library): {cov_t * 1000:6.1f} ms, {cov_m:5.1f} MiB   "
+          f"target <= 100 ms   {verdict(cov_t <= 0.100)}")
+    print(f"  binary: {os.path.getsize(tool) / 2**20:.2f} MiB"
+          + (f", of which the embedded library object {os.path.getsize(blob) / 2**20:.2f} MiB"
+             if os.path.exists(blob) else ""))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Export the real operator registrations of the installed torch as dispatchtool input.
 
-    /usr/bin/python3 tools/export_corpus.py OUTDIR [--ops-per-file 200] [--verify]
+    /usr/bin/python3 tools/export_corpus.py OUTDIR [--ops-per-file 200] [--verify] [--check]
 
 Every operator the dispatcher knows (torch._C._dispatch_get_registrations_for_dispatch_key(''),
 plus any operator of torch._C._jit_get_all_schemas() whose _dispatch_dump is
@@ -12,7 +12,8 @@ text and written, in the input format of ../shared/spec/input-format.md, to
                                   --ops-per-file operators, ops sorted byte-wise
     OUTDIR/MANIFEST               all operator names, sorted, one per line
 
-Per operator: a [[def]] (schema, debug, alias_analysis unless FROM_SCHEMA) and
+Per operator: a [[def]] (schema, debug, alias_analysis unless FROM_SCHEMA, the
+operator's tags as torch.ops.<ns>.<name>.<overload>.tags gives them) and
 one [[impl]] per kernel line of the dump, older (inactive) kernels of a key
 first, so that loading the files in order recreates the same kernel lists.
 
@@ -20,6 +21,9 @@ Every parsed dump is rendered back and compared with the original text before
 anything is written (the parse is lossless or the export fails). --verify
 additionally reads the written files back with tomllib, rebuilds every
 `_dispatch_dump` from the TOML alone and compares it with the live torch.
+--check exports into a temporary directory and compares it byte for byte with
+OUTDIR (a committed export, e.g. configs/library/torch-1.13, is what the
+installed torch exports today), writing nothing.
 
 Importable: diff_corpus.py uses collect(), write_corpus(), read_corpus() and
 render_dump().
@@ -69,6 +73,10 @@ class Op:
     # key -> kernels, newest first (dump order); keys in dump (enum) order
     kernels: Dict[str, List[Kernel]] = field(default_factory=dict)
     alias_keys: set = field(default_factory=set)
+    tags: List[str] = field(default_factory=list)   # Tag enum names, in the order torch gives them
+    # The kernel torch's override warning names as "previous kernel" (its first
+    # typed kernel, OperatorEntry::cpp_signature_), when it could be observed.
+    previous_kernel: Optional[str] = None
 
     @property
     def namespace(self) -> str:
@@ -172,11 +180,97 @@ def operator_names(torch) -> Tuple[List[str], List[str]]:
     return sorted(names, key=key), sorted(extra, key=key)
 
 
-def collect(torch) -> Tuple[List[Op], Dict[str, str], List[str]]:
+def operator_tags(torch, name: str) -> List[str]:
+    """torch.ops.<ns>.<name>.<overload or default>.tags, as Tag names."""
+    ns, rest = name.split("::", 1)
+    base, _, overload = rest.partition(".")
+    try:
+        packet = getattr(getattr(torch.ops, ns), base)
+        return [t.name for t in getattr(packet, overload or "default").tags]
+    except (AttributeError, RuntimeError) as e:
+        raise ExportError("%s: cannot read its tags: %s" % (name, e)) from None
+
+
+def observe_previous_kernels(torch, ops: Sequence[Op]) -> None:
+    """Sets op.previous_kernel: what torch's override warning names as the
+    "previous kernel" (the first kernel registered with a C++ signature, which
+    the dumps do not show), observed by overriding one of the operator's
+    kernels with a Python kernel (boxed, so it does not become that kernel).
+    The overriding kernels go away with their Library objects when this
+    returns (collect() checks that every dump is as before)."""
+    import gc
+    import warnings
+    C = torch._C
+    libraries = {}
+    for op in ops:
+        for key in op.kernels:
+            try:
+                C._dispatch_key_parse(key)
+            except Exception:        # noqa: BLE001 - a key Python cannot name
+                continue
+            ns, rest = op.name.split("::", 1)
+            if ns not in libraries:
+                # The C++ library object itself: torch.library.Library refuses to
+                # override kernels that Python registered (nvprims, ...).
+                libraries[ns] = C._dispatch_library("IMPL", ns, "")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    libraries[ns].impl(rest, key, lambda *args, **kwargs: None)
+                except RuntimeError:     # e.g. a Meta kernel beside CompositeImplicitAutograd
+                    continue
+            for w in caught:
+                m = re.search(r"\n  previous kernel: (.*)\n       new kernel: ", str(w.message))
+                if m:
+                    op.previous_kernel = m.group(1)
+            break
+    libraries.clear()
+    gc.collect()
+
+
+def impl_order(op: Op) -> List[str]:
+    """The keys of op.kernels in the order their impls are written: the key of
+    op.previous_kernel first, so that loading the files makes it the first
+    typed kernel as in torch; then dump (enum) order."""
+    keys = list(op.kernels)
+    for key in keys:
+        if any(k.debug == op.previous_kernel for k in op.kernels[key]):
+            keys.remove(key)
+            return [key] + keys
+    return keys
+
+
+def predicted_previous_kernel(op: Op) -> str:
+    """What the loader makes of the written order: the first typed (unboxed)
+    kernel, else the first SymInt one (boxed with a signature), else none."""
+    written = [k for key in impl_order(op) for k in reversed(op.kernels[key]) if not k.fallthrough]
+    for k in written:
+        if not k.boxed_only:
+            return k.debug
+    for k in written:
+        if k.signature is not None:
+            return k.debug
+    return "no debug info"
+
+
+def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, str], List[str]]:
     """(ops sorted by name, {name: dump text}, extra names from the JIT schema list)."""
     names, extra = operator_names(torch)
     dumps = {n: torch._C._dispatch_dump(n) for n in names}
     ops = [parse_dump(n, dumps[n]) for n in names]
+    for op in ops:
+        if op.schema is not None:
+            op.tags = operator_tags(torch, op.name)
+    if previous_kernels:
+        observe_previous_kernels(torch, ops)
+        changed = [n for n in names if torch._C._dispatch_dump(n) != dumps[n]]
+        if changed:
+            raise ExportError("observing the override warnings changed %d dumps, e.g. %s" % (len(changed), changed[:3]))
+        wrong = [op.name for op in ops
+                 if op.previous_kernel is not None and predicted_previous_kernel(op) != op.previous_kernel]
+        if wrong:
+            raise ExportError("no impl order makes the first typed kernel what torch's override warning names "
+                              "for %d operators, e.g. %s" % (len(wrong), wrong[:3]))
     return ops, dumps, extra
 
 
@@ -199,8 +293,10 @@ def render_file(ns: str, ops: Sequence[Op], source: str) -> str:
             o.append("debug = %s\n" % toml_str(op.debug))
             if op.alias_kind != DEFAULT_ALIAS_KIND:
                 o.append("alias_analysis = %s\n" % toml_str(op.alias_kind))
-        for key, lst in op.kernels.items():
-            for k in reversed(lst):                      # oldest first
+            if op.tags:
+                o.append("tags = [%s]\n" % ", ".join(toml_str(t) for t in op.tags))
+        for key in impl_order(op):
+            for k in reversed(op.kernels[key]):          # oldest first
                 o.append("\n[[impl]]\n")
                 o.append("op = %s\n" % toml_str(op.name))
                 o.append("key = %s\n" % toml_str(key))
@@ -262,6 +358,7 @@ def read_corpus(paths: Sequence[str]) -> Dict[str, Op]:
             op.schema = schema if "::" in schema.split("(", 1)[0] else ns + "::" + schema
             op.debug = d.get("debug", "")
             op.alias_kind = d.get("alias_analysis", DEFAULT_ALIAS_KIND) or DEFAULT_ALIAS_KIND
+            op.tags = list(d.get("tags", []))
         for im in doc.get("impl", []):
             name = qual(im["op"])
             op = ops.setdefault(name, Op(name))
@@ -284,8 +381,10 @@ def enum_order_from_profile(profile_path: str) -> Tuple[List[str], set]:
     return sorted(u.value, key=lambda k: u.value[k]), set(u.aliases)
 
 
-def verify(paths: Sequence[str], dumps: Dict[str, str], profile_path: str) -> List[str]:
-    """Rebuild every _dispatch_dump from the written TOML; return mismatching names."""
+def verify(paths: Sequence[str], dumps: Dict[str, str], profile_path: str,
+           tags: Optional[Dict[str, List[str]]] = None) -> List[str]:
+    """Rebuild every _dispatch_dump (and, given `tags`, every operator's tags)
+    from the written TOML; return mismatching names."""
     order, aliases = enum_order_from_profile(profile_path)
     ops = read_corpus(paths)
     bad = []
@@ -295,9 +394,22 @@ def verify(paths: Sequence[str], dumps: Dict[str, str], profile_path: str) -> Li
             bad.append(name)
             continue
         op.alias_keys = {k for k in op.kernels if k in aliases}
-        if render_dump(op, order) != dumps.get(name):
+        if render_dump(op, order) != dumps.get(name) or (tags is not None and op.tags != tags.get(name, [])):
             bad.append(name)
     return sorted(bad)
+
+
+def compare_dirs(committed: str, fresh: str) -> List[str]:
+    """Files that differ between two exports (missing on either side included)."""
+    def listing(d):
+        return {f for f in os.listdir(d) if _CORPUS_FILE_RE.fullmatch(f) or f == "MANIFEST"} if os.path.isdir(d) else set()
+    a, b = listing(committed), listing(fresh)
+    out = sorted((a ^ b))
+    for f in sorted(a & b):
+        with open(os.path.join(committed, f), "rb") as x, open(os.path.join(fresh, f), "rb") as y:
+            if x.read() != y.read():
+                out.append(f)
+    return sorted(out)
 
 
 def export(outdir: str, ops_per_file: int = 200):
@@ -317,6 +429,8 @@ def main(argv=None) -> int:
     ap.add_argument("--ops-per-file", type=int, default=200)
     ap.add_argument("--verify", action="store_true",
                     help="read the files back and rebuild every _dispatch_dump from them")
+    ap.add_argument("--check", action="store_true",
+                    help="export into a temporary directory and compare it with OUTDIR byte for byte; write nothing")
     ap.add_argument("--profile", default=DEFAULT_PROFILE,
                     help="profile giving the enum order for --verify (default: %(default)s)")
     args = ap.parse_args(argv)
@@ -328,6 +442,21 @@ def main(argv=None) -> int:
     except Exception:                # noqa: BLE001
         print("SKIP: torch not importable (install python3-torch)")
         return 77
+    if args.check:
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                export(tmp, args.ops_per_file)
+            except ExportError as e:
+                print("export_corpus: error: %s" % e, file=sys.stderr)
+                return 1
+            bad = compare_dirs(args.outdir, tmp)
+        print("export_corpus: check: %d files of %s differ from a fresh export" % (len(bad), args.outdir))
+        for b in bad[:10]:
+            print("  " + b)
+        if bad:
+            print("regenerate with: /usr/bin/python3 tools/export_corpus.py %s" % args.outdir)
+        return 1 if bad else 0
     try:
         r = export(args.outdir, args.ops_per_file)
     except ExportError as e:
@@ -343,7 +472,7 @@ def main(argv=None) -> int:
              r["seconds"]))
     if args.verify:
         t0 = time.perf_counter()
-        bad = verify(r["paths"], r["dumps"], args.profile)
+        bad = verify(r["paths"], r["dumps"], args.profile, {op.name: op.tags for op in ops})
         print("export_corpus: verify: %d of %d dumps rebuilt from the TOML files differ (%.2fs)"
               % (len(bad), len(ops), time.perf_counter() - t0))
         for b in bad[:10]:

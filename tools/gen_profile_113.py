@@ -112,6 +112,35 @@ def device_types(backends: Sequence[str], functionality: Sequence[str], is_devic
     return sorted(out.items())
 
 
+def read_tags_yaml(path: str) -> List[Tuple[str, str]]:
+    """(tag, one-line description) of torchgen's tags.yaml, in file order (its
+    simple layout: '- tag: NAME' then an indented 'desc: |' block)."""
+    tags, cur, desc = [], None, []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"- tag: (\w+)\s*$", line)
+            if m:
+                if cur is not None:
+                    tags.append((cur, " ".join(desc)))
+                cur, desc = m.group(1), []
+            elif cur is not None and line.strip() and not line.strip().startswith(("desc:", "#")):
+                desc.append(line.strip())
+    if cur is not None:
+        tags.append((cur, " ".join(desc)))
+    return tags
+
+
+def release_tags(torch, fails) -> List[Tuple[str, str]]:
+    """The installed release's tags: torchgen's packaged tags.yaml, checked
+    against the torch.Tag enum."""
+    import torchgen
+    path = os.path.join(os.path.dirname(torchgen.__file__), "packaged", "ATen", "native", "tags.yaml")
+    tags = read_tags_yaml(path)
+    enum = sorted(torch.Tag.__members__) if hasattr(torch, "Tag") else sorted(torch._C.Tag.__members__)
+    fails.check(sorted(n for n, _ in tags) == enum, "tags.yaml names equal torch.Tag", "%s vs %s" % (tags, enum))
+    return tags
+
+
 def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     """Render a profile dict in the layout of docs/profile-format.md."""
     o = []
@@ -188,6 +217,15 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("[device_types]\n")
     for name, key in p["device_types"]:
         o.append("%s = %s\n" % (name, toml_str(key)))
+    if p.get("operator_library"):
+        o.append("\n# PyTorch's own operators (definitions, kernels): directories or TOML files relative\n"
+                 "# to this file, exported by tools/export_corpus.py (docs/library.md).\n")
+        o.append("[operator_library]\n")
+        o.append("paths = [%s]\n" % toml_str(p["operator_library"]))
+    if p.get("tags"):
+        o.append("\n# Operator tags (torch.Tag) with the release's descriptions (tags.yaml).\n")
+        for name, desc in p["tags"]:
+            o.append("\n[[tag]]\nname = %s\ndescription = %s\n" % (toml_str(name), toml_str(desc)))
     return "".join(o)
 
 
@@ -831,6 +869,9 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),
         "_runtime_keys": runtime,
+        # The operators themselves are exported by tools/export_corpus.py.
+        "operator_library": "../library/torch-1.13",
+        "tags": release_tags(torch, fails),
     }
 
 

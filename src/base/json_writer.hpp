@@ -23,6 +23,8 @@ class JsonWriter {
   void key(std::string_view k);
   void str(std::string_view s);
   void num(std::uint64_t n);
+  void boolean(bool b);
+  void null();
 
   // Shorthands for "key": value members.
   void member(std::string_view k, std::string_view s) {

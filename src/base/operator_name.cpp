@@ -61,6 +61,11 @@ std::string_view OperatorName::without_namespace(std::string_view qualified) {
   return p == std::string_view::npos ? qualified : qualified.substr(p + 2);
 }
 
+std::string_view OperatorName::namespace_of(std::string_view qualified) {
+  const auto p = qualified.find("::");
+  return p == std::string_view::npos ? std::string_view{} : qualified.substr(0, p);
+}
+
 std::string_view OperatorName::without_overload(std::string_view qualified) {
   const auto ns = qualified.find("::");
   const auto dot = qualified.find('.', ns == std::string_view::npos ? 0 : ns + 2);

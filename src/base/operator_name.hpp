@@ -30,6 +30,8 @@ struct OperatorName {
   // name "ns::add".
   static std::string_view without_namespace(std::string_view qualified);
   static std::string_view without_overload(std::string_view qualified);
+  // "ns" of "ns::name.overload"; "" for an unqualified name.
+  static std::string_view namespace_of(std::string_view qualified);
 };
 
 // Appends "ns::name.overload" (parts left out as for OperatorName::qualified).

@@ -101,9 +101,19 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
       ->each([&o](const std::string&) { o.keys_given = true; });
+  add_library_options(sub, o.all, o.no_library);
+  add_op_filter_options(sub, o.filter);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+}
+
+void add_library_options(CLI::App& sub, bool& all, bool& no_library) {
+  CLI::Option* all_flag = sub.add_flag(
+      "--all", all, "every operator of the profile's operator library (PyTorch's own), not only those the files use");
+  sub.add_flag("--no-library", no_library,
+               "without PyTorch's own operators: only the registrations of the files (as if nothing else existed)")
+      ->excludes(all_flag);
 }
 
 void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
@@ -162,6 +172,24 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
   return std::make_unique<Profile>(std::move(*p));
 }
 
+bool open_library_for(const Io& io, const Profile& profile, bool no_library,
+                      std::shared_ptr<const OpLibrary>& library) {
+  if (no_library) return true;
+  auto lib = open_library(profile, io.fs, io.libraries);
+  if (!lib) {
+    report(io, lib.error());
+    return false;
+  }
+  library = std::move(*lib);
+  return true;
+}
+
+std::string no_input_message(bool has_library) {
+  if (has_library)
+    return "no input files (give TOML files, - for standard input, --op NAME or --all for PyTorch's own "
+           "operators, or --register KEYS)";
+  return "no input files (give TOML files, - for standard input, or --register KEYS)";
+}
 namespace {
 
 // The registrations: PythonDispatcher's demo operator (--register), or the
@@ -181,17 +209,20 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
       }
     return loaded;
   }
-  if (o.files.empty()) {
-    usage_error(io, "no input files (give TOML files, - for standard input, or --register KEYS)");
-    return nullptr;
-  }
   LoadOptions lo;
   lo.on_refusal = on_refusal;
+  if (!open_library_for(io, profile, o.no_library, lo.library)) return nullptr;
+  // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
+  if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
+    usage_error(io, no_input_message(lo.library != nullptr));
+    return nullptr;
+  }
   auto loaded = load(profile, o.files, io.fs.read, lo);
   if (!loaded) {
     report(io, loaded.error());
     return nullptr;
   }
+  if (o.all || (o.files.empty() && o.ops.empty())) loaded->registry.materialize_all();
   return std::make_unique<LoadResult>(std::move(*loaded));
 }
 
@@ -220,6 +251,13 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     return std::nullopt;
   }
   s.ops = std::move(*ops);
+  if (!o.filter.empty()) {
+    if (auto ok = check_filter(s.loaded->registry, o.filter); !ok) {
+      usage_error(io, ok.error().message);
+      return std::nullopt;
+    }
+    s.ops = filter_ops(s.ops, o.filter);
+  }
   if (o.keys_given || !o.keys.empty()) {
     auto keys = parse_key_filter(s.loaded->registry, o.keys);
     if (!keys) {
@@ -248,10 +286,12 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool registrations --op myops::foo configs/examples/custom_op.toml\n"
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
-  const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
+  const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io)};
+                                         add_lint_command(app, io),    add_coverage_command(app, io),
+                                         add_ops_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

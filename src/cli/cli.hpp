@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "keys/profile.hpp"
+#include "registry/library.hpp"
 #include "registry/loader.hpp"
 #include "registry/select.hpp"
 #include "resolve/resolver.hpp"
@@ -25,6 +27,7 @@ struct Io {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
   FileSystem fs;
+  std::span<const EmbeddedLibrary> libraries;  // the built-in profiles' operator libraries
   bool out_is_tty = false;
   bool no_color_env = false;  // NO_COLOR is set
 };
@@ -62,9 +65,19 @@ struct InputOptions {
   bool keys_given = false;  // --keys appeared, even with an empty list (a usage error)
   std::string color = "auto";
   std::vector<std::string> register_calls;  // --register K1,K2 (PythonDispatcher demo)
+  bool all = false;                         // --all: every operator of the library too
+  bool no_library = false;                  // --no-library: only the files' registrations
+  OpFilter filter;                          // --tag, --exclude-tag
   std::string max_input_size;               // --max-input-size
 };
 void add_profile_option(CLI::App& sub, std::string& profile);
+// --all, --no-library: which of PyTorch's own operators (the profile's library) are shown.
+void add_library_options(CLI::App& sub, bool& all, bool& no_library);
+// The profile's operator library unless `no_library` (nullptr if it has none);
+// false after printing an error.
+bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library);
+// What to say when no input file is given.
+std::string no_input_message(bool has_library);
 // --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at
 // most BYTES, all of them together at most 4 * BYTES.
 void add_max_input_size_option(CLI::App& sub, std::string& value);
@@ -125,6 +138,10 @@ Command add_registrations_command(CLI::App& app, const Io& io);
 Command add_explain_command(CLI::App& app, const Io& io);
 Command add_keys_command(CLI::App& app, const Io& io);
 Command add_lint_command(CLI::App& app, const Io& io);
+Command add_coverage_command(CLI::App& app, const Io& io);
+Command add_ops_command(CLI::App& app, const Io& io);
+// --tag / --exclude-tag (ops, table, coverage).
+void add_op_filter_options(CLI::App& sub, OpFilter& f);
 
 int run(int argc, const char* const* argv, const Io& io);
 

@@ -23,7 +23,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
   sub->footer(
       "Examples:\n"
       "  dispatchtool table configs/examples/custom_op.toml\n"
-      "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor corpus/*.toml\n"
+      "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor   # PyTorch's own, no files\n"
       "  dispatchtool table --keys CPU,Autograd configs/examples/custom_op.toml\n"
       "  dispatchtool table --style python-dispatcher --register CPU,XLA,CompositeImplicitAutograd");
   return {

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   dt::cli::tune_heap();
   dt::cli::Io io;
   io.fs = dt::real_filesystem();
+  io.libraries = dt::embedded_libraries();
   io.out_is_tty = isatty(STDOUT_FILENO) != 0;
   const char* no_color = std::getenv("NO_COLOR");
   io.no_color_env = no_color != nullptr && *no_color != '\0';

@@ -62,6 +62,12 @@ struct CoreLibrary {
   Location where;     // in the profile
 };
 
+// An operator tag of the release (torch.Tag; tags.yaml in torchgen).
+struct TagInfo {
+  std::string name;         // "inplace_view"
+  std::string description;  // one line
+};
+
 struct ProfileQuirks {
   bool override_warning_once = false;
   // Prepended to the override warning ("once" mode: TORCH_WARN_ONCE's text in main).
@@ -93,6 +99,12 @@ class Profile {
   [[nodiscard]] const std::string& description() const { return description_; }
   [[nodiscard]] const std::string& torch_version() const { return torch_version_; }
   [[nodiscard]] const std::string& source() const { return source_; }
+  // Embedded into the binary (a built-in profile), not read from a file.
+  [[nodiscard]] bool builtin() const { return builtin_; }
+  // The operator library the profile names (operator_library): directories or
+  // TOML files as written, relative to the profile file; empty if none.
+  [[nodiscard]] const std::vector<std::string>& operator_library() const { return operator_library_; }
+  [[nodiscard]] const Location& operator_library_where() const { return operator_library_where_; }
 
   // Every enum value 0 .. EndOfAliasKeys, markers included.
   [[nodiscard]] std::span<const KeyInfo> keys() const { return keys_; }
@@ -130,6 +142,13 @@ class Profile {
 
   [[nodiscard]] const std::vector<FallbackSpec>& fallbacks() const { return fallbacks_; }
   [[nodiscard]] const std::vector<CoreLibrary>& libraries() const { return libraries_; }
+  // The release's operator tags ([[tag]]), in the profile's order; empty when
+  // the profile lists none (then any tag name is accepted).
+  [[nodiscard]] const std::vector<TagInfo>& tags() const { return tags_; }
+  // An unknown tag's error (no location): "unknown tag 'x' (did you mean
+  // 'y'?); the tags of torch-1.13: a, b, ...", or Ok for a known tag (any tag
+  // when the profile lists none).
+  [[nodiscard]] Expected<Ok, Diagnostic> check_tag(std::string_view tag) const;
   // torch._python_dispatcher.PythonDispatcher's key subset (runtime_keys,
   // alias_keys), as names; every one is a key of this universe.
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }
@@ -152,6 +171,10 @@ class Profile {
   Profile() = default;  // built by ProfileBuilder (parse)
 
   std::string name_, description_, torch_version_, source_;
+  std::vector<std::string> operator_library_;
+  std::vector<TagInfo> tags_;
+  Location operator_library_where_;
+  bool builtin_ = false;
   std::vector<std::string> backends_;
   std::vector<KeyInfo> keys_;
   std::vector<KeyId> runtime_;
@@ -183,6 +206,7 @@ class Profile {
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 
   friend class ProfileBuilder;
+  friend Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);
 };
 
 struct EmbeddedProfile {

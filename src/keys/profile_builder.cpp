@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
 #include "keys/profile.hpp"
@@ -70,18 +71,52 @@ class ProfileBuilder {
                   "library",
                   "python_dispatcher",
                   "device_types",
-                  "privateuse1_reserved_names"});
+                  "privateuse1_reserved_names",
+                  "operator_library",
+                  "tag"});
     p_.source_ = file_;
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
     if (!derive_keysets(r) || !read_parseable(r) || !read_quirks(r) || !read_autocast_keys(r) || !read_fallbacks(r) ||
-        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || r.failed())
+        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) ||
+        !read_tags(r) || r.failed())
       return fail();
     return std::move(p_);
   }
 
  private:
   // ---- sections ------------------------------------------------------------
+
+  // [operator_library] paths: directories and TOML files, relative to the
+  // profile file (registry/library.hpp opens them).
+  bool read_operator_library(TableReader& r) {
+    const toml::table* t = r.table("operator_library");
+    if (t == nullptr) return true;
+    TableReader lr(*t, file_, "[operator_library]", &error_);
+    lr.allow_only({"paths"});
+    p_.operator_library_where_ = lr.where("paths");
+    for (auto& e : require_array(lr, "paths")) p_.operator_library_.push_back(std::move(e.value));
+    return !lr.failed();
+  }
+
+  // [[tag]] entries: the release's operator tags (torch.Tag, tags.yaml).
+  bool read_tags(TableReader& r) {
+    const auto* arr = r.table_array("tag");
+    if (arr == nullptr) return true;
+    for (const auto& e : *arr) {
+      TableReader tr(*e.as_table(), file_, "a [[tag]] entry", &error_);
+      tr.allow_only({"name", "description"});
+      auto name = require_str(tr, "name");
+      auto description = tr.str("description");
+      if (tr.failed()) return false;
+      if (!is_identifier(name->value))
+        return fail_at(name->where, fmt::format("tag name '{}' is not an identifier", name->value));
+      for (const auto& t : p_.tags_)
+        if (t.name == name->value) return fail_at(name->where, fmt::format("tag '{}' is listed twice", name->value));
+      p_.tags_.push_back(TagInfo{name->value, description ? description->value : std::string()});
+    }
+    return true;
+  }
 
   // The name and the three lists every profile has: backends, functionality
   // keys, alias keys.
@@ -468,7 +503,11 @@ Expected<Profile, Diagnostic> Profile::parse(std::string_view text, const std::s
 
 Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read) {
   for (const auto& e : embedded_profiles())
-    if (spec == e.name) return Profile::parse(e.text, e.path);
+    if (spec == e.name) {
+      auto p = Profile::parse(e.text, e.path);
+      if (p) p->builtin_ = true;
+      return p;
+    }
   const std::string path(spec);
   if (path.size() > 5 && path.ends_with(".toml")) {
     auto text = read(path);

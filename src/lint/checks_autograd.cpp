@@ -187,6 +187,8 @@ void check_missing_autograd_explicit(const CheckContext& c, const Operator& op, 
 
 void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out) {
   for (const Operator* op : c.ops) {
+    // A dangling impl cannot be called at all: impl-without-def says so.
+    if (!op->def) continue;
     // Without a Tensor argument no autograd key is ever dispatched to (no-tensor-arguments).
     if (!has_dispatch_arguments(*op)) continue;
     std::vector<KeyId> reported;

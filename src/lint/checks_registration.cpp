@@ -114,9 +114,8 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
 // ---- impl-without-def -------------------------------------------------------------------
 
 void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
-  std::vector<std::string_view> defined;  // for a did-you-mean on typos
-  for (const Operator* op : c.ops)
-    if (op->def) defined.emplace_back(op->name);
+  // For a did-you-mean on typos: the files' operators and PyTorch's own.
+  const std::vector<std::string_view> defined = c.reg.defined_names();
   for (const Operator* op : c.ops) {
     if (op->def) continue;
     // Anchored at the first kernel in file order, not registration order, so
@@ -127,10 +126,11 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
                      [](const Kernel* a, const Kernel* b) { return a->where < b->where; });
     Finding f = finding_at(
         kernels.front()->where,
-        fmt::format("operator {} has {} but no definition (no [[def]] in any file){}: a dangling impl; calling it "
+        fmt::format("operator {} has {} but no definition (no [[def]] in any file{}){}: a dangling impl; calling it "
                     "fails with \"Could not find schema for {} but we found an implementation; did you forget to "
                     "def() the operator?\"",
                     op->name, kernels.size() == 1 ? std::string("a kernel") : fmt::format("{} kernels", kernels.size()),
+                    c.reg.library() != nullptr ? " nor among PyTorch's own operators" : "",
                     did_you_mean(op->name, defined), op->name),
         op->name, "");
     for (std::size_t i = 1; i < kernels.size(); ++i)

@@ -29,7 +29,7 @@ Expected<std::vector<std::string>, Diagnostic> context_files(const FileSystem& f
   return out;
 }
 
-void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>& linted) {
+void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>& linted, const OpLibrary* library) {
   std::set<std::string, std::less<>> files;
   for (const auto& f : linted) files.insert(display_path(f));
   const auto is_linted = [&](const Location& l) { return files.count(l.file.view()) != 0; };
@@ -39,7 +39,10 @@ void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>&
     if (note == f.notes.end()) return true;
     const Location context_side = f.where;
     f.where = note->where;
-    *note = Note{context_side, "the other side of this finding, in a --context file"};
+    *note = Note{context_side, library != nullptr && library->contains(context_side)
+                                   ? "the other side of this finding, in PyTorch's own registrations (the "
+                                     "profile's operator library)"
+                                   : "the other side of this finding, in a --context file"};
     return false;
   });
   sort_findings(findings);

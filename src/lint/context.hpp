@@ -10,6 +10,7 @@
 #include "base/expected.hpp"
 #include "base/io.hpp"
 #include "lint/lint.hpp"
+#include "registry/library.hpp"
 
 namespace dt::lint {
 
@@ -21,9 +22,13 @@ Expected<std::vector<std::string>, Diagnostic> context_files(const FileSystem& f
 
 // Keeps the findings that involve a linted file (`linted`: paths as given on
 // the command line, "-" for standard input), anchored there: a finding in a
-// context file with a note in a linted file moves to that note, and the
-// context side becomes the note "the other side of this finding, in a
-// --context file". Sorts the findings again.
-void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>& linted);
+// context file or in PyTorch's own registrations (`library`, may be null)
+// with a note in a linted file moves to that note, and the other side becomes
+// the note "the other side of this finding, in a --context file" (or "in
+// PyTorch's own registrations (the profile's operator library)"). Findings
+// that lie entirely in context files or the library are dropped. Sorts the
+// findings again.
+void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>& linted,
+                 const OpLibrary* library = nullptr);
 
 }  // namespace dt::lint

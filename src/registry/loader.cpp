@@ -101,7 +101,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
     return unexpected(
         make_error(Location{display_path("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
-  LoadResult result{Registry(profile), {}};
+  LoadResult result{Registry(profile, options.library), {}};
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error
   // reported do not depend on timing.

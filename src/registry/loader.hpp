@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct LoadOptions {
   // Threads that read, parse and compile files, the calling thread included;
   // 0 means one per hardware thread. The result never depends on it.
   unsigned threads = 0;
+  // PyTorch's own operators, registered before the files (nullptr: none).
+  std::shared_ptr<const OpLibrary> library;
 };
 
 struct LoadResult {

@@ -6,6 +6,7 @@
 
 #include "base/limits.hpp"
 #include "base/text.hpp"
+#include "registry/library.hpp"
 
 namespace dt {
 
@@ -64,27 +65,85 @@ Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(prof
         Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}};
 }
 
+Registry::Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library) : Registry(profile) {
+  library_ = std::move(library);
+  if (!library_) return;
+  libraries_ = library_->libraries();
+  // PyTorch's registrations come first: the inputs' are numbered after them.
+  seq_ = library_->kernel_count();
+}
+
 std::uint32_t Registry::add_library(Library lib) {
   libraries_.push_back(std::move(lib));
   return static_cast<std::uint32_t>(libraries_.size() - 1);
 }
 
+Operator& Registry::add_operator(std::string_view name) {
+  index_.emplace(std::string(name), static_cast<std::uint32_t>(ops_.size()));
+  last_ = static_cast<std::uint32_t>(ops_.size());
+  Operator& op = ops_.emplace_back();
+  op.name = std::string(name);
+  return op;
+}
+
+Operator& Registry::materialize(std::size_t library_index) {
+  Operator& op = add_operator(library_->name(library_index));
+  library_->materialize(library_index, op);
+  return op;
+}
+
 Operator& Registry::entry(const std::string& name, const Location& where) {
   // Registrations come in runs for one operator: check the last one first.
   if (last_ != UINT32_MAX && ops_[last_].name == name) return ops_[last_];
-  auto [it, inserted] = index_.try_emplace(name, static_cast<std::uint32_t>(ops_.size()));
-  last_ = it->second;
-  if (inserted) {
-    ops_.emplace_back();
-    ops_.back().name = name;
-    ops_.back().first_seen = where;
+  if (auto it = index_.find(name); it != index_.end()) {
+    last_ = it->second;
+    return ops_[it->second];
   }
-  return ops_[it->second];
+  if (library_)
+    if (auto i = library_->find(name)) return materialize(*i);
+  Operator& op = add_operator(name);
+  op.first_seen = where;
+  return op;
 }
 
 const Operator* Registry::find(std::string_view name) const {
   auto it = index_.find(std::string(name));
   return it == index_.end() ? nullptr : &ops_[it->second];
+}
+
+const Operator* Registry::materialize(std::string_view name) {
+  if (const Operator* op = find(name)) return op;
+  if (!library_) return nullptr;
+  auto i = library_->find(name);
+  return i ? &materialize(*i) : nullptr;
+}
+
+void Registry::materialize_all() {
+  if (!library_) return;
+  for (std::size_t i = 0; i < library_->size(); ++i)
+    if (find(library_->name(i)) == nullptr) materialize(i);
+}
+
+std::vector<std::string_view> Registry::names(bool defined_only) const {
+  std::vector<std::string_view> out;
+  out.reserve(ops_.size() + (library_ ? library_->size() : 0));
+  for (const Operator& op : ops_)
+    if (!defined_only || op.def) out.emplace_back(op.name);
+  // A library operator the files touched is in ops_ (with its state now).
+  if (library_)
+    for (std::size_t i = 0; i < library_->size(); ++i)
+      if ((!defined_only || library_->defined(i)) && find(library_->name(i)) == nullptr)
+        out.push_back(library_->name(i));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::string_view> Registry::names() const { return names(false); }
+std::vector<std::string_view> Registry::defined_names() const { return names(true); }
+
+bool Registry::knows(std::string_view name) const {
+  return find(name) != nullptr || (library_ && library_->find(name).has_value());
 }
 
 std::vector<const Operator*> Registry::sorted_operators() const {

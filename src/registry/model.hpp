@@ -115,6 +115,7 @@ struct Operator {
   // override warning), and the first SymInt one (boxed_only with a signature).
   std::optional<CppSignatureRecord> cpp_signature, sym_cpp_signature;
   Location first_seen;
+  bool library = false;           // PyTorch's own: materialized from the profile's operator library
   std::string signature_checked;  // last kernel signature found compatible with def (a cache)
 
   [[nodiscard]] const Kernel* get(KeyId k) const;
@@ -136,9 +137,29 @@ struct Fallback {
 // What happens to a registration the dispatcher refuses.
 enum class OnRefusal : std::uint8_t { Fail, Record };
 
+class OpLibrary;
+
 class Registry {
  public:
   explicit Registry(const Profile& profile);
+  // With PyTorch's own operators: each is materialized from `library` the
+  // first time it is registered to or asked for, before any registration of
+  // the inputs reaches it (as PyTorch registers its own at start-up). The
+  // library's blocks are the first libraries().
+  Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library);
+
+  [[nodiscard]] const OpLibrary* library() const { return library_.get(); }
+  // The operator named `name`, materialized from the library if need be;
+  // nullptr if neither the registrations nor the library have it.
+  const Operator* materialize(std::string_view name);
+  // Every operator of the library.
+  void materialize_all();
+  // Whether an operator of this name exists here or in the library.
+  [[nodiscard]] bool knows(std::string_view name) const;
+  // Every operator name, here or in the library, sorted (byte order), each once.
+  [[nodiscard]] std::vector<std::string_view> names() const;
+  // The same, only operators with a definition.
+  [[nodiscard]] std::vector<std::string_view> defined_names() const;
 
   [[nodiscard]] const Profile& profile() const { return *profile_; }
 
@@ -175,8 +196,12 @@ class Registry {
 
  private:
   Operator& entry(const std::string& name, const Location& where);
+  Operator& add_operator(std::string_view name);
+  [[nodiscard]] std::vector<std::string_view> names(bool defined_only) const;
+  Operator& materialize(std::size_t library_index);
 
   const Profile* profile_;
+  std::shared_ptr<const OpLibrary> library_;
   std::vector<Library> libraries_;
   std::deque<Operator> ops_;
   std::unordered_map<std::string, std::uint32_t> index_;

@@ -62,17 +62,16 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
   struct Candidate {
     std::string_view text;
     int rank;
-    const Operator* op;
+    std::string_view name;
   };
   const bool qualified = word.find("::") != std::string_view::npos;
   std::vector<Candidate> candidates;
-  for (const Operator& op : reg.operators()) {
-    const std::string_view name = op.name;
-    candidates.push_back({name, 0, &op});
-    candidates.push_back({OperatorName::without_overload(name), 1, &op});
+  for (const std::string_view name : reg.names()) {
+    candidates.push_back({name, 0, name});
+    candidates.push_back({OperatorName::without_overload(name), 1, name});
     if (!qualified) {
-      candidates.push_back({OperatorName::without_namespace(name), 2, &op});
-      candidates.push_back({OperatorName::without_namespace(OperatorName::without_overload(name)), 3, &op});
+      candidates.push_back({OperatorName::without_namespace(name), 2, name});
+      candidates.push_back({OperatorName::without_namespace(OperatorName::without_overload(name)), 3, name});
     }
   }
   std::vector<std::string_view> texts;
@@ -85,29 +84,27 @@ std::string suggest_operator(const Registry& reg, std::string_view word) {
     if (c.text == *best) rank = std::min(rank, c.rank);
   std::vector<std::string> names;
   for (const auto& c : candidates)
-    if (c.text == *best && c.rank == rank) names.push_back(c.op->name);
+    if (c.text == *best && c.rank == rank) names.emplace_back(c.name);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   if (names.size() == 1) return fmt::format(" (did you mean '{}'?)", names.front());
   return fmt::format(" (did you mean one of {}?)", quoted_list(names));
 }
 
-Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& reg,
-                                                              const std::vector<std::string>& wanted) {
-  std::vector<const Operator*> all = reg.sorted_operators();
-  if (wanted.empty()) return all;
+Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, const std::vector<std::string>& wanted) {
+  if (wanted.empty()) return reg.sorted_operators();
   std::vector<const Operator*> out;
   for (const auto& w : wanted) {
-    if (const Operator* op = reg.find(w)) {
+    if (const Operator* op = reg.materialize(w)) {
       out.push_back(op);
       continue;
     }
-    std::vector<std::string> matches;  // sorted, as `all` is
+    std::vector<std::string> matches;  // sorted, as names() is
     if (w.find("::") == std::string::npos)
-      for (const Operator* op : all)
-        if (OperatorName::without_namespace(op->name) == w) matches.push_back(op->name);
+      for (const std::string_view name : reg.names())
+        if (OperatorName::without_namespace(name) == w) matches.emplace_back(name);
     if (matches.size() == 1) {
-      out.push_back(reg.find(matches.front()));
+      out.push_back(reg.materialize(matches.front()));
       continue;
     }
     if (matches.size() > 1)
@@ -116,6 +113,45 @@ Expected<std::vector<const Operator*>, Diagnostic> select_ops(const Registry& re
   }
   std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f) {
+  for (const auto& [option, list] : {std::pair{"--tag", &f.tags}, {"--exclude-tag", &f.exclude_tags}})
+    for (const auto& tag : *list)
+      if (auto known = reg.profile().check_tag(tag); !known)
+        return unexpected(make_error(fmt::format("{}: {}", option, known.error().message)));
+  if (!f.namespaces.empty()) {
+    std::vector<std::string_view> namespaces;
+    for (const std::string_view name : reg.names()) namespaces.push_back(OperatorName::namespace_of(name));
+    namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());  // names() is sorted
+    for (const auto& ns : f.namespaces)
+      if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end())
+        return unexpected(
+            make_error(fmt::format("--namespace: unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces))));
+  }
+  if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
+    return unexpected(
+        make_error(fmt::format("--name: unknown operator '{}'{}", f.pattern, suggest_operator(reg, f.pattern))));
+  return Ok{};
+}
+
+bool passes(const Operator& op, const OpFilter& f) {
+  if (!f.namespaces.empty() &&
+      std::find(f.namespaces.begin(), f.namespaces.end(), OperatorName::namespace_of(op.name)) == f.namespaces.end())
+    return false;
+  if (!f.pattern.empty() && !glob_match(f.pattern, op.name)) return false;
+  static const std::vector<std::string> kNone;
+  const std::vector<std::string>& tags = op.def ? op.def->tags : kNone;
+  const auto has = [&](const std::string& t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); };
+  return std::all_of(f.tags.begin(), f.tags.end(), has) &&
+         std::none_of(f.exclude_tags.begin(), f.exclude_tags.end(), has);
+}
+
+std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f) {
+  std::vector<const Operator*> out;
+  for (const Operator* op : ops)
+    if (passes(*op, f)) out.push_back(op);
   return out;
 }
 

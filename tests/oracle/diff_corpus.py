@@ -6,8 +6,10 @@
 
 1. exports the registrations of the installed torch to WORKDIR
    (tools/export_corpus.py, used as a module);
-2. runs  TOOL table --raw --profile PROFILE WORKDIR/*.toml
-   and   TOOL registrations --raw --profile PROFILE WORKDIR/*.toml;
+2. runs  TOOL table --raw --no-library --profile PROFILE WORKDIR/*.toml
+   and   TOOL registrations --raw --no-library --profile PROFILE WORKDIR/*.toml
+   (--no-library: the files are PyTorch's own operators, which the built-in
+   library of the profile holds too);
    the expected output is, for every operator in byte-wise order of its
    qualified name, a line `### ns::name.overload` followed by exactly what
    torch._C._dispatch_dump_table(name) / _dispatch_dump(name) returns;
@@ -61,7 +63,8 @@ def split_sections(text: str):
 
 
 def run_tool(tool, subcmd, profile, paths, timeout):
-    cmd = [tool, subcmd, "--raw", "--profile", profile] + list(paths)
+    # The corpus is PyTorch's own operators: loaded as files, on their own.
+    cmd = [tool, subcmd, "--raw", "--no-library", "--profile", profile] + list(paths)
     t0 = time.perf_counter()
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)

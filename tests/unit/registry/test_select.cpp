@@ -32,7 +32,7 @@ std::string keys_error(const Registry& reg, std::string_view spec) {
   return r.error().message;
 }
 
-std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::string>& wanted) {
+std::vector<std::string> ops_ok(Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
   std::vector<std::string> out;
@@ -40,7 +40,7 @@ std::vector<std::string> ops_ok(const Registry& reg, const std::vector<std::stri
   return out;
 }
 
-std::string ops_error(const Registry& reg, const std::vector<std::string>& wanted) {
+std::string ops_error(Registry& reg, const std::vector<std::string>& wanted) {
   auto r = select_ops(reg, wanted);
   REQUIRE_MESSAGE(!r.has_value(), "expected an error");
   return r.error().message;
@@ -113,8 +113,8 @@ TEST_CASE("--keys: unknown keys and empty lists are errors") {
 }
 
 TEST_CASE("--op: exact, unqualified, ambiguous") {
-  const LoadResult l = must_load("torch-main", kOps);
-  const Registry& reg = l.registry;
+  LoadResult l = must_load("torch-main", kOps);
+  Registry& reg = l.registry;
   CHECK(ops_ok(reg, {}) == std::vector<std::string>{"one::add.Tensor", "one::add.out", "one::foo", "one::relu",
                                                     "one::scale.Scalar", "two::foo"});
   CHECK(ops_ok(reg, {"two::foo"}) == std::vector<std::string>{"two::foo"});
@@ -124,8 +124,8 @@ TEST_CASE("--op: exact, unqualified, ambiguous") {
 }
 
 TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") {
-  const LoadResult l = must_load("torch-main", kOps);
-  const Registry& reg = l.registry;
+  LoadResult l = must_load("torch-main", kOps);
+  Registry& reg = l.registry;
   // A typo of a qualified name.
   CHECK(ops_error(reg, {"one::relux"}) == "unknown operator 'one::relux' (did you mean 'one::relu'?)");
   // An unqualified typo is compared with unqualified names.
@@ -145,6 +145,42 @@ TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") 
   // Nothing close.
   CHECK(ops_error(reg, {"one::completely_different"}) == "unknown operator 'one::completely_different'");
   CHECK(ops_error(reg, {"relu", "nope::x"}).rfind("unknown operator 'nope::x'", 0) == 0);
+}
+
+TEST_CASE("op filters: namespaces, tags (all of them), excluded tags, a name pattern") {
+  LoadResult l =
+      must_load("torch-1.13",
+                {{"a.toml",
+                  "namespace = \"one\"\n"
+                  "[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\", \"generated\"]\n"
+                  "[[def]]\nschema = \"rand(Tensor x) -> Tensor\"\ntags = [\"nondeterministic_seeded\"]\n"
+                  "[[def]]\nschema = \"plain(Tensor x) -> Tensor\"\n"},
+                 {"b.toml",
+                  "namespace = \"two\"\n[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\"]\n"
+                  "[[impl]]\nop = \"dangling\"\nkey = \"CPU\"\nkernel = \"k\"\n"}});
+  const auto all = l.registry.sorted_operators();
+  auto names = [&](const OpFilter& f) {
+    REQUIRE(check_filter(l.registry, f).has_value());
+    std::vector<std::string> out;
+    for (const Operator* op : filter_ops(all, f)) out.push_back(op->name);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(names({}) == V{"one::plain", "one::rand", "one::view_copy", "two::dangling", "two::view_copy"});
+  CHECK(names({{"two"}, {}, {}, ""}) == V{"two::dangling", "two::view_copy"});
+  CHECK(names({{}, {"view_copy"}, {}, ""}) == V{"one::view_copy", "two::view_copy"});
+  CHECK(names({{}, {"view_copy", "generated"}, {}, ""}) == V{"one::view_copy"});
+  CHECK(names({{}, {}, {"view_copy"}, ""}) == V{"one::plain", "one::rand", "two::dangling"});
+  CHECK(names({{}, {"view_copy"}, {"generated"}, ""}) == V{"two::view_copy"});
+  CHECK(names({{}, {}, {}, "*::view_*"}) == V{"one::view_copy", "two::view_copy"});
+  CHECK(names({{}, {}, {}, "one::plain"}) == V{"one::plain"});
+
+  auto error = [&](const OpFilter& f) { return check_filter(l.registry, f).error().message; };
+  CHECK(error({{"tow"}, {}, {}, ""}) == "--namespace: unknown namespace 'tow' (did you mean 'two'?)");
+  CHECK(error({{}, {"view_cpy"}, {}, ""}).starts_with("--tag: unknown tag 'view_cpy' (did you mean 'view_copy'?)"));
+  CHECK(error({{}, {}, {"generatd"}, ""}).starts_with("--exclude-tag: unknown tag 'generatd'"));
+  CHECK(error({{}, {}, {}, "one::plian"}) == "--name: unknown operator 'one::plian' (did you mean 'one::plain'?)");
+  CHECK(check_filter(l.registry, {{}, {}, {}, "nothing*"}).has_value());  // a pattern may match nothing
 }
 
 }  // namespace dt::test

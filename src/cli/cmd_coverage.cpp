@@ -1,0 +1,134 @@
+// dispatchtool coverage: what a backend and its autograd key resolve to, for
+// every operator (PyTorch's own and the files'): what a backend author still
+// has to implement.
+#include <fmt/format.h>
+
+#include "base/text.hpp"
+#include "cli/cli.hpp"
+#include "render/coverage.hpp"
+
+namespace dt::cli {
+
+namespace {
+
+struct CoverageOptions {
+  std::vector<std::string> files;
+  std::string profile = std::string(kDefaultProfile);
+  std::string backend;
+  std::vector<std::string> status, fail_on;
+  std::string format = "text";
+  std::string color = "auto";
+  bool no_library = false;
+  std::string max_input_size;  // --max-input-size
+  OpFilter filter;  // --tag, --exclude-tag
+};
+
+// "missing,fallback" (repeatable) -> statuses; nullopt after a usage error.
+std::optional<std::vector<CoverageStatus>> parse_statuses(const Io& io, std::string_view option,
+                                                          const std::vector<std::string>& values) {
+  std::vector<CoverageStatus> out;
+  std::vector<std::string_view> vocabulary;
+  for (CoverageStatus s : kCoverageStatuses) vocabulary.push_back(to_string(s));
+  for (const auto& v : values)
+    for (std::string_view name : split_list(v)) {
+      auto s = parse_coverage_status(name);
+      if (!s) {
+        usage_error(io, fmt::format("{}: unknown status '{}'{}; statuses: {}", option, name,
+                                    did_you_mean(name, vocabulary), fmt::join(vocabulary, ", ")));
+        return std::nullopt;
+      }
+      out.push_back(*s);
+    }
+  return out;
+}
+
+bool has_status(const std::vector<CoverageStatus>& set, CoverageStatus s) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+int run_coverage(const Io& io, const CoverageOptions& o) {
+  auto statuses = parse_statuses(io, "--status", o.status);
+  auto fail_on = parse_statuses(io, "--fail-on", o.fail_on);
+  if (!statuses || !fail_on) return kExitError;
+  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  auto profile = open_profile(io, o.profile);
+  if (!profile) return kExitError;
+  LoadOptions lo;
+  if (!open_library_for(io, **profile, o.no_library, lo.library)) return kExitError;
+  if (o.files.empty() && lo.library == nullptr)
+    return usage_error(io, o.no_library ? "no input files (--no-library leaves only the files' operators)"
+                                        : fmt::format("no input files, and profile {} has no operator library of "
+                                                      "PyTorch's own operators to cover (torch-1.13 has one)",
+                                                      (*profile)->name()));
+  auto loaded = load(**profile, o.files, io.fs.read, lo);
+  if (!loaded) {
+    report(io, loaded.error());
+    return kExitError;
+  }
+  Registry& reg = loaded->registry;
+  for (const auto& w : reg.warnings()) report(io, w);
+  auto keys = coverage_keys(reg, o.backend);
+  if (!keys) return usage_error(io, keys.error().message);
+  if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
+  reg.materialize_all();
+  const Resolver resolver(reg);
+  const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
+  std::vector<CoverageRow> rows = compute_coverage(resolver, ops, *keys);
+  const bool fails =
+      std::any_of(rows.begin(), rows.end(), [&](const CoverageRow& r) { return has_status(*fail_on, r.status); });
+  if (!statuses->empty()) std::erase_if(rows, [&](const CoverageRow& r) { return !has_status(*statuses, r.status); });
+
+  const CoverageView view{&reg, *keys, ops.size(), use_color(io, o.color)};
+  Writer w(io.out);
+  if (o.format == "json")
+    render_coverage_json(rows, view, w.buf());
+  else if (!statuses->empty())
+    render_coverage_rows(rows, view, w.buf());
+  else
+    render_coverage_summary(rows, view, w.buf());
+  return fails ? kExitFindings : kExitOk;
+}
+
+}  // namespace
+
+Command add_coverage_command(CLI::App& app, const Io& io) {
+  auto o = std::make_shared<CoverageOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "coverage", "For every operator, what a backend key and its autograd key resolve to: what is left to implement");
+  sub->add_option("files", o->files,
+                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+  sub->add_option("--backend", o->backend,
+                  "the backend's runtime key: CPU, CUDA, XLA, Meta, SparseCPU, PrivateUse1 (or its renamed name), ...")
+      ->required();
+  add_profile_option(*sub, o->profile);
+  add_max_input_size_option(*sub, o->max_input_size);
+  auto repeatable = [](CLI::Option* opt) {
+    opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  repeatable(sub->add_option("--status", o->status,
+                             "list only the rows with these statuses (comma-separated or repeated): kernel, "
+                             "composite-explicit, composite-implicit, autograd, fallback, fallthrough, ambiguous, "
+                             "missing"));
+  repeatable(sub->add_option("--fail-on", o->fail_on,
+                             "exit 1 when any operator has one of these statuses (e.g. missing), for CI"));
+  sub->add_option("--format", o->format, "text (default) or json (an array of rows)")
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
+  add_op_filter_options(*sub, o->filter);
+  sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+  sub->footer(
+      "Statuses: kernel (on the key itself), composite-explicit, composite-implicit, autograd (the Autograd\n"
+      "alias kernel), fallback (a backend fallback), fallthrough, ambiguous, missing (a call raises).\n"
+      "Exit status: 0, or 1 with --fail-on when a row has one of its statuses; 2 bad input or usage.\n"
+      "Examples:\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend XLA\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend Meta --status missing\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend XLA --tag view_copy --exclude-tag generated\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 --fail-on missing --format json my.toml");
+  return {sub, [o, &io]() -> int { return run_coverage(io, *o); }};
+}
+
+}  // namespace dt::cli

@@ -1,0 +1,64 @@
+// dispatchtool coverage: for every operator, what a backend key and its
+// autograd key resolve to, as one status a backend author acts on ("what must
+// I still implement?").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "resolve/resolver.hpp"
+
+namespace dt {
+
+// How a key of an operator is served. The vocabulary is fixed (scripts match on it).
+enum class CoverageStatus : std::uint8_t {
+  Kernel,             // a non-fallthrough kernel registered on the key itself
+  CompositeExplicit,  // CompositeExplicitAutograd(NonFunctional)
+  CompositeImplicit,  // CompositeImplicitAutograd(NestedTensor); FuncTorchBatchedDecomposition
+  Autograd,           // the Autograd alias kernel (autograd keys)
+  Fallback,           // a backend fallback (the inputs' or PyTorch's own)
+  Fallthrough,        // a fallthrough kernel or fallback: the call goes on below the key
+  Ambiguous,          // ambiguous_autogradother: a call raises
+  Missing,            // no entry: a call raises NotImplementedError
+};
+inline constexpr std::array kCoverageStatuses = {CoverageStatus::Kernel,
+                                                 CoverageStatus::CompositeExplicit,
+                                                 CoverageStatus::CompositeImplicit,
+                                                 CoverageStatus::Autograd,
+                                                 CoverageStatus::Fallback,
+                                                 CoverageStatus::Fallthrough,
+                                                 CoverageStatus::Ambiguous,
+                                                 CoverageStatus::Missing};
+// "kernel", "composite-explicit", ... ("missing").
+std::string_view to_string(CoverageStatus s);
+std::optional<CoverageStatus> parse_coverage_status(std::string_view text);
+CoverageStatus coverage_status(const Entry& e);
+
+// The keys `coverage --backend NAME` reports: the backend's runtime key and
+// the autograd key a tensor of that backend carries (getAutogradKeyFromBackend).
+struct CoverageKeys {
+  KeyId backend = kUndefined;
+  KeyId autograd = kUndefined;
+};
+// NAME is a runtime backend key (CPU, SparseCPU, XLA, Meta, PrivateUse1 or its
+// renamed name, ...). Errors name what NAME is instead (an alias, an autograd
+// key, a building block) or suggest the key meant.
+Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::string_view name);
+
+struct CoverageRow {
+  const Operator* op = nullptr;
+  KeyId key = kUndefined;
+  CoverageStatus status = CoverageStatus::Missing;
+  Entry entry;
+};
+
+// One row per operator and key (backend first), operators in the order given.
+std::vector<CoverageRow> compute_coverage(const Resolver& r, const std::vector<const Operator*>& ops,
+                                          const CoverageKeys& keys);
+
+}  // namespace dt

@@ -1,0 +1,108 @@
+// coverage statuses (one per way a key resolves) and the keys --backend names.
+#include "helpers.hpp"
+#include "resolve/coverage.hpp"
+
+namespace dt::test {
+
+namespace {
+
+// One operator per status on CPU / AutogradCPU (torch-1.13).
+const Files kOps = {
+    {"ops.toml",
+     "namespace = \"c\"\n"
+     "[[def]]\nschema = \"direct(Tensor x) -> Tensor\"\n"
+     "dispatch = { CPU = \"direct_cpu\", Autograd = \"direct_ag\" }\n"
+     "[[def]]\nschema = \"cea(Tensor x) -> Tensor\"\ndispatch = { CompositeExplicitAutograd = \"cea_k\" }\n"
+     "[[def]]\nschema = \"ceanf(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeExplicitAutogradNonFunctional = \"ceanf_k\" }\n"
+     "[[def]]\nschema = \"cia(Tensor x) -> Tensor\"\ndispatch = { CompositeImplicitAutograd = \"cia_k\" }\n"
+     "[[def]]\nschema = \"nested(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeImplicitAutogradNestedTensor = \"nested_k\" }\n"
+     "[[def]]\nschema = \"ft(Tensor x) -> Tensor\"\n"
+     "[[impl]]\nop = \"ft\"\nkey = \"CPU\"\nfallthrough = true\n"
+     "[[def]]\nschema = \"ambig(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeImplicitAutograd = \"ambig_math\", SparseCPU = \"ambig_sparse\" }\n"
+     "[[def]]\nschema = \"none(Tensor x) -> Tensor\"\n"}};
+
+std::map<std::string, std::pair<std::string, std::string>> statuses(const Registry& reg, const CoverageKeys& keys) {
+  const Resolver r(reg);
+  std::map<std::string, std::pair<std::string, std::string>> out;  // op -> (backend, autograd)
+  for (const auto& row : compute_coverage(r, reg.sorted_operators(), keys)) {
+    auto& slot = out[row.op->name];
+    (row.key == keys.backend ? slot.first : slot.second) = std::string(to_string(row.status));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("coverage: the status of every way a key resolves") {
+  const LoadResult l = must_load("torch-1.13", kOps);
+  const auto cpu = coverage_keys(l.registry, "CPU");
+  REQUIRE(cpu.has_value());
+  CHECK(l.registry.profile().name_of(cpu->autograd) == "AutogradCPU");
+  const auto s = statuses(l.registry, *cpu);
+  using P = std::pair<std::string, std::string>;
+  CHECK(s.at("c::direct") == P{"kernel", "autograd"});
+  CHECK(s.at("c::cea") == P{"composite-explicit", "fallthrough"});  // AutogradCPU: PyTorch's fallthrough fallback
+  CHECK(s.at("c::ceanf") == P{"composite-explicit", "fallthrough"});
+  CHECK(s.at("c::cia") == P{"composite-implicit", "composite-implicit"});
+  CHECK(s.at("c::nested") == P{"missing", "fallthrough"});  // NestedTensor keys only
+  CHECK(s.at("c::ft") == P{"fallthrough", "fallthrough"});
+  CHECK(s.at("c::none") == P{"missing", "fallthrough"});
+
+  const auto nested = statuses(l.registry, *coverage_keys(l.registry, "NestedTensorCPU"));
+  CHECK(nested.at("c::nested").first == "composite-implicit");
+  // SparseCPU's autograd key is AutogradCPU; AutogradOther is where the ambiguity shows.
+  const auto sparse = coverage_keys(l.registry, "SparseCPU");
+  REQUIRE(sparse.has_value());
+  CHECK(l.registry.profile().name_of(sparse->autograd) == "AutogradCPU");
+  const auto fpga = coverage_keys(l.registry, "FPGA");
+  REQUIRE(fpga.has_value());
+  CHECK(l.registry.profile().name_of(fpga->autograd) == "AutogradOther");
+  CHECK(statuses(l.registry, *fpga).at("c::ambig") ==
+        std::pair<std::string, std::string>{"composite-implicit", "ambiguous"});
+}
+
+TEST_CASE("coverage: a user fallback, and a renamed PrivateUse1") {
+  const LoadResult l =
+      must_load("torch-main", {{"npu.toml",
+                                "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
+                                "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                "[[impl]]\nop = \"f\"\nkey = \"npu\"\nkernel = \"f_npu\"\n"
+                                "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"},
+                               {"fb.toml", "[[fallback]]\nkey = \"PrivateUse1\"\nkernel = \"npu_fallback\"\n"}});
+  const auto keys = coverage_keys(l.registry, "npu");
+  REQUIRE(keys.has_value());
+  CHECK(l.registry.profile().name_of(keys->backend) == "PrivateUse1");
+  CHECK(l.registry.profile().name_of(keys->autograd) == "AutogradPrivateUse1");
+  const auto s = statuses(l.registry, *keys);
+  CHECK(s.at("c::f").first == "kernel");
+  CHECK(s.at("c::g").first == "fallback");
+  CHECK(coverage_keys(l.registry, "PrivateUse1").has_value());
+}
+
+TEST_CASE("coverage: --backend names a backend, or says what it names instead") {
+  const LoadResult l = must_load("torch-1.13", kOps);
+  auto error = [&](std::string_view name) {
+    auto k = coverage_keys(l.registry, name);
+    REQUIRE_FALSE(k.has_value());
+    return k.error().message;
+  };
+  CHECK(error("CPUU") == "--backend: unknown dispatch key 'CPUU' (did you mean 'CPU'?)");
+  CHECK(error("Autograd") == "--backend: Autograd is an alias key; give one backend it covers (e.g. CPU)");
+  CHECK(error("AutogradCPU") ==
+        "--backend: AutogradCPU is an autograd key; give the backend it serves (coverage reports the backend's "
+        "autograd key with it)");
+  CHECK(error("Sparse") ==
+        "--backend: Sparse is a building block, not a backend; give one of its runtime keys (e.g. SparseCPU)");
+  CHECK(error("Undefined") == "--backend: Undefined has no row in the dispatch table");
+}
+
+TEST_CASE("coverage: status names") {
+  for (CoverageStatus s : kCoverageStatuses) CHECK(parse_coverage_status(to_string(s)) == s);
+  CHECK_FALSE(parse_coverage_status("Missing").has_value());
+  CHECK(to_string(CoverageStatus::CompositeExplicit) == "composite-explicit");
+}
+
+}  // namespace dt::test
