@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "base/limits.hpp"
 #include "base/text.hpp"
 
 namespace dt::lint {
@@ -28,6 +29,23 @@ Finding finding_at(const Location& where, std::string message, std::string op, s
   f.op = std::move(op);
   f.key = std::move(key);
   return f;
+}
+
+namespace {
+std::string capped_suffix() { return fmt::format("(a finding lists at most {})", limits::kNotesPerFinding); }
+}  // namespace
+
+void cap_notes(Finding& f, std::size_t total) {
+  if (total <= limits::kNotesPerFinding || f.notes.size() <= limits::kNotesPerFinding) return;
+  Note more{f.notes[limits::kNotesPerFinding].where,
+            fmt::format("and {} more location{} not listed, the next one here {}", total - limits::kNotesPerFinding,
+                        total - limits::kNotesPerFinding == 1 ? "" : "s", capped_suffix())};
+  f.notes.resize(limits::kNotesPerFinding);
+  f.notes.push_back(std::move(more));
+}
+
+bool notes_capped(const Finding& f) {
+  return f.notes.size() == limits::kNotesPerFinding + 1 && f.notes.back().message.ends_with(capped_suffix());
 }
 
 std::string kernel_key_label(const CheckContext& c, KeyId k, const Kernel& kern) {

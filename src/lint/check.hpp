@@ -33,6 +33,13 @@ KeyId alias(const CheckContext& c, AliasRule r);
 const Kernel* active(const Operator& op, KeyId k);
 Finding finding_at(const Location& where, std::string message, std::string op, std::string key);
 // "CPU", or "CompositeImplicitAutograd (catch-all)" for a catch-all kernel.
+// Keeps the first limits::kNotesPerFinding notes of `f` and replaces the rest
+// (`total` notes in all, some maybe never built) by one "and N more" note at
+// the first location left out. Needs at least kNotesPerFinding + 1 notes built
+// when total exceeds the limit.
+void cap_notes(Finding& f, std::size_t total);
+// Whether cap_notes already shortened `f`'s notes.
+bool notes_capped(const Finding& f);
 std::string kernel_key_label(const CheckContext& c, KeyId k, const Kernel& kern);
 // What an entry is, for messages: "'k' on CPU (kernel)", "the backend fallback", ...
 std::string describe_entry(const CheckContext& c, const Entry& e);

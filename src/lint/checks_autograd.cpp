@@ -139,14 +139,21 @@ void check_missing_autograd_direct(const CheckContext& c, const Operator& op, st
     if (!lacks_autograd(op, c.resolver.compute(op, need.autograd_key))) continue;
     std::vector<KeyId> keys;
     for (const auto& s : need.sources) keys.push_back(s.first);
-    Finding f = finding_at(need.sources.front().second->where,
+    // Anchored at the last kernel on these keys in (file, line, column) order
+    // (overridden ones too, so that the same in every file order).
+    std::vector<std::pair<KeyId, const Kernel*>> sources;
+    for (const auto& [k, active_kernel] : need.sources)
+      for (const Kernel& kern : *op.all(k)) sources.emplace_back(k, &kern);
+    std::stable_sort(sources.begin(), sources.end(),
+                     [](const auto& a, const auto& b) { return a.second->where < b.second->where; });
+    Finding f = finding_at(sources.back().second->where,
                            fmt::format("operator {} has a kernel for {} but no autograd kernel: {}", op.name,
                                        join_keys(c, keys), describe_missing_autograd(c, op, {need.autograd_key})),
                            op.name, key_name(c, need.autograd_key));
-    for (std::size_t i = 1; i < need.sources.size(); ++i)
-      f.notes.push_back({need.sources[i].second->where,
-                         fmt::format("kernel '{}' on {} is registered here", need.sources[i].second->debug,
-                                     key_name(c, need.sources[i].first))});
+    for (std::size_t i = 0; i + 1 < sources.size(); ++i)
+      f.notes.push_back(
+          {sources[i].second->where, fmt::format("kernel '{}' on {} is registered here", sources[i].second->debug,
+                                                 key_name(c, sources[i].first))});
     f.fix = std::string(kMissingAutogradFix);
     out.push_back(std::move(f));
   }

@@ -52,12 +52,14 @@ void check_composite_conflict(const CheckContext& c, std::vector<Finding>& out) 
     std::vector<std::pair<const Kernel*, KeyId>> kernels;
     for (KeyId k : present)
       for (const auto& kern : *op->all(k)) kernels.emplace_back(&kern, k);
-    std::sort(kernels.begin(), kernels.end(), [](const auto& a, const auto& b) { return a.first->seq < b.first->seq; });
-    const auto& [newest, newest_key] = kernels.back();
+    // Anchored at the last kernel in (file, line, column) order, the same in every file order.
+    std::stable_sort(kernels.begin(), kernels.end(),
+                     [](const auto& a, const auto& b) { return a.first->where < b.first->where; });
+    const Kernel* last = kernels.back().first;
     const bool cea_and_cia = std::find(present.begin(), present.end(), cea) != present.end() &&
                              std::find(present.begin(), present.end(), cia) != present.end();
     Finding f = finding_at(
-        newest->where,
+        last->where,
         fmt::format("operator {} has kernels on {}: cannot specify more than one of CompositeExplicitAutograd, "
                     "CompositeExplicitAutogradNonFunctional, or CompositeImplicitAutograd on a single kernel; each "
                     "strictly subsumes the other{}",

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "base/limits.hpp"
+#include "base/suggest.hpp"
 #include "base/text.hpp"
 #include "lint/check.hpp"
 
@@ -83,31 +85,40 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
   for (const Operator* op : c.ops)
     for (const auto& kk : op->kernels) {
       const auto& ks = kk.kernels;  // newest first
-      // One finding per overriding kernel, naming every kernel it shadows:
-      // every (older, newer) pair appears in the newer one's finding.
-      for (std::size_t i = 0; i + 1 < ks.size(); ++i) {
-        const Kernel& newer = ks[i];
-        const Kernel& older = ks[i + 1];
-        const std::size_t earlier = ks.size() - i - 2;
-        Finding f = finding_at(
-            newer.where,
-            fmt::format("Overriding a previously registered kernel for the same operator and the same dispatch "
-                        "key: {} on {}: kernel '{}' replaces '{}'{}; the newest registration silently wins at run "
-                        "time",
-                        op->name, kernel_key_label(c, kk.key, newer), newer.debug, older.debug,
-                        earlier == 0 ? std::string()
-                                     : fmt::format(" (and {} earlier kernel{})", earlier, earlier == 1 ? "" : "s")),
-            op->name, key_name(c, kk.key));
-        for (std::size_t j = i + 1; j < ks.size(); ++j)
-          f.notes.push_back({ks[j].where, fmt::format("the overridden kernel '{}' is registered here", ks[j].debug)});
-        if (i != 0)
-          f.notes.push_back({ks.front().where, fmt::format("the kernel that wins at run time, '{}', is registered here",
-                                                           ks.front().debug)});
-        f.fix =
-            "Register one kernel per operator and dispatch key: remove the older registration, or move the "
-            "override into the file that owns the key.";
-        out.push_back(std::move(f));
+      if (ks.size() < 2) continue;
+      // One finding per operator and key, anchored at the last of its kernels
+      // in (file, line, column) order -- the same in every file order --,
+      // naming the winner and the kernel it replaced; the other kernels are
+      // notes in that order (at most limits::kNotesPerFinding of them).
+      const Kernel& winner = ks[0];
+      const Kernel& replaced = ks[1];
+      const std::size_t earlier = ks.size() - 2;
+      std::vector<const Kernel*> by_place;
+      by_place.reserve(ks.size());
+      for (const auto& k : ks) by_place.push_back(&k);
+      std::stable_sort(by_place.begin(), by_place.end(),
+                       [](const Kernel* a, const Kernel* b) { return a->where < b->where; });
+      Finding f = finding_at(
+          by_place.back()->where,
+          fmt::format("Overriding a previously registered kernel for the same operator and the same dispatch "
+                      "key: {} on {}: kernel '{}' replaces '{}'{}; the newest registration silently wins at run "
+                      "time",
+                      op->name, kernel_key_label(c, kk.key, winner), winner.debug, replaced.debug,
+                      earlier == 0 ? std::string()
+                                   : fmt::format(" (and {} earlier kernel{})", earlier, earlier == 1 ? "" : "s")),
+          op->name, key_name(c, kk.key));
+      for (std::size_t i = 0; i + 1 < by_place.size() && f.notes.size() <= limits::kNotesPerFinding; ++i) {
+        const Kernel* k = by_place[i];
+        f.notes.push_back(
+            {k->where, k == &winner
+                           ? fmt::format("the kernel that wins at run time, '{}', is registered here", k->debug)
+                           : fmt::format("the overridden kernel '{}' is registered here", k->debug)});
       }
+      cap_notes(f, ks.size() - 1);
+      f.fix =
+          "Register one kernel per operator and dispatch key: remove the older registration, or move the "
+          "override into the file that owns the key.";
+      out.push_back(std::move(f));
     }
 }
 
@@ -116,6 +127,9 @@ void check_duplicate_registration(const CheckContext& c, std::vector<Finding>& o
 void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
   // For a did-you-mean on typos: the files' operators and PyTorch's own.
   const std::vector<std::string_view> defined = c.reg.defined_names();
+  // Shared by every dangling operator: thousands of long names against
+  // thousands of defined ones stay bounded (later findings go without).
+  SuggestionBudget budget;
   for (const Operator* op : c.ops) {
     if (op->def) continue;
     // Anchored at the first kernel in file order, not registration order, so
@@ -131,7 +145,7 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
                     "def() the operator?\"",
                     op->name, kernels.size() == 1 ? std::string("a kernel") : fmt::format("{} kernels", kernels.size()),
                     c.reg.library() != nullptr ? " nor among PyTorch's own operators" : "",
-                    did_you_mean(op->name, defined), op->name),
+                    did_you_mean(op->name, defined, &budget), op->name),
         op->name, "");
     for (std::size_t i = 1; i < kernels.size(); ++i)
       f.notes.push_back(

@@ -120,7 +120,12 @@ std::string github_escape_data(std::string_view s) {
         out += "%0A";
         break;
       default:
-        out += c;
+        // Other control characters (NUL, ESC, ...) as \xNN text: nothing a
+        // log viewer or terminal would act on, nothing that cuts the line.
+        if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f')
+          out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        else
+          out += c;
     }
   }
   return out;

@@ -209,6 +209,7 @@ std::vector<Finding> run(const LoadResult& loaded) {
     for (auto& f : one) {
       f.rule = std::string(rule.id);
       f.severity = rule.severity;
+      if (!notes_capped(f)) cap_notes(f, f.notes.size());  // a finding names a bounded number of places
       all.push_back(std::move(f));
     }
   }

@@ -25,12 +25,15 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
   CHECK(lint::apply_baseline(*parsed, moved, {}).accepted == findings.size());
   CHECK(moved.empty());
 
-  // A third kernel is a new finding (count 1 accepts one of the two pairs).
-  auto more = lint_files({{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2") + impl("CPU", "k3")}});
+  // A third kernel on the same operator and key is the same finding (one per
+  // operator and key); an override on another key is a new one.
+  auto more = lint_files({{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2") + impl("CPU", "k3") +
+                                         impl("Meta", "m1") + impl("Meta", "m2")}});
   const auto dup = of_rule(more, "duplicate-registration").size();
   CHECK(dup == 2);
   CHECK(lint::apply_baseline(*parsed, more, {}).unmatched == 0);
-  CHECK(of_rule(more, "duplicate-registration").size() == 1);
+  REQUIRE(of_rule(more, "duplicate-registration").size() == 1);
+  CHECK(of_rule(more, "duplicate-registration")[0].key == "Meta");
 
   // Fixed: the entry matches nothing, and the summary says so (a problem that
   // comes back would otherwise be accepted silently by the stale entry).

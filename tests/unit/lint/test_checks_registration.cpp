@@ -1,5 +1,6 @@
 // Rules on refused and overridden registrations: every rule with a failing and a
 // passing input (rule id, severity and every location).
+#include "base/limits.hpp"
 #include "lint_helpers.hpp"
 
 namespace dt::test {
@@ -19,23 +20,35 @@ TEST_CASE("lint duplicate-def: every second definition, with the original") {
             .empty());
 }
 
-TEST_CASE("lint duplicate-registration: every overriding pair, across files") {
+TEST_CASE("lint duplicate-registration: one finding per operator and key, across files") {
   const auto f = lint_rule({{"a.toml", kDef + impl("CPU", "k1")},
                             {"b.toml", "namespace = \"t\"\n" + impl("CPU", "k2")},
                             {"c.toml", "namespace = \"t\"\n" + impl("CPU", "k3")}},
                            "duplicate-registration");
-  REQUIRE(f.size() == 2);
-  // Sorted by file: b.toml's k2 overrides k1 (and k3 wins); c.toml's k3
-  // overrides k2 and, through it, k1: all three pairs appear.
+  REQUIRE(f.size() == 1);
+  // At the last kernel in (file, line, column) order, the others as notes in that order.
   CHECK(f[0].severity == Severity::Error);
-  CHECK(locations(f[0]) == Locs{"b.toml:4:7", "a.toml:6:7", "c.toml:4:7"});
-  CHECK(contains(f[0].message, "kernel 'k2' replaces 'k1';"));
-  CHECK(contains(f[0].notes[1].message, "'k3'"));
-  CHECK(locations(f[1]) == Locs{"c.toml:4:7", "b.toml:4:7", "a.toml:6:7"});
-  CHECK(contains(f[1].message, "kernel 'k3' replaces 'k2' (and 1 earlier kernel);"));
-  CHECK(contains(f[1].notes[1].message, "the overridden kernel 'k1'"));
-  CHECK(f[1].op == "t::foo");
-  CHECK(f[1].key == "CPU");
+  CHECK(locations(f[0]) == Locs{"c.toml:4:7", "a.toml:6:7", "b.toml:4:7"});
+  CHECK(contains(f[0].message, "kernel 'k3' replaces 'k2' (and 1 earlier kernel);"));
+  CHECK(contains(f[0].notes[0].message, "the overridden kernel 'k1'"));
+  CHECK(contains(f[0].notes[1].message, "the overridden kernel 'k2'"));
+  CHECK(f[0].op == "t::foo");
+  CHECK(f[0].key == "CPU");
+}
+
+TEST_CASE("lint duplicate-registration: 4,000 overrides give one finding with a bounded number of notes") {
+  std::string text = kDef;
+  for (int i = 0; i < 4000; ++i) {
+    std::string kernel = "k";  // appends: g++ 12 warns falsely on "k" + std::to_string(i)
+    kernel += std::to_string(i);
+    text += impl("CPU", kernel);
+  }
+  const auto f = lint_rule({{"a.toml", text}}, "duplicate-registration");
+  REQUIRE(f.size() == 1);
+  REQUIRE(f[0].notes.size() == limits::kNotesPerFinding + 1);
+  CHECK(f[0].notes.back().message ==
+        "and 3991 more locations not listed, the next one here (a finding lists at most 8)");
+  CHECK(contains(f[0].message, "kernel 'k3999' replaces 'k3998' (and 3998 earlier kernels)"));
 }
 
 TEST_CASE("lint duplicate-registration: a catch-all overrides CompositeImplicitAutograd") {
