@@ -158,7 +158,8 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
                                                      const std::optional<Location>& given_at) {
-  auto p = load_profile(spec, io.fs.read);
+  // A profile a repository's configuration names: only a regular file is read.
+  auto p = load_profile(spec, given_at ? io.fs.read_regular : io.fs.read);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {

@@ -163,7 +163,7 @@ int run_lint(const Io& io, const LintOptions& o) {
 
   lint::BaselineUse baselined;
   if (config->baseline) {
-    auto baseline = lint::load_baseline(io.fs, *config->baseline);
+    auto baseline = lint::load_baseline(io.fs, *config->baseline, config->baseline_where.has_value());
     if (!baseline) {
       report(io, baseline.error());
       return kExitError;

@@ -43,7 +43,8 @@ BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
 
 // Reads and parses a baseline file. Errors: "cannot read lint baseline:
 // REASON" at the file, or parse_baseline's.
-Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path);
+// `regular_only`: for a baseline a repository's configuration names (no FIFO, no device).
+Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path, bool regular_only = false);
 // Writes make_baseline(findings) to `path` and returns it. The error has no
 // location: "cannot write baseline 'PATH': REASON".
 Expected<Baseline, Diagnostic> save_baseline(const FileSystem& fs, const std::string& path,

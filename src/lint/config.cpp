@@ -74,7 +74,10 @@ Expected<Config, Diagnostic> parse_config(std::string_view text, const std::stri
   if (auto tags = r.str_array("ignore-tags"))
     for (auto& t : *tags) c.ignore_tags.emplace_back(std::move(t.value), t.where);
   if (auto f = r.str("fail-on")) c.fail_on = severity_at(r, *f);
-  if (auto b = r.str("baseline")) c.baseline = b->value;
+  if (auto b = r.str("baseline")) {
+    c.baseline = b->value;
+    c.baseline_where = b->where;
+  }
   if (auto p = r.str("profile")) {
     c.profile = p->value;
     c.profile_where = p->where;
@@ -90,7 +93,10 @@ Config merge(Config base, const Config& over) {
   base.severity.insert(base.severity.end(), over.severity.begin(), over.severity.end());
   base.ignore_tags.insert(base.ignore_tags.end(), over.ignore_tags.begin(), over.ignore_tags.end());
   if (over.fail_on) base.fail_on = over.fail_on;
-  if (over.baseline) base.baseline = over.baseline;
+  if (over.baseline) {
+    base.baseline = over.baseline;
+    base.baseline_where = over.baseline_where;
+  }
   if (over.profile) {
     base.profile = over.profile;
     base.profile_where = over.profile_where;
@@ -138,24 +144,63 @@ bool fails(const std::vector<Finding>& findings, Severity fail_on) {
   return std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.severity >= fail_on; });
 }
 
+namespace {
+
+// An error unless `path` (relative to `dir`) resolves, symbolic links
+// followed, to a file inside `dir`.
+std::optional<Diagnostic> outside_repository(const FileSystem& fs, const std::string& dir, const std::string& path,
+                                             const Location& where, std::string_view what, std::string_view option) {
+  const auto root = fs.real_path(dir.empty() ? std::string(".") : dir);
+  const auto target = fs.real_path(path);
+  if (!root) return root.error();
+  if (target) {
+    const std::string& r = *root;
+    std::string t = *target;
+    while (t.size() > 1 && t.ends_with('/')) t.pop_back();
+    const bool inside = t.size() > r.size() && t.starts_with(r) && (r.ends_with('/') || t[r.size()] == '/');
+    if (inside) return std::nullopt;
+  }
+  // The path is not echoed: the location shows the value, and an error must
+  // not confirm what exists outside the repository.
+  return make_error(where, fmt::format("{} names a file outside the repository: a path in a lint configuration must "
+                                       "name a file inside the configuration's directory (give it with {} to use it)",
+                                       what, option));
+}
+
+}  // namespace
+
 Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string& path, bool discover) {
   std::string file = path;
   if (file.empty()) {
-    if (!discover || fs.kind(std::string(kConfigFileName)) != FileKind::Regular) return Config{};
+    if (!discover) return Config{};
+    const FileKind kind = fs.kind(std::string(kConfigFileName));
+    if (kind == FileKind::Missing) return Config{};
+    // A loop of symbolic links, a directory, a FIFO: an error, never a crash or a wait.
+    if (kind != FileKind::Regular)
+      return unexpected(make_error(Location{std::string(kConfigFileName), 0, 0},
+                                   "cannot read lint configuration: not a regular file (or a loop of symbolic links)"));
     file = std::string(kConfigFileName);
   }
-  auto text = fs.read(file);
+  // A discovered configuration is the repository's: only a regular file is read.
+  auto text = path.empty() ? fs.read_regular(file) : fs.read(file);
   if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot read lint configuration"));
   auto config = parse_config(*text, file);
   if (!config) return config;
   // Relative baseline and profile paths are relative to the configuration file.
+  const std::string dir = std::filesystem::path(file).parent_path().string();
   const auto beside_config = [&](const std::string& p) {
     return (std::filesystem::path(file).parent_path() / p).lexically_normal().string();
   };
-  if (config->baseline && std::filesystem::path(*config->baseline).is_relative())
-    config->baseline = beside_config(*config->baseline);
-  if (config->profile && config->profile->ends_with(".toml") && std::filesystem::path(*config->profile).is_relative())
-    config->profile = beside_config(*config->profile);
+  if (config->baseline) {
+    if (std::filesystem::path(*config->baseline).is_relative()) config->baseline = beside_config(*config->baseline);
+    if (auto e = outside_repository(fs, dir, *config->baseline, *config->baseline_where, "baseline", "--baseline"))
+      return unexpected(std::move(*e));
+  }
+  if (config->profile && config->profile->ends_with(".toml")) {
+    if (std::filesystem::path(*config->profile).is_relative()) config->profile = beside_config(*config->profile);
+    if (auto e = outside_repository(fs, dir, *config->profile, *config->profile_where, "profile", "--profile"))
+      return unexpected(std::move(*e));
+  }
   return config;
 }
 

@@ -32,6 +32,9 @@ struct Config {
   // Where a configuration file gives `profile` (unset when it comes from the
   // command line), so that an unusable profile is reported there.
   std::optional<Location> profile_where;
+  // Where a configuration file gives `baseline` (unset when it comes from the
+  // command line): such a baseline is read only if it is a regular file.
+  std::optional<Location> baseline_where;
   // Operator tags whose operators' findings are dropped (ignore-tags,
   // --ignore-tag), each with where a configuration file gives it (none for the
   // command line): checked against the profile's tags once it is known.
@@ -45,7 +48,10 @@ inline constexpr std::string_view kConfigFileName = ".dispatchtool-lint.toml";
 // `discover` is set, kConfigFileName in the current directory if it is a
 // file; an empty Config when there is none. Relative baseline and profile
 // paths in it become relative to its directory. Errors: "cannot read lint
-// configuration: REASON" at the file, or parse_config's.
+// configuration: REASON" at the file, or parse_config's. A baseline or
+// profile path in the file must stay inside the file's directory (the
+// repository), symbolic links resolved: otherwise an error at the value (the
+// command line's --baseline and --profile may name any file).
 Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string& path, bool discover);
 
 // Parses a config file: select, ignore, ignore-tags, fail-on, baseline,

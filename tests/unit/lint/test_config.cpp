@@ -75,18 +75,40 @@ TEST_CASE("load_config: --config, or .dispatchtool-lint.toml found in the curren
 
 TEST_CASE("load_config: relative baseline and profile files are relative to the configuration") {
   std::map<std::string, std::string> files{
-      {"cfg/lint.toml", "baseline = \"base.toml\"\nprofile = \"../profiles/p.toml\"\n"},
-      {"cfg/abs.toml", "baseline = \"/ci/base.toml\"\nprofile = \"torch-1.13\"\n"}};
+      {"cfg/lint.toml", "baseline = \"base.toml\"\nprofile = \"profiles/../p.toml\"\n"},
+      {"cfg/name.toml", "profile = \"torch-1.13\"\n"}};
   const FileSystem fs = memory_filesystem(files);
   auto c = lint::load_config(fs, "cfg/lint.toml", true);
   REQUIRE(c.has_value());
   CHECK(c->baseline == "cfg/base.toml");
-  CHECK(c->profile == "profiles/p.toml");
+  CHECK(c->profile == "cfg/p.toml");
   CHECK(to_string(*c->profile_where) == "cfg/lint.toml:2:11");
-  auto a = lint::load_config(fs, "cfg/abs.toml", true);
+  CHECK(to_string(*c->baseline_where) == "cfg/lint.toml:1:12");
+  auto a = lint::load_config(fs, "cfg/name.toml", true);
   REQUIRE(a.has_value());
-  CHECK(a->baseline == "/ci/base.toml");
   CHECK(a->profile == "torch-1.13");  // a built-in profile's name stays a name
+}
+
+TEST_CASE("load_config: baseline and profile paths stay inside the configuration's directory") {
+  std::map<std::string, std::string> files{{"cfg/up.toml", "profile = \"../profiles/p.toml\"\n"},
+                                           {"cfg/abs.toml", "\nbaseline = \"/etc/passwd\"\n"},
+                                           {"cfg/dir.toml", "baseline = \".\"\n"}};
+  const FileSystem fs = memory_filesystem(files);
+  CHECK(format(lint::load_config(fs, "cfg/up.toml", true).error()) ==
+        "cfg/up.toml:1:11: error: profile names a file outside the repository: a path in a lint "
+        "configuration must name a file inside the configuration's directory (give it with --profile to use it)\n");
+  CHECK(format(lint::load_config(fs, "cfg/abs.toml", true).error()) ==
+        "cfg/abs.toml:2:12: error: baseline names a file outside the repository: a path in a lint "
+        "configuration must name a file inside the configuration's directory (give it with --baseline to use it)\n");
+  CHECK(lint::load_config(fs, "cfg/dir.toml", true).error().message.find("outside the repository") !=
+        std::string::npos);  // the directory itself is not a file inside it
+  // The command line may name any file.
+  lint::Config cli;
+  cli.baseline = "/ci/base.toml";
+  files["cfg/ok.toml"] = "baseline = \"b.toml\"\n";
+  const lint::Config merged = lint::merge(*lint::load_config(fs, "cfg/ok.toml", true), cli);
+  CHECK(merged.baseline == "/ci/base.toml");
+  CHECK_FALSE(merged.baseline_where.has_value());
 }
 
 TEST_CASE("load_config: a file that cannot be read or parsed") {
