@@ -150,10 +150,11 @@ void check_missing_autograd_direct(const CheckContext& c, const Operator& op, st
                            fmt::format("operator {} has a kernel for {} but no autograd kernel: {}", op.name,
                                        join_keys(c, keys), describe_missing_autograd(c, op, {need.autograd_key})),
                            op.name, key_name(c, need.autograd_key));
-    for (std::size_t i = 0; i + 1 < sources.size(); ++i)
-      f.notes.push_back(
-          {sources[i].second->where, fmt::format("kernel '{}' on {} is registered here", sources[i].second->debug,
-                                                 key_name(c, sources[i].first))});
+    for (std::size_t i = 0; i + 1 < sources.size(); ++i) {
+      const auto& [k, kern] = sources[i];
+      f.notes.push_back({kern->where, fmt::format("kernel '{}' on {}{} is registered here", kern->debug, key_name(c, k),
+                                                  kern == op.get(k) ? "" : " (overridden)")});
+    }
     f.fix = std::string(kMissingAutogradFix);
     out.push_back(std::move(f));
   }
