@@ -1,0 +1,28 @@
+// libFuzzer harness: the schema parser (FunctionSchema syntax) and printer.
+// Properties: parse(print(parse(x))) succeeds and printing is a fixed point;
+// error offsets point into the text; a schema matches itself.
+#include "fuzz_common.hpp"
+#include "registry/schema.hpp"
+
+using namespace dt;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > fuzz::kMaxInput) return -1;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  auto s = parse_schema(text);
+  if (!s) {
+    if (s.error().offset > text.size()) fuzz::fail();
+    return 0;
+  }
+  for (bool dimname_as_str : {false, true}) {
+    const std::string printed = print_schema(*s, SchemaPrintOptions{dimname_as_str});
+    auto again = parse_schema(printed);
+    if (!again) fuzz::fail();
+    if (!dimname_as_str && print_schema(*again) != printed) fuzz::fail();
+  }
+  const Schema real = with_real_types(*s);
+  if (schema_mismatch_reason(*s, *s)) fuzz::fail();
+  (void)schema_mismatch_reason(*s, real);
+  (void)print_arguments_and_returns(real);
+  return 0;
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz harnesses (tests/fuzz), from the repository's small files:
+configs/examples/*.toml, the '--- file:' blocks of tests/cli/cases/*.test,
+configs/profiles/*.toml, and a sample of tests/unit/data/schemas-1.13.txt.
+
+  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema}/)"""
+import hashlib, os, re, sys
+
+src, out = sys.argv[1], sys.argv[2]
+dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema")}
+for d in dirs.values():
+    os.makedirs(d, exist_ok=True)
+
+
+def put(h, data: bytes):
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(dirs[h], name), "wb") as f:
+        f.write(data)
+
+
+def test_files(path):
+    """{file name: text} of a tests/cli/cases/*.test."""
+    files, cur, buf = {}, None, []
+    for line in open(path, encoding="utf-8", errors="surrogateescape").read().split("\n"):
+        m = re.match(r"^--- (file: (.*)|stdout|stderr|stdin)$", line)
+        if m:
+            if cur:
+                files[cur] = "\n".join(buf) + "\n"
+            cur, buf = (m.group(2) if m.group(2) else None), []
+            continue
+        if cur is not None:
+            buf.append(line)
+    if cur:
+        files[cur] = "\n".join(buf) + "\n"
+    return files
+
+
+examples = [open(os.path.join(src, "configs/examples", f), "rb").read()
+            for f in sorted(os.listdir(os.path.join(src, "configs/examples")))]
+for e in examples:
+    put("load", e)
+    put("load", b"\x02" + e)  # first byte: record refusals + lint (see fuzz_load.cpp)
+# Two examples as one multi-file input.
+put("load", b"\x03" + examples[0] + b"\n#---\n" + examples[-1])
+
+cases = os.path.join(src, "tests/cli/cases")
+for t in sorted(os.listdir(cases)):
+    files = test_files(os.path.join(cases, t))
+    for name, text in files.items():
+        data = text.encode("utf-8", "surrogateescape")
+        if name.endswith("lint.toml"):
+            put("lint_config", b"\x01" + data)
+        elif "baseline" in name or name == "base.toml" or text.startswith("version = 1"):
+            put("lint_config", b"\x00" + data)
+        elif "profile" in name or data.startswith(b"name ="):
+            put("profile", data)
+        else:
+            put("load", data)
+    regs = [v.encode() for k, v in files.items() if k.endswith(".toml") and "baseline" not in k and "lint" not in k]
+    if len(regs) > 1:
+        put("load", b"\x02" + b"\n#---\n".join(regs[:4]))
+
+for p in sorted(os.listdir(os.path.join(src, "configs/profiles"))):
+    put("profile", open(os.path.join(src, "configs/profiles", p), "rb").read())
+
+put("lint_config", b"\x01" + b'select = ["duplicate-registration"]\nignore = ["unparseable-key"]\nfail-on = "warning"\n'
+    b'baseline = "ci/lint-baseline.toml"\nprofile = "torch-1.13"\n[severity]\nmissing-autograd = "error"\n')
+put("lint_config", b"\x00" + b'version = 1\n\n[[accept]]\nrule = "impl-without-def"\nop = "h::f"\nkey = ""\ncount = 2\n'
+    b'\n[[accept]]\nrule = "duplicate-registration"\nop = "h::g"\nkey = "CPU"\n')
+
+schemas = open(os.path.join(src, "tests/unit/data/schemas-1.13.txt"), encoding="utf-8").read().split("\n")
+schemas = [s for s in schemas if s.strip()]
+# A spread: every 20th schema plus the longest and those with unusual types.
+pick = set(schemas[::20])
+pick |= set(sorted(schemas, key=len)[-20:])
+for marker in ("Dict(", "Future(", "RRef(", "Union(", "__torch__", "...", "Dimname", "Tensor(a!)", "[2]", "=[",
+               "Storage", "Layout?", "str=", "float=", "*,", "-> ()"):
+    pick |= set([s for s in schemas if marker in s][:8])
+for s in sorted(pick):
+    put("schema", s.encode())
+for d, p in dirs.items():
+    print(d, len(os.listdir(p)))

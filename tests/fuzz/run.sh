@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer harness for SECONDS (CI: 60) on its seed corpus
+# (make_corpus.py, from the repository's own small files, plus the crash
+# regressions) with its dictionary. Fails when a harness finds a crash, a
+# leak, a timeout or an out-of-memory; the input is kept in WORK/crashes/.
+#   tests/fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]     (BUILD_DIR: a -DDT_FUZZ=ON build)
+# Environment: FUZZ_WORK (default BUILD_DIR/fuzz-work), FUZZ_JOBS (default 1).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+build="$(cd "$1" && pwd)"; seconds="$2"; shift 2
+harnesses=("$@")
+[[ ${#harnesses[@]} -eq 0 ]] && harnesses=(load profile lint_config schema)
+work="${FUZZ_WORK:-$build/fuzz-work}"
+mkdir -p "$work"
+python3 "$here/make_corpus.py" "$here/../.." "$work/seeds" >/dev/null
+status=0
+for h in "${harnesses[@]}"; do
+  case $h in
+    load) dict=toml.dict ;;
+    profile) dict=profile.dict ;;
+    lint_config) dict=lint_config.dict ;;
+    schema) dict=schema.dict ;;
+    *) echo "run.sh: unknown harness '$h'" >&2; exit 2 ;;
+  esac
+  mkdir -p "$work/corpus/$h" "$work/crashes/$h"
+  cp -n "$work/seeds/$h"/* "$work/corpus/$h/" 2>/dev/null || true
+  cp -n "$here/regressions/$h"/* "$work/corpus/$h/" 2>/dev/null || true
+  log="$work/$h.log"
+  echo "fuzz $h: ${seconds}s" >&2
+  if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+     "$build/tests/fuzz/fuzz_$h" "$work/corpus/$h" -dict="$here/dict/$dict" -max_total_time="$seconds" \
+     -timeout=10 -rss_limit_mb=2048 -max_len=65536 -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
+     -artifact_prefix="$work/crashes/$h/" -print_final_stats=1 >"$log" 2>&1; then
+    grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 1 >&2 || true
+  else
+    status=1
+    echo "fuzz $h: FAILED (log: $log; inputs: $work/crashes/$h/)" >&2
+    grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" | head -n 20 >&2 || true
+  fi
+done
+exit $status
