@@ -604,10 +604,10 @@ def million_impls(ctx, n_ops=250_000, keys=("CPU", "CUDA", "AutogradCPU", "Autog
 
 
 @case("impl-1m-table", "size / super-linear",
-      "1,000,000 [[impl]] entries (250,000 defined operators x CPU, CUDA, AutogradCPU, AutogradCUDA; 66 MB), "
+      "1,000,000 [[impl]] entries (250,000 defined operators x CPU, CUDA, AutogradCPU, AutogradCUDA; 81 MB), "
       "table --raw --keys CPU --max-input-size 128M",
       "exit 0 with 250,000 tables, in 10 s / 2 GiB (about 1.3 KiB per registration, most of it toml++'s "
-      "document of the 66 MB file)", tags=["heavy"],
+      "document of the 81 MB file)", tags=["heavy"],
       max_stdout=256 * MiB, mem_factor=2.0)
 def _(ctx):
     p = million_impls(ctx)
@@ -631,7 +631,7 @@ def _(ctx):
 
 
 @case("impl-1m-default-limit", "size",
-      "the same 66 MB file without --max-input-size (default: 64 MiB per file)",
+      "the same 81 MB file without --max-input-size (default: 64 MiB per file)",
       "located error at the first byte past the limit naming the limit and --max-input-size, exit 2",
       tags=["heavy"])
 def _(ctx):
