@@ -64,21 +64,13 @@ MiB = 1 << 20
 # TOML helpers
 
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from tomlstr import toml_str  # noqa: E402
+
+
 def q(s: str) -> str:
-    """A TOML basic string."""
-    out = ['"']
-    for ch in s:
-        o = ord(ch)
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif o < 0x20 or o == 0x7F:
-            out.append("\\u%04x" % o)
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    """A TOML basic string (tools/tomlstr.py)."""
+    return toml_str(s)
 
 
 VALID = """namespace = "h"
