@@ -67,8 +67,11 @@ _dispatchtool() {
       if [[ $cmd == lint ]]; then return; fi
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
     --format)
-      if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
-      if [[ $cmd == coverage ]]; then COMPREPLY=($(compgen -W "text json" -- "$cur")); fi
+      if [[ $cmd == lint ]]; then
+        COMPREPLY=($(compgen -W "text json sarif github" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "text json" -- "$cur"))
+      fi
       return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --fail-on)
@@ -103,16 +106,16 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --op --keys --all --no-library --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --op --keys --all --no-library --raw --style --register --color --help" ;;
-    explain) opts="--profile --op --keys --all --no-library --register --color --help" ;;
-    keys) opts="--profile --names --help" ;;
+    table) opts="--profile --op --keys --all --no-library --raw --style --format --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --op --keys --all --no-library --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --op --keys --all --no-library --format --register --color --help" ;;
+    keys) opts="--profile --names --format --no-library --help" ;;
     lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --baseline --write-baseline --context --list-rules --help" ;;
     coverage) opts="--backend --profile --status --fail-on --format --no-library --color --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-  elif [[ $cmd != keys ]]; then
+  else
     __dispatchtool_files '*.toml'
   fi
 }

@@ -70,6 +70,16 @@ void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
       ->excludes(raw_flag);  // --raw is --style raw: never silently one of two
 }
 
+void add_format_option(CLI::App& sub, std::string& format) {
+  sub.add_option("--format", format, "text (default) or json (docs/json.md: one versioned document, no colour)")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
+}
+
+JsonDocument json_document(const std::string& profile, Writer& w) {
+  return JsonDocument{DT_VERSION, profile, [&w] { w.maybe_flush(); }};
+}
+
 Style style_of(const std::string& style, bool raw) {
   if (raw || style == "raw") return Style::Raw;
   if (style == "python-dispatcher") return Style::PythonDispatcher;

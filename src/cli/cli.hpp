@@ -14,6 +14,7 @@
 #include "registry/library.hpp"
 #include "registry/loader.hpp"
 #include "registry/select.hpp"
+#include "render/json.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::cli {
@@ -78,6 +79,12 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);
+
+// --format text|json (docs/json.md). Json reports whether json was chosen.
+void add_format_option(CLI::App& sub, std::string& format);
+inline bool is_json(const std::string& format) { return format == "json"; }
+// The envelope of a JSON document written through `w` (flushed after each operator).
+JsonDocument json_document(const std::string& profile, Writer& w);
 
 // --style for table/registrations.
 enum class Style { Human, Raw, PythonDispatcher };

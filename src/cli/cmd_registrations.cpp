@@ -11,20 +11,29 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
     InputOptions in;
     std::string style = "human";
     bool raw = false;
+    std::string format = "text";
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("registrations", "Print the registered kernels per operator (_dispatch_dump)");
   add_input_options(*sub, o->in);
   add_style_options(*sub, o->style, o->raw);
+  add_format_option(*sub, o->format);
   sub->footer(
       "Examples:\n"
       "  dispatchtool registrations configs/examples/custom_op.toml\n"
       "  dispatchtool registrations --raw --op myops::foo configs/examples/custom_op.toml\n"
+      "  dispatchtool registrations --format json configs/examples/npu_backend/*.toml\n"
       "  dispatchtool registrations --style python-dispatcher --register CPU,Autograd");
   return {sub, [o, &io]() -> int {
             auto s = open_session(io, o->in);
             if (!s) return kExitError;
             const Registry& reg = s->loaded->registry;
+            if (is_json(o->format)) {
+              Writer w(io.out);
+              render_registrations_json(reg, s->ops, s->registration_filter, json_document(o->in.profile, w),
+                                        w.buf());
+              return kExitOk;
+            }
             const HumanStyle human{s->color, false, false};
             print_operators(
                 io, s->ops, style_of(o->style, o->raw),
