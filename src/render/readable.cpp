@@ -92,7 +92,7 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
       continue;
     }
     std::string via = via_of(p, e);
-    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(e.debug());
+    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(readable_debug(e.debug()));
     std::string key = p.display_name(k, r.registry().privateuse1_name);
     auto& runs = out.runs;
     const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
@@ -162,7 +162,7 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
       if (k.fallthrough) flags += " fallthrough";
       if (k.catch_all) flags += " catch-all";
       if (!first) flags += " inactive (overridden)";
-      const std::string debug = printable(k.debug);
+      const std::string debug = printable(readable_debug(k.debug));
       out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? debug : paint(debug, "2"), paint(flags, "33"),
                          paint(to_string(k.where), "2"));
       first = false;
