@@ -46,6 +46,14 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
                 [&](const Operator& op, std::string& out) {
                   render_registrations_human(reg, op, s->registration_filter, human, out);
                 });
+            if (style_of(o->style, o->raw) == Style::Human) {
+              // The files' backend fallbacks, after the operators (or alone).
+              Writer w(io.out);
+              if (s->ops.empty()) render_no_operators(reg, w.buf());
+              std::string fallbacks;
+              render_fallbacks_human(reg, s->registration_filter, human, fallbacks);
+              if (!fallbacks.empty()) w.buf() += (s->ops.empty() ? "" : "\n") + fallbacks;
+            }
             return kExitOk;
           }};
 }

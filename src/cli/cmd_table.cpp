@@ -47,6 +47,15 @@ Command add_table_command(CLI::App& app, const Io& io) {
             [&](const Operator& op, std::string& out) {
               render_table_human(resolver, op, s->table_filter, human, out);
             });
+        if (style_of(o->style, o->raw) == Style::Human) {
+          // The files' fallbacks serve every operator: counted even when no operator is shown.
+          Writer w(io.out);
+          const Registry& reg = s->loaded->registry;
+          if (s->ops.empty()) render_no_operators(reg, w.buf());
+          std::string count;
+          render_fallback_count(reg, s->table_filter, human, count);
+          if (!count.empty()) w.buf() += (s->ops.empty() ? "" : "\n") + count;
+        }
         return kExitOk;
       }};
 }
