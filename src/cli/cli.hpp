@@ -80,6 +80,11 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);
 
+// A check that the value is one of `values`; otherwise CLI11 reports
+// "--OPTION: unknown value 'X' (did you mean 'Y'?); expected A, B or C"
+// (run() prints it in the tool's error style). Help shows "{A,B,C}".
+CLI::Validator one_of(std::vector<std::string> values);
+
 // --format text|json (docs/json.md). Json reports whether json was chosen.
 void add_format_option(CLI::App& sub, std::string& format);
 inline bool is_json(const std::string& format) { return format == "json"; }
