@@ -33,8 +33,8 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
   const std::array<std::string, 2> names = {key_name(v, keys[0]), key_name(v, keys[1])};
   std::map<std::pair<CoverageStatus, KeyId>, std::size_t> counts;
   for (const auto& r : rows) ++counts[{r.status, r.key}];
-  out += fmt::format("coverage of {} and {} (profile {}): {} {}\n\n", names[0], names[1],
-                     v.registry->profile().name(), v.operators, v.operators == 1 ? "operator" : "operators");
+  out += fmt::format("coverage of {} and {} (profile {}): {} {}\n\n", names[0], names[1], v.registry->profile().name(),
+                     v.operators, v.operators == 1 ? "operator" : "operators");
   const std::size_t w0 = std::max<std::size_t>(names[0].size(), 5), w1 = std::max<std::size_t>(names[1].size(), 5);
   out += fmt::format("  {:<20}{:>{}}  {:>{}}\n", "status", names[0], w0, names[1], w1);
   for (CoverageStatus s : kCoverageStatuses)
@@ -46,7 +46,9 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
         if (r.key == keys[i] && r.status == s) by_ns[OperatorName::namespace_of(r.op->name)].push_back(r.op->name);
       const std::size_t n = counts[{s, keys[i]}];
       if (n == 0 && s == CoverageStatus::Ambiguous) continue;
-      out += "\n" + failing_heading(s, paint(names[i], "1", v.color), n) + "\n";
+      out += '\n';
+      out += failing_heading(s, paint(names[i], "1", v.color), n);
+      out += '\n';
       for (const auto& [ns, ops] : by_ns) {
         out += fmt::format("  {} ({})\n", ns, ops.size());
         for (std::string_view op : ops) {
