@@ -76,8 +76,11 @@ _dispatchtool() {
       if [[ $cmd == lint ]]; then return; fi
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
     --format)
-      if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
-      if [[ $cmd == coverage || $cmd == ops ]]; then COMPREPLY=($(compgen -W "text json" -- "$cur")); fi
+      if [[ $cmd == lint ]]; then
+        COMPREPLY=($(compgen -W "text json sarif github" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "text json" -- "$cur"))
+      fi
       return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --fail-on)
@@ -115,17 +118,17 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --help" ;;
-    explain) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --register --color --help" ;;
-    keys) opts="--profile --max-input-size --names --help" ;;
+    table) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --format --register --color --help" ;;
+    keys) opts="--profile --max-input-size --names --format --no-library --help" ;;
     lint) opts="--profile --max-input-size --format --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
     coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-  elif [[ $cmd != keys ]]; then
+  else
     __dispatchtool_files '*.toml'
   fi
 }
