@@ -1,4 +1,4 @@
-// Helpers the libFuzzer harnesses share (tests/fuzz/README.md).
+// Helpers the libFuzzer harnesses share (the README's "Fuzzing" section).
 #pragma once
 
 #include <cstddef>
