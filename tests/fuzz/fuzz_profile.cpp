@@ -33,7 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const Profile& prof = *p;
   // `keys`: every key, runtime rows, alias members.
   std::string out;
-  render_keys(prof, out);
   render_key_names(prof, out);
   for (KeyId k : prof.runtime_keys())
     if (!prof.is_runtime(k)) fuzz::fail();
@@ -50,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lo.on_refusal = OnRefusal::Record;
   auto loaded = load(prof, {"in.toml"}, fuzz::memory_reader(files), lo);
   if (!loaded) return 0;
+  render_keys(loaded->registry, out);
   const Resolver resolver(loaded->registry);
   for (const Operator* op : loaded->registry.sorted_operators()) {
     out.clear();
