@@ -35,8 +35,11 @@ def test_files(path):
     return files
 
 
-examples = [open(os.path.join(src, "configs/examples", f), "rb").read()
-            for f in sorted(os.listdir(os.path.join(src, "configs/examples")))]
+examples = []
+for root, _, names in sorted(os.walk(os.path.join(src, "configs/examples"))):
+    for f in sorted(names):
+        if f.endswith(".toml"):
+            examples.append(open(os.path.join(root, f), "rb").read())
 for e in examples:
     put("load", e)
     put("load", b"\x02" + e)  # first byte: record refusals + lint (see fuzz_load.cpp)
