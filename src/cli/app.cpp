@@ -277,7 +277,8 @@ int parse_error(const Io& io, const CLI::ParseError& e, const std::vector<Comman
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && what.ends_with(" missing"))
     return usage_error(io, fmt::format("{} needs a value{}", printable(what.substr(0, what.find(':'))), see));
   // Values (one_of) already list what is expected; exclusions say it all.
-  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr || dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr)
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr ||
+      dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr)
     return usage_error(io, printable(what));
   return usage_error(io, printable(what) + see);
 }
@@ -300,11 +301,12 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
+      "  dispatchtool html -o matrix.html configs/examples/*.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
                                          add_lint_command(app, io),    add_coverage_command(app, io),
-                                         add_ops_command(app, io)};
+                                         add_ops_command(app, io),     add_html_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

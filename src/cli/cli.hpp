@@ -145,6 +145,7 @@ Command add_keys_command(CLI::App& app, const Io& io);
 Command add_lint_command(CLI::App& app, const Io& io);
 Command add_coverage_command(CLI::App& app, const Io& io);
 Command add_ops_command(CLI::App& app, const Io& io);
+Command add_html_command(CLI::App& app, const Io& io);
 // --tag / --exclude-tag (ops, table, coverage).
 void add_op_filter_options(CLI::App& sub, OpFilter& f);
 
