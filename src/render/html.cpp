@@ -60,12 +60,12 @@ std::string cell_json(const Explainer& x, const Explanation& e, Interner& string
     }
     w.begin_array();
     w.str(s.step);
-    w.num(strings.index(x.question(e, s)));
+    w.num(strings.index(x.question(s, "{key}")));
     w.num(strings.index(answer));
     w.end_array();
   }
   w.end_array();
-  w.member("meaning", strings.index(x.meaning(e, "{op}", "{available}")));
+  w.member("meaning", strings.index(x.meaning(e, "{op}", "{available}", "{key}")));
   w.end_object();
   return out;
 }

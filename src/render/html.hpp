@@ -31,10 +31,11 @@ struct HtmlStats {
 // The data object, compact JSON: columns (runtime keys but Undefined, `f`
 // applied), alias bands, one row per operator (in the order given), the
 // distinct cells with explain's steps (one Explainer replay per cell) and the
-// interned strings. A cell's meaning says "{op}" and "{available}" where
-// explain names the operator and the keys with an entry; the page fills them
-// in from the row (its name and `available`), so that equal cells of
-// different operators are written once.
+// interned strings. A cell's texts say "{op}", "{available}" and "{key}"
+// where explain names the operator, its keys with an entry and the key
+// explained; the page fills them in from the row (its name and `available`)
+// and the column, so that equal cells of different operators and keys are
+// written once.
 HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>& ops, const KeyFilter& f,
                            const HtmlDocument& doc, std::string& out);
 

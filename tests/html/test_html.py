@@ -371,13 +371,14 @@ def check_sample(b, checks, data, url, screenshot, explain):
         steps: Array.from(p.querySelectorAll('tbody tr')).map(tr => Array.from(tr.cells).map(td => td.textContent)),
         meaning: p.querySelector('.meaning').textContent}))(document.getElementById('explain'))""")
     S = data["strings"]
-    want_steps = [[s[0], S[s[1]], S[s[2]]] for s in cell["steps"]]
+    want_steps = [[s[0], S[s[1]].replace("{key}", keys[j]["name"]), S[s[2]]] for s in cell["steps"]]
     checks.check(popup["op"] == str(i) and popup["key"] == str(j) and keys[j]["name"] in popup["title"],
                  f"the popup is about the clicked cell: {popup['title']}")
     checks.check(popup["status"] == cell["status"], f"popup status {popup['status']} == {cell['status']}")
     checks.check(popup["kernel"] == (S[cell["kernel"]] if cell["kernel"] is not None else "—"), "popup kernel")
     checks.check(popup["steps"] == want_steps, f"popup shows every explain step: {popup['steps']}")
     meaning = S[cell["meaning"]].replace("{op}", ops[i]["name"]).replace("{available}", S[ops[i]["available"]])
+    meaning = meaning.replace("{key}", keys[j]["name"])
     checks.check(popup["meaning"] == meaning, "popup shows the meaning, the operator's name and keys filled in")
     # The popup says what `dispatchtool explain` says for that operator and key.
     text = explain(ops[i]["name"], keys[j]["name"])
