@@ -9,12 +9,16 @@ namespace dt::cli {
 
 namespace {
 
-// "dispatchtool: a.toml, b.toml" (file names without their folders), or the
-// profile's name for PyTorch's own operators without files.
+// "dispatchtool: a.toml, b.toml" (file names without their folders), and
+// what else the page shows: PyTorch's own operators (--all, or no files), or
+// PythonDispatcher's demo operator (--register).
 std::string page_title(const InputOptions& in) {
   std::vector<std::string> names;
   for (const std::string& f : in.files) names.push_back(display_path(f.substr(f.find_last_of('/') + 1)));
-  if (names.empty() || in.all) names.push_back(fmt::format("PyTorch's own operators ({})", in.profile));
+  if (!in.register_calls.empty())
+    names.emplace_back("PythonDispatcher's demo operator");
+  else if (names.empty() || in.all)
+    names.push_back(fmt::format("PyTorch's own operators ({})", in.profile));
   return "dispatchtool: " + join(names, ", ");
 }
 

@@ -489,6 +489,15 @@ def main():
         took = run_html(tool, a.root, page, "--profile", PROFILE, *EXAMPLES)
         print(f"examples: dispatchtool html took {took:.2f} s, {os.path.getsize(page)} bytes")
         data = read_page(checks, template, page, "examples")
+        want = "dispatchtool: " + ", ".join(os.path.basename(f) for f in EXAMPLES)
+        checks.check(data is not None and data["title"] == want, f"the examples' page is titled {want!r}")
+        # Without -o (and with -o -) the same page goes to standard output, byte for byte, every time.
+        with open(page, "rb") as f:
+            written = f.read()
+        for args in (["-o", "-"], []):
+            r = subprocess.run([tool, "html", *args, "--profile", PROFILE, *EXAMPLES], cwd=a.root, capture_output=True)
+            checks.check(r.returncode == 0 and r.stdout == written and not r.stderr,
+                         f"html {' '.join(args) or '(no -o)'} writes the page -o FILE writes to standard output")
         # Every shipped example at once (a renamed PrivateUse1 needs torch-main).
         every = sorted(os.path.relpath(p, a.root) for p in glob.glob(os.path.join(a.root, "configs", "examples", "*.toml")))
         page_every = os.path.join(d, "every.html")
@@ -501,6 +510,8 @@ def main():
             print(f"--all: dispatchtool html took {took:.2f} s, {os.path.getsize(whole) / 1e6:.1f} MB")
             checks.check(took < 30, f"--all renders in {took:.2f} s (< 30 s)")
             data_all = read_page(checks, template, whole, "--all")
+            want = f"dispatchtool: PyTorch's own operators ({PROFILE})"
+            checks.check(data_all is not None and data_all["title"] == want, f"the --all page is titled {want!r}")
         b = Browser(binary, os.path.join(d, "profile"))
         try:
             if data is not None:
