@@ -63,22 +63,8 @@ EXAMPLES = ["configs/examples/custom_op.toml", "configs/examples/autogradother_a
 PROFILE = "torch-1.13"
 sys.path.insert(0, os.path.join(ROOT, "tests", "json"))
 import validate  # noqa: E402  (tests/json/validate.py)
-
-
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}")
-        return ok
-
-
-DATA_OPEN = '<script id="dt-data" type="application/json">'
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import Checks  # noqa: E402  (tests/checks.py)
 
 
 def split_page(template, page):
