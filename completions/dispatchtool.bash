@@ -60,7 +60,7 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint coverage ops"
+  local commands="table registrations explain keys lint coverage ops html"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -114,6 +114,7 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
+    -o|--output) __dispatchtool_files '*.html'; return ;;
     --op|--max-input-size) return ;;
   esac
   local opts
@@ -122,9 +123,10 @@ _dispatchtool() {
     registrations) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --help" ;;
     explain) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --format --register --color --help" ;;
     keys) opts="--profile --max-input-size --names --format --no-library --help" ;;
-    lint) opts="--profile --max-input-size --format --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
     coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
+    html) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --register --output -o --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
