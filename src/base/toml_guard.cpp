@@ -25,8 +25,8 @@ bool unreachable_in_tomlpp(std::uint32_t cp) {
 
 // The code points that function counts as horizontal whitespace.
 bool tomlpp_nonascii_blank(std::uint32_t cp) {
-  return cp == 0xA0 || cp == 0x1680 || cp == 0x180E || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x202F ||
-         cp == 0x205F || cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
+  return cp == 0xA0 || cp == 0x1680 || cp == 0x180E || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x202F || cp == 0x205F ||
+         cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
 }
 
 bool bare_key_char(char c) {
@@ -220,6 +220,12 @@ class Scanner {
         ++pos_;
     }
     if (pos_ == start) return stop();  // no value: toml++ says so
+    // "1979-05-27T" not followed by a digit: toml++'s parse_date_time calls
+    // parse_time, which asserts a digit (found by fuzz_load). Never valid TOML.
+    const std::string_view v = t_.substr(start, pos_ - start);
+    if (v.size() >= 11 && v[4] == '-' && v[7] == '-' && (v[10] == 'T' || v[10] == 't') &&
+        (v.size() == 11 || !digit(v[11])))
+      return fail(start + 10, fmt::format("a date-time needs a time (HH:MM:SS) after '{}'", v[10]));
     return true;
   }
 
@@ -275,7 +281,7 @@ class Scanner {
       return false;
     }
     if (end() || (t_[pos_] != '\n' && t_[pos_] != '\r')) return false;  // toml++: it must end the line
-    for (;;) {  // the blanks and line breaks it skips
+    for (;;) {                                                          // the blanks and line breaks it skips
       if (end()) return stop();
       const char s = t_[pos_];
       if (s == ' ' || s == '\t' || s == '\n' || (s == '\r' && pos_ + 1 < t_.size() && t_[pos_ + 1] == '\n')) {
@@ -360,7 +366,8 @@ class Scanner {
   bool ascii_outside_strings(std::size_t at) {
     const auto c = static_cast<unsigned char>(t_[at]);
     if (c >= 0x80)
-      return fail(at, fmt::format("{} outside a string or comment (TOML allows only ASCII there)", code_point_text(at)));
+      return fail(at,
+                  fmt::format("{} outside a string or comment (TOML allows only ASCII there)", code_point_text(at)));
     if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F)
       return fail(at, fmt::format("control character U+{:04X} outside a string or comment", c));
     return true;

@@ -39,11 +39,12 @@ TEST_CASE("toml guard: valid TOML passes, whatever its strings and comments hold
       "a.b.c = 1\n[t]\n[[arr]]\n\"quoted . key\".'lit' = \"v\"\n",
       "x = [1, 2,\n  # comment ]\n  3, ]\ny = {a = 1, b = [true, false], c = {}}\n",
       "d1 = 1979-05-27 07:32:00Z\nd2 = 1979-05-27T07:32:00\nf = -1.5e3\ni = 0x1F\nn = nan\n",
-      "s = \"\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82 [ { # \\\" \\u00e9\"\n",  // Cyrillic, brackets in a string
+      "s = \"\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82 [ { # \\\" \\u00e9\"\n",  // Cyrillic, brackets in a
+                                                                                        // string
       "# \xC2\xA1 comment with U+00A1 and U+3001 \xE3\x80\x81\nx = 'lit \\ \xC2\xA1'\n",
       "m = \"\"\"\nline [ \xC2\xA1\n\"\" \"\"\"\"\"\nl = '''a\n''b''''\n",  // quotes inside, up to 5 at the end
-      "m = \"\"\"a \\\n   \n  b\"\"\"\n",                                 // a line-ending backslash
-      "m = \"\"\"a \\\n \xC2\xA0 b\"\"\"\n",                              // U+00A0 counts as blank there
+      "m = \"\"\"a \\\n   \n  b\"\"\"\n",                                   // a line-ending backslash
+      "m = \"\"\"a \\\n \xC2\xA0 b\"\"\"\n",                                // U+00A0 counts as blank there
       "x = 1\r\ny = [\r\n 2\r\n]\r\n",
   };
   for (const char* t : valid) {
@@ -109,7 +110,7 @@ TEST_CASE("toml guard: code points toml++ 3.3.0 cannot test for whitespace (TOML
   CHECK(guard("s = \"\xC2\xA7\"\nm = \"\"\"\xC2\xA7\n\xD0\x96\"\"\" # \xD0\x96\n").empty());
 }
 
-TEST_CASE("toml guard: the two assertions of toml++ 3.3.0 that input can violate") {
+TEST_CASE("toml guard: the three assertions of toml++ 3.3.0 that input can violate") {
   // parse_key after '[': a header must name a table.
   CHECK(guard("[\n") == "t.toml:1:1: error: expected a table name after '['\n");
   CHECK(guard(std::string("x = 1\n[[\0]]\n", 11)) == "t.toml:2:1: error: expected a table name after '['\n");
@@ -118,6 +119,10 @@ TEST_CASE("toml guard: the two assertions of toml++ 3.3.0 that input can violate
   CHECK(guard("y=[1,}") == "t.toml:1:6: error: expected a value or ']' in an array, saw '}'\n");
   CHECK(guard("x=[{a=1},\n # c\n }\n") == "t.toml:3:2: error: expected a value or ']' in an array, saw '}'\n");
   CHECK(guard("x=[}") == "t.toml:1:4: error: expected a value or ']' in an array, saw '}'\n");
+  // parse_time after a date and 'T' (found by fuzz_load: tests/fuzz/regressions/load/toml-assert-parse_time.toml).
+  CHECK(guard("x = 1979-05-27T:30:00Z\n") == "t.toml:1:15: error: a date-time needs a time (HH:MM:SS) after 'T'\n");
+  CHECK(guard("x = [1979-05-27t]\n") == "t.toml:1:16: error: a date-time needs a time (HH:MM:SS) after 't'\n");
+  CHECK(guard("x = 1979-05-27T07:32:00Z\ny = 1979-05-27\n").empty());
 }
 
 TEST_CASE("toml guard: control characters and lone carriage returns outside strings") {
@@ -128,8 +133,8 @@ TEST_CASE("toml guard: control characters and lone carriage returns outside stri
 }
 
 TEST_CASE("toml guard: invalid TOML it does not refuse is left to toml++, whose error is located") {
-  for (const char* bad : {"x = \n", "= 1\n", "x = [1,,2]\n", "x = {a = 1,}\n", "[ [a]]\n", "x = \"open\n",
-                          "x = 1 2\n", "[a] b\n", "x = [1 2]\n"}) {
+  for (const char* bad : {"x = \n", "= 1\n", "x = [1,,2]\n", "x = {a = 1,}\n", "[ [a]]\n", "x = \"open\n", "x = 1 2\n",
+                          "[a] b\n", "x = [1 2]\n"}) {
     CAPTURE(bad);
     CHECK(guard(bad).empty());
     auto parsed = parse_toml(bad, "t.toml");
@@ -141,7 +146,8 @@ TEST_CASE("toml guard: invalid TOML it does not refuse is left to toml++, whose 
 TEST_CASE("parse_toml: the guard runs first") {
   auto deep = parse_toml(repeat("a", 100000, ".") + " = 1\n", "deep.toml");
   REQUIRE_FALSE(deep.has_value());
-  CHECK(format(deep.error()) == "deep.toml:1:1: error: a dotted key or table name with more than 32 parts (limit: 32)\n");
+  CHECK(format(deep.error()) ==
+        "deep.toml:1:1: error: a dotted key or table name with more than 32 parts (limit: 32)\n");
 }
 
 }  // namespace dt::test
