@@ -216,8 +216,13 @@ class Scanner {
       ++pos_;
       // A date-time may have a space instead of the 'T' ("1979-05-27 07:32:00").
       if (pos_ - start == 10 && pos_ + 1 < t_.size() && t_[pos_] == ' ' && digit(t_[pos_ + 1]) &&
-          t_[start + 4] == '-' && t_[start + 7] == '-')
+          t_[start + 4] == '-' && t_[start + 7] == '-') {
+        // One digit and the value's end: toml++'s scan asserts it is not at
+        // the end (found by fuzz_lint_config). Never valid TOML.
+        if (pos_ + 2 >= t_.size() || value_end(t_[pos_ + 2]))
+          return fail(pos_ + 1, "a date-time needs a time (HH:MM:SS) after the space");
         ++pos_;
+      }
     }
     if (pos_ == start) return stop();  // no value: toml++ says so
     // "1979-05-27T" not followed by a digit: toml++'s parse_date_time calls

@@ -14,6 +14,10 @@ work="${FUZZ_WORK:-$build/fuzz-work}"
 mkdir -p "$work"
 python3 "$here/make_corpus.py" "$here/../.." "$work/seeds" >/dev/null
 status=0
+# Several processes (FUZZ_JOBS > 1): libFuzzer's -jobs writes fuzz-N.log into the current directory.
+jobs=()
+if [[ "${FUZZ_JOBS:-1}" -gt 1 ]]; then jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+cd "$work"
 for h in "${harnesses[@]}"; do
   case $h in
     load) dict=toml.dict ;;
@@ -29,7 +33,7 @@ for h in "${harnesses[@]}"; do
   echo "fuzz $h: ${seconds}s" >&2
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
      "$build/tests/fuzz/fuzz_$h" "$work/corpus/$h" -dict="$here/dict/$dict" -max_total_time="$seconds" \
-     -timeout=10 -rss_limit_mb=2048 -max_len=65536 -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
+     -timeout=10 -rss_limit_mb=2048 -max_len=65536 "${jobs[@]}" \
      -artifact_prefix="$work/crashes/$h/" -print_final_stats=1 >"$log" 2>&1; then
     grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 1 >&2 || true
   else

@@ -110,7 +110,7 @@ TEST_CASE("toml guard: code points toml++ 3.3.0 cannot test for whitespace (TOML
   CHECK(guard("s = \"\xC2\xA7\"\nm = \"\"\"\xC2\xA7\n\xD0\x96\"\"\" # \xD0\x96\n").empty());
 }
 
-TEST_CASE("toml guard: the three assertions of toml++ 3.3.0 that input can violate") {
+TEST_CASE("toml guard: the four assertions of toml++ 3.3.0 that input can violate") {
   // parse_key after '[': a header must name a table.
   CHECK(guard("[\n") == "t.toml:1:1: error: expected a table name after '['\n");
   CHECK(guard(std::string("x = 1\n[[\0]]\n", 11)) == "t.toml:2:1: error: expected a table name after '['\n");
@@ -123,6 +123,10 @@ TEST_CASE("toml guard: the three assertions of toml++ 3.3.0 that input can viola
   CHECK(guard("x = 1979-05-27T:30:00Z\n") == "t.toml:1:15: error: a date-time needs a time (HH:MM:SS) after 'T'\n");
   CHECK(guard("x = [1979-05-27t]\n") == "t.toml:1:16: error: a date-time needs a time (HH:MM:SS) after 't'\n");
   CHECK(guard("x = 1979-05-27T07:32:00Z\ny = 1979-05-27\n").empty());
+  // parse_value's scan after a date, a space and one digit at the value's end (found by fuzz_lint_config).
+  CHECK(guard("x = 1979-05-27 1\n") == "t.toml:1:16: error: a date-time needs a time (HH:MM:SS) after the space\n");
+  CHECK(guard("x = [1979-05-27 1]") == "t.toml:1:17: error: a date-time needs a time (HH:MM:SS) after the space\n");
+  CHECK(guard("x = 1979-05-27 07:32:00\ny = 1979-05-27 # c\n").empty());
 }
 
 TEST_CASE("toml guard: control characters and lone carriage returns outside strings") {
