@@ -74,7 +74,10 @@ Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::
   TableReader r(*root, file, "the lint baseline", &error);
   r.allow_only({"version", "accept"});
   const toml::node* version = root->get("version");
-  if (!error && (version == nullptr || version->value<std::int64_t>() != std::int64_t{1}))
+  // An integer node only: toml++'s value<int64_t>() converts a float (1e222)
+  // with a cast that is undefined behaviour out of range (found by fuzz_lint_config).
+  const auto* version_int = version == nullptr ? nullptr : version->as_integer();
+  if (!error && (version_int == nullptr || version_int->get() != std::int64_t{1}))
     r.fail(version == nullptr ? Location{file, 1, 1} : location_of(version->source(), file),
            "a lint baseline needs 'version = 1'");
   Baseline b;

@@ -55,6 +55,10 @@ TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") 
   REQUIRE(!bad.has_value());
   CHECK(format(bad.error()) == "base.toml:3:8: error: unknown lint rule 'nope'\n");
   CHECK(!lint::parse_baseline("version = 2\n", "base.toml").has_value());
+  // A float is not a version (1e222 as an integer was undefined behaviour).
+  CHECK(format(lint::parse_baseline("version = 1E222\n", "base.toml").error()) ==
+        "base.toml:1:11: error: a lint baseline needs 'version = 1'\n");
+  CHECK(!lint::parse_baseline("version = 1.0\n", "base.toml").has_value());
   CHECK(!lint::parse_baseline("version = 1\n[[accept]]\nrule = \"duplicate-def\"\ncount = 0\n", "b.toml").has_value());
 }
 
