@@ -46,7 +46,9 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
         if (r.key == keys[i] && r.status == s) by_ns[OperatorName::namespace_of(r.op->name)].push_back(r.op->name);
       const std::size_t n = counts[{s, keys[i]}];
       if (n == 0 && s == CoverageStatus::Ambiguous) continue;
-      out += "\n" + failing_heading(s, paint(names[i], "1", v.color), n) + "\n";
+      out += '\n';
+      out += failing_heading(s, paint(names[i], "1", v.color), n);
+      out += '\n';
       for (const auto& [ns, ops] : by_ns) {
         out += fmt::format("  {} ({})\n", ns, ops.size());
         for (std::string_view op : ops) {
