@@ -21,6 +21,16 @@ void JsonWriter::num(std::uint64_t n) {
   out_ += std::to_string(n);
 }
 
+void JsonWriter::boolean(bool b) {
+  separate();
+  out_ += b ? "true" : "false";
+}
+
+void JsonWriter::null() {
+  separate();
+  out_ += "null";
+}
+
 void JsonWriter::text_member(std::string_view k, std::string_view text) {
   key(k);
   begin_object();

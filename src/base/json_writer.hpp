@@ -3,6 +3,7 @@
 // machine-readable outputs (lint's JSON and SARIF).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +24,8 @@ class JsonWriter {
   void key(std::string_view k);
   void str(std::string_view s);
   void num(std::uint64_t n);
+  void boolean(bool b);
+  void null();
 
   // Shorthands for "key": value members.
   void member(std::string_view k, std::string_view s) {
@@ -32,6 +35,15 @@ class JsonWriter {
   void member(std::string_view k, std::uint64_t n) {
     key(k);
     num(n);
+  }
+  void member(std::string_view k, bool b) {
+    key(k);
+    boolean(b);
+  }
+  void member(std::string_view k, const char* s) { member(k, std::string_view(s)); }
+  void member(std::string_view k, std::nullptr_t) {
+    key(k);
+    null();
   }
   void text_member(std::string_view k, std::string_view text);  // "k": {"text": ...} (SARIF message)
 

@@ -50,4 +50,21 @@ TEST_CASE("JsonWriter: a top-level value ends its line; the writer appends") {
   CHECK(out == "prefix\n[]\n");
 }
 
+TEST_CASE("JsonWriter: booleans and null") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  w.member("yes", true);
+  w.member("no", false);
+  w.member("none", nullptr);
+  w.member("text", "t");  // a string literal stays a string, not a bool
+  w.key("list");
+  w.begin_array();
+  w.null();
+  w.boolean(true);
+  w.end_array();
+  w.end_object();
+  CHECK(out == "{\n  \"yes\": true,\n  \"no\": false,\n  \"none\": null,\n  \"text\": \"t\",\n  \"list\": [\n    null,\n    true\n  ]\n}\n");
+}
+
 }  // namespace dt::test
