@@ -132,6 +132,7 @@ Command add_explain_command(CLI::App& app, const Io& io);
 Command add_keys_command(CLI::App& app, const Io& io);
 Command add_lint_command(CLI::App& app, const Io& io);
 Command add_coverage_command(CLI::App& app, const Io& io);
+Command add_trace_command(CLI::App& app, const Io& io);
 
 int run(int argc, const char* const* argv, const Io& io);
 
