@@ -43,6 +43,15 @@ __dispatchtool_list() {
 # coverage's statuses (--status, --fail-on).
 __dispatchtool_statuses="kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing"
 
+# The operator tags of the profile on the line (or the default's).
+__dispatchtool_tags() {
+  local profile=() i
+  for ((i = 1; i < ${#words[@]} - 1; i++)); do
+    [[ ${words[i]} == --profile ]] && profile=(--profile "${words[i + 1]}")
+  done
+  dispatchtool ops "${profile[@]}" --list-tags 2>/dev/null | cut -d' ' -f1
+}
+
 __dispatchtool_rules() {
   dispatchtool lint --list-rules 2>/dev/null | cut -d' ' -f1
 }
@@ -51,7 +60,7 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint coverage"
+  local commands="table registrations explain keys lint coverage ops"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -68,7 +77,7 @@ _dispatchtool() {
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
     --format)
       if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
-      if [[ $cmd == coverage ]]; then COMPREPLY=($(compgen -W "text json" -- "$cur")); fi
+      if [[ $cmd == coverage || $cmd == ops ]]; then COMPREPLY=($(compgen -W "text json" -- "$cur")); fi
       return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --fail-on)
@@ -80,6 +89,9 @@ _dispatchtool() {
       return ;;
     --status) __dispatchtool_list "$__dispatchtool_statuses"; return ;;
     --backend) COMPREPLY=($(compgen -W "$(dispatchtool keys --names 2>/dev/null)" -- "$cur")); return ;;
+    --tag|--exclude-tag) COMPREPLY=($(compgen -W "$(__dispatchtool_tags)" -- "$cur")); return ;;
+    --ignore-tag) __dispatchtool_list "$(__dispatchtool_tags)"; return ;;
+    --namespace|--name) return ;;
     --keys|--register)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
@@ -103,12 +115,13 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --op --keys --all --no-library --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --op --keys --all --no-library --raw --style --register --color --help" ;;
-    explain) opts="--profile --op --keys --all --no-library --register --color --help" ;;
+    table) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --help" ;;
+    explain) opts="--profile --op --keys --all --no-library --tag --exclude-tag --register --color --help" ;;
     keys) opts="--profile --names --help" ;;
-    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --status --fail-on --format --no-library --color --help" ;;
+    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
+    ops) opts="--profile --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

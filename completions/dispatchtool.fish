@@ -1,6 +1,6 @@
 # fish completion for dispatchtool. Install: copy to ~/.config/fish/completions/
 # (`cmake --install` puts it in share/fish/vendor_completions.d/).
-set -l commands table registrations explain keys lint coverage
+set -l commands table registrations explain keys lint coverage ops
 set -l statuses kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing
 
 # A comma-separated list (--keys CPU,Auto): completes the item after the last
@@ -16,6 +16,15 @@ end
 # TOML files and directories (fish's own file completion, filtered).
 function __dispatchtool_toml
     string match -r -- '.*(?:\.toml|/)$' (complete -C "__fish_command_without_completions "(commandline -ct))
+end
+
+# The operator tags of the profile on the line (or the default's), with descriptions.
+function __dispatchtool_tags
+    set -l tokens (commandline -opc)
+    set -l profile
+    set -l i (contains -i -- --profile $tokens)
+    and set profile --profile $tokens[(math $i + 1)]
+    dispatchtool ops $profile --list-tags 2>/dev/null | string replace -r '^(\S+)\s+(.*)$' '$1\t$2'
 end
 
 function __dispatchtool_keys
@@ -44,11 +53,20 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a expla
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a keys -d 'the dispatch-key universe'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a lint -d 'registration conflicts'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a coverage -d 'what a backend still has to implement'
+complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a ops -d 'operators, schemas, tags'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage" -a '(__dispatchtool_toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops" -a '(__dispatchtool_toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops" -l tag -x -a '(__dispatchtool_tags)' -d 'only operators with this tag'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops" -l exclude-tag -x -a '(__dispatchtool_tags)' -d 'leave out operators with this tag'
+complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore-tag -x -a '(__dispatchtool_list (__dispatchtool_tags | string replace -r "\t.*" ""))' -d 'drop findings about tagged operators'
+complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l namespace -x -d 'only this namespace'
+complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l name -x -d 'name pattern'
+complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l format -x -a 'text json'
+complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l count -d 'counts per namespace and tag'
+complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l list-tags -d "the profile's tags"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l all -d "every operator of PyTorch's own library"
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage" -l no-library -d "without PyTorch's own operators"
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops" -l no-library -d "without PyTorch's own operators"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l op -x -d 'only this operator'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l raw -d 'exactly what PyTorch prints'

@@ -153,4 +153,58 @@ std::string json_quote(std::string_view s) {
   return out;
 }
 
+namespace {
+
+// Whether c matches the set at pattern[p] (just after '['); sets `end` past its ']'.
+// A set without its ']' is a literal '['.
+bool match_set(std::string_view pattern, std::size_t p, char c, std::size_t& end, bool& literal) {
+  const bool negate = p < pattern.size() && (pattern[p] == '!' || pattern[p] == '^');
+  std::size_t i = negate ? p + 1 : p;
+  bool found = false;
+  for (bool first = true; i < pattern.size() && (first || pattern[i] != ']'); first = false) {
+    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+      found = found || (pattern[i] <= c && c <= pattern[i + 2]);
+      i += 3;
+    } else {
+      found = found || pattern[i] == c;
+      ++i;
+    }
+  }
+  literal = i >= pattern.size();
+  end = literal ? p : i + 1;
+  return literal ? c == '[' : found != negate;
+}
+
+}  // namespace
+
+bool glob_match(std::string_view pattern, std::string_view text) {
+  std::size_t p = 0, t = 0;
+  std::size_t star = std::string_view::npos, retry = 0;  // the last '*' and where its match ends
+  while (t < text.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      retry = t;
+      continue;
+    }
+    if (p < pattern.size()) {
+      std::size_t next = p + 1;
+      bool literal = false;
+      bool ok = pattern[p] == '?' ||
+                (pattern[p] == '[' ? match_set(pattern, p + 1, text[t], next, literal) : pattern[p] == text[t]);
+      if (ok) {
+        p = next;
+        ++t;
+        continue;
+      }
+    }
+    if (star == std::string_view::npos) return false;
+    p = star + 1;  // let the last '*' take one more character
+    t = ++retry;
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool is_glob(std::string_view pattern) { return pattern.find_first_of("*?[") != std::string_view::npos; }
+
 }  // namespace dt

@@ -43,6 +43,13 @@ std::string printable(std::string_view text);  // newlines escaped too
 // (bold red); `text` unchanged otherwise.
 std::string paint(std::string_view text, std::string_view sgr, bool on);
 
+// Shell-style pattern matching of the whole text: `*` any run of characters,
+// `?` one character, `[abc]`/`[a-z]`/`[!a]` one of (or none of) a set; every
+// other character stands for itself. Linear in practice (one backtrack point).
+bool glob_match(std::string_view pattern, std::string_view text);
+// Whether `pattern` uses any of glob_match's special characters.
+bool is_glob(std::string_view pattern);
+
 // A JSON string literal (quotes included), UTF-8 passed through, control
 // characters escaped. Also a valid TOML basic string.
 std::string json_quote(std::string_view s);

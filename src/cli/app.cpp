@@ -49,6 +49,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
       ->each([&o](const std::string&) { o.keys_given = true; });
   add_library_options(sub, o.all, o.no_library);
+  add_op_filter_options(sub, o.filter);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -158,7 +159,8 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   LoadOptions lo;
   lo.on_refusal = on_refusal;
   if (!open_library_for(io, profile, o.no_library, lo.library)) return nullptr;
-  if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all))) {
+  // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
+  if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
     usage_error(io, no_input_message(lo.library != nullptr));
     return nullptr;
   }
@@ -167,7 +169,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
     report(io, loaded.error());
     return nullptr;
   }
-  if (o.all) loaded->registry.materialize_all();
+  if (o.all || (o.files.empty() && o.ops.empty())) loaded->registry.materialize_all();
   return std::make_unique<LoadResult>(std::move(*loaded));
 }
 
@@ -187,6 +189,13 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     return std::nullopt;
   }
   s.ops = std::move(*ops);
+  if (!o.filter.empty()) {
+    if (auto ok = check_filter(s.loaded->registry, o.filter); !ok) {
+      usage_error(io, ok.error().message);
+      return std::nullopt;
+    }
+    s.ops = filter_ops(s.ops, o.filter);
+  }
   if (o.keys_given || !o.keys.empty()) {
     auto keys = parse_key_filter(s.loaded->registry, o.keys);
     if (!keys) {
@@ -217,9 +226,10 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
-  const std::vector<Command> commands = {add_table_command(app, io), add_registrations_command(app, io),
+  const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io), add_coverage_command(app, io),
+                                         add_lint_command(app, io),    add_coverage_command(app, io),
+                                         add_ops_command(app, io),
                                          add_trace_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;

@@ -67,14 +67,14 @@ struct InputOptions {
   std::vector<std::string> register_calls;  // --register K1,K2 (PythonDispatcher demo)
   bool all = false;                         // --all: every operator of the library too
   bool no_library = false;                  // --no-library: only the files' registrations
+  OpFilter filter;                          // --tag, --exclude-tag
 };
 void add_profile_option(CLI::App& sub, std::string& profile);
 // --all, --no-library: which of PyTorch's own operators (the profile's library) are shown.
 void add_library_options(CLI::App& sub, bool& all, bool& no_library);
 // The profile's operator library unless `no_library` (nullptr if it has none);
 // false after printing an error.
-bool open_library_for(const Io& io, const Profile& profile, bool no_library,
-                      std::shared_ptr<const OpLibrary>& library);
+bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);
@@ -132,6 +132,9 @@ Command add_explain_command(CLI::App& app, const Io& io);
 Command add_keys_command(CLI::App& app, const Io& io);
 Command add_lint_command(CLI::App& app, const Io& io);
 Command add_coverage_command(CLI::App& app, const Io& io);
+Command add_ops_command(CLI::App& app, const Io& io);
+// --tag / --exclude-tag (ops, table, coverage).
+void add_op_filter_options(CLI::App& sub, OpFilter& f);
 Command add_trace_command(CLI::App& app, const Io& io);
 
 int run(int argc, const char* const* argv, const Io& io);

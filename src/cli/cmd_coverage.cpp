@@ -19,6 +19,7 @@ struct CoverageOptions {
   std::string format = "text";
   std::string color = "auto";
   bool no_library = false;
+  OpFilter filter;  // --tag, --exclude-tag
 };
 
 // "missing,fallback" (repeatable) -> statuses; nullopt after a usage error.
@@ -66,14 +67,14 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   for (const auto& w : reg.warnings()) report(io, w);
   auto keys = coverage_keys(reg, o.backend);
   if (!keys) return usage_error(io, keys.error().message);
+  if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
   reg.materialize_all();
   const Resolver resolver(reg);
-  const std::vector<const Operator*> ops = reg.sorted_operators();
+  const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
   std::vector<CoverageRow> rows = compute_coverage(resolver, ops, *keys);
-  const bool fails = std::any_of(rows.begin(), rows.end(),
-                                 [&](const CoverageRow& r) { return has_status(*fail_on, r.status); });
-  if (!statuses->empty())
-    std::erase_if(rows, [&](const CoverageRow& r) { return !has_status(*statuses, r.status); });
+  const bool fails =
+      std::any_of(rows.begin(), rows.end(), [&](const CoverageRow& r) { return has_status(*fail_on, r.status); });
+  if (!statuses->empty()) std::erase_if(rows, [&](const CoverageRow& r) { return !has_status(*statuses, r.status); });
 
   const CoverageView view{&reg, *keys, ops.size(), use_color(io, o.color)};
   Writer w(io.out);
@@ -92,7 +93,8 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<CoverageOptions>();
   CLI::App* sub = app.add_subcommand(
       "coverage", "For every operator, what a backend key and its autograd key resolve to: what is left to implement");
-  sub->add_option("files", o->files, "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+  sub->add_option("files", o->files,
+                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
   sub->add_option("--backend", o->backend,
                   "the backend's runtime key: CPU, CUDA, XLA, Meta, SparseCPU, PrivateUse1 (or its renamed name), ...")
       ->required();
@@ -109,6 +111,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   sub->add_option("--format", o->format, "text (default) or json (an array of rows)")
       ->check(CLI::IsMember({"text", "json"}));
   sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
+  add_op_filter_options(*sub, o->filter);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -120,6 +123,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
       "  dispatchtool coverage --profile torch-1.13 --backend XLA\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "  dispatchtool coverage --profile torch-1.13 --backend Meta --status missing\n"
+      "  dispatchtool coverage --profile torch-1.13 --backend XLA --tag view_copy --exclude-tag generated\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 --fail-on missing --format json my.toml");
   return {sub, [o, &io]() -> int { return run_coverage(io, *o); }};
 }

@@ -28,6 +28,7 @@ struct LintOptions {
   std::string baseline, write_baseline;
   bool list_rules = false;
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
+  std::vector<std::string> ignore_tags;
 };
 
 // "a,b" -> {"a", "b"}, for options that take lists.
@@ -53,6 +54,7 @@ std::optional<lint::Config> command_line_config(const Io& io, const LintOptions&
   lint::Config c;
   c.select = split_commas(o.select);
   c.ignore = split_commas(o.ignore);
+  for (auto& tag : split_commas(o.ignore_tags)) c.ignore_tags.emplace_back(std::move(tag), Location{});
   // An empty list would silently mean "every rule".
   for (const auto& [option, given, ids] :
        {std::tuple{"--select", &o.select, &c.select}, {"--ignore", &o.ignore, &c.ignore}})
@@ -98,7 +100,8 @@ std::optional<lint::Config> configuration(const Io& io, const LintOptions& o) {
 
 // Loads the --context files and the linted files and runs the rules; only
 // findings that involve a linted file count. std::nullopt after an error.
-std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOptions& o, const Profile& profile) {
+std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOptions& o, const lint::Config& config,
+                                                     const Profile& profile) {
   auto context = lint::context_files(io.fs, o.context);
   if (!context) {
     usage_error(io, "--context: " + context.error().message);
@@ -117,8 +120,8 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<lint::Finding> findings = lint::run(*loaded);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->empty() || options.library != nullptr)
-    lint::keep_linted(findings, o.files, options.library.get());
+  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, o.files, options.library.get());
+  lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }
 
@@ -143,7 +146,14 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
   auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where);
   if (!profile) return kExitError;
-  auto findings = lint_files(io, o, **profile);
+  if (auto tags = lint::check_ignore_tags(*config, **profile); !tags) {
+    if (tags.error().where.known()) {
+      report(io, tags.error());
+      return kExitError;
+    }
+    return usage_error(io, tags.error().message);
+  }
+  auto findings = lint_files(io, o, *config, **profile);
   if (!findings) return kExitError;
   lint::apply(*config, *findings);
   if (!o.write_baseline.empty()) return write_baseline(io, o.write_baseline, *findings);
@@ -201,6 +211,12 @@ Command add_lint_command(CLI::App& app, const Io& io) {
                   std::string("lint configuration (TOML); default: ") + std::string(lint::kConfigFileName) +
                       " in the current directory, if present");
   sub->add_flag("--no-config", o->no_config, "do not read " + std::string(lint::kConfigFileName));
+  sub->add_option("--ignore-tag", o->ignore_tags,
+                  "drop the findings about operators with this tag (comma-separated or repeated; also "
+                  "ignore-tags in the configuration)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--no-library", o->no_library,
                 "lint without PyTorch's own operators (the profile's operator library): only the files and --context");
   sub->add_option("--baseline", o->baseline, "accept the findings listed in this baseline file; only new ones count");

@@ -61,8 +61,8 @@ int main(int argc, char** argv) {
     if (!library) return fail(dt::format(library.error()));
     const std::string_view blob = (*library)->blob();
     const std::string var = fmt::format("kLibrary{}", i - 2);
-    arrays += fmt::format("// {}: {} operators from {}\nalignas(8) constexpr char {}[] =\n    {};\n\n",
-                          profile->name(), (*library)->size(), (*library)->origin(), var, cxx_literal(blob));
+    arrays += fmt::format("// {}: {} operators from {}\nalignas(8) constexpr char {}[] =\n    {};\n\n", profile->name(),
+                          (*library)->size(), (*library)->origin(), var, cxx_literal(blob));
     entries += fmt::format("      {{\"{}\", {{{}, sizeof {} - 1}}}},\n", profile->name(), var, var);
   }
   const std::string out = fmt::format(

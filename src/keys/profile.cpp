@@ -2,8 +2,13 @@
 // profile_builder.cpp.
 #include "keys/profile.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cctype>
+
+#include "base/text.hpp"
 
 namespace dt {
 
@@ -139,6 +144,17 @@ std::optional<KeyId> Profile::find_renamed(std::string_view name, std::string_vi
     if (name.size() >= spelling.size() && name.substr(name.size() - spelling.size()) == spelling)
       if (auto k = find(std::string(name.substr(0, name.size() - spelling.size())) + "PrivateUse1")) return k;
   return std::nullopt;
+}
+
+Expected<Ok, Diagnostic> Profile::check_tag(std::string_view tag) const {
+  if (tags_.empty()) return Ok{};
+  std::vector<std::string_view> names;
+  for (const auto& t : tags_) {
+    if (t.name == tag) return Ok{};
+    names.emplace_back(t.name);
+  }
+  return unexpected(make_error(fmt::format("unknown tag '{}'{}; the tags of {}: {}", tag, did_you_mean(tag, names),
+                                           name_, fmt::join(names, ", "))));
 }
 
 }  // namespace dt

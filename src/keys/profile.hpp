@@ -147,6 +147,10 @@ class Profile {
   // The release's operator tags ([[tag]]), in the profile's order; empty when
   // the profile lists none (then any tag name is accepted).
   [[nodiscard]] const std::vector<TagInfo>& tags() const { return tags_; }
+  // An unknown tag's error (no location): "unknown tag 'x' (did you mean
+  // 'y'?); the tags of torch-1.13: a, b, ...", or Ok for a known tag (any tag
+  // when the profile lists none).
+  [[nodiscard]] Expected<Ok, Diagnostic> check_tag(std::string_view tag) const;
   // torch._python_dispatcher.PythonDispatcher's key subset (runtime_keys,
   // alias_keys), as names; every one is a key of this universe.
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_runtime_keys() const { return pd_runtime_keys_; }

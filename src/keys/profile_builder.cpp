@@ -79,8 +79,8 @@ class ProfileBuilder {
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
     if (!derive_keysets(r) || !read_parseable(r) || !read_quirks(r) || !read_autocast_keys(r) || !read_fallbacks(r) ||
-        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) || !read_tags(r) ||
-        r.failed())
+        !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) ||
+        !read_tags(r) || r.failed())
       return fail();
     return std::move(p_);
   }

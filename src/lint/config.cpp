@@ -67,10 +67,12 @@ Expected<Config, Diagnostic> parse_config(std::string_view text, const std::stri
   if (!root) return unexpected(std::move(root.error()));
   std::optional<Diagnostic> error;
   TableReader r(*root, file, "the lint configuration", &error);
-  r.allow_only({"select", "ignore", "severity", "fail-on", "baseline", "profile"});
+  r.allow_only({"select", "ignore", "ignore-tags", "severity", "fail-on", "baseline", "profile"});
   Config c;
   if (auto s = rule_list(r, "select")) c.select = std::move(*s);
   if (auto s = rule_list(r, "ignore")) c.ignore = std::move(*s);
+  if (auto tags = r.str_array("ignore-tags"))
+    for (auto& t : *tags) c.ignore_tags.emplace_back(std::move(t.value), t.where);
   if (auto f = r.str("fail-on")) c.fail_on = severity_at(r, *f);
   if (auto b = r.str("baseline")) c.baseline = b->value;
   if (auto p = r.str("profile")) {
@@ -86,6 +88,7 @@ Config merge(Config base, const Config& over) {
   if (!over.select.empty()) base.select = over.select;
   base.ignore.insert(base.ignore.end(), over.ignore.begin(), over.ignore.end());
   base.severity.insert(base.severity.end(), over.severity.begin(), over.severity.end());
+  base.ignore_tags.insert(base.ignore_tags.end(), over.ignore_tags.begin(), over.ignore_tags.end());
   if (over.fail_on) base.fail_on = over.fail_on;
   if (over.baseline) base.baseline = over.baseline;
   if (over.profile) {
@@ -100,6 +103,28 @@ bool selected(const Config& config, std::string_view rule) {
     return std::find(ids.begin(), ids.end(), rule) != ids.end();
   };
   return (config.select.empty() || listed(config.select)) && !listed(config.ignore);
+}
+
+Expected<Ok, Diagnostic> check_ignore_tags(const Config& config, const Profile& profile) {
+  for (const auto& [tag, where] : config.ignore_tags)
+    if (auto known = profile.check_tag(tag); !known) {
+      Diagnostic d = std::move(known.error());
+      d.where = where;
+      if (!where.known()) d.message = "--ignore-tag: " + d.message;
+      return unexpected(std::move(d));
+    }
+  return Ok{};
+}
+
+void drop_ignored_tags(const Config& config, const Registry& reg, std::vector<Finding>& findings) {
+  if (config.ignore_tags.empty()) return;
+  std::erase_if(findings, [&](const Finding& f) {
+    const Operator* op = reg.find(f.op);
+    if (op == nullptr || !op->def) return false;
+    for (const auto& [tag, where] : config.ignore_tags)
+      if (std::find(op->def->tags.begin(), op->def->tags.end(), tag) != op->def->tags.end()) return true;
+    return false;
+  });
 }
 
 void apply(const Config& config, std::vector<Finding>& findings) {

@@ -32,6 +32,10 @@ struct Config {
   // Where a configuration file gives `profile` (unset when it comes from the
   // command line), so that an unusable profile is reported there.
   std::optional<Location> profile_where;
+  // Operator tags whose operators' findings are dropped (ignore-tags,
+  // --ignore-tag), each with where a configuration file gives it (none for the
+  // command line): checked against the profile's tags once it is known.
+  std::vector<std::pair<std::string, Location>> ignore_tags;
 };
 
 // The file auto-discovered in the current directory.
@@ -44,12 +48,12 @@ inline constexpr std::string_view kConfigFileName = ".dispatchtool-lint.toml";
 // configuration: REASON" at the file, or parse_config's.
 Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string& path, bool discover);
 
-// Parses a config file: select, ignore, fail-on, baseline, profile and a
-// [severity] table. Unknown keys and rule ids are FILE:LINE:COL errors.
+// Parses a config file: select, ignore, ignore-tags, fail-on, baseline,
+// profile and a [severity] table. Unknown keys and rule ids are FILE:LINE:COL errors.
 Expected<Config, Diagnostic> parse_config(std::string_view text, const std::string& file);
 
-// `over` on top of `base`: select/fail-on/baseline/profile replace, ignore and
-// severity add (a later severity for the same rule wins).
+// `over` on top of `base`: select/fail-on/baseline/profile replace, ignore,
+// ignore-tags and severity add (a later severity for the same rule wins).
 Config merge(Config base, const Config& over);
 
 // Whether a rule runs under `config` (select, ignore).
@@ -58,6 +62,12 @@ bool selected(const Config& config, std::string_view rule);
 // Drops unselected and ignored findings and applies the severity overrides.
 // Rule ids must have been validated.
 void apply(const Config& config, std::vector<Finding>& findings);
+
+// The ignore-tags the profile does not list: the first, located where it is
+// given (at the configuration file, or without a location for --ignore-tag).
+Expected<Ok, Diagnostic> check_ignore_tags(const Config& config, const Profile& profile);
+// Drops the findings about operators (Finding::op) that carry an ignored tag.
+void drop_ignored_tags(const Config& config, const Registry& reg, std::vector<Finding>& findings);
 
 // True if some finding is at or above `fail_on`.
 bool fails(const std::vector<Finding>& findings, Severity fail_on);

@@ -51,7 +51,11 @@ bool FileLoader::load_def(const toml::table& t) {
   def.where = where;
   if (alias && !read_alias_analysis(*alias, def.alias)) return true;
   if (tags)
-    for (auto& tg : *tags) def.tags.push_back(tg.value);
+    for (auto& tg : *tags) {
+      // torchgen refuses a tag tags.yaml does not list.
+      if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message), true;
+      def.tags.push_back(tg.value);
+    }
   out_.stmts.emplace_back(std::make_unique<Definition>(std::move(def)));
   return dispatch != nullptr && load_dispatch_shorthand(*dispatch, *qualified);
 }

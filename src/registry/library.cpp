@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
 #include <filesystem>
 
 #include "registry/blob.hpp"
@@ -143,9 +142,7 @@ class Serializer {
 
 }  // namespace
 
-std::string OpLibrary::serialize(const Registry& reg, std::string_view origin) {
-  return Serializer(reg).run(origin);
-}
+std::string OpLibrary::serialize(const Registry& reg, std::string_view origin) { return Serializer(reg).run(origin); }
 
 Expected<OpLibrary, Diagnostic> OpLibrary::open(std::string_view blob, const Profile& profile,
                                                 std::shared_ptr<const std::string> owned) {
@@ -175,7 +172,8 @@ Expected<OpLibrary, Diagnostic> OpLibrary::open(std::string_view blob, const Pro
   for (std::uint32_t i = 0; i < nkeys && !r.failed(); ++i) {
     const std::string_view name = str();
     auto k = profile.find(name);
-    if (!k) return bad(fmt::format("its registrations use the dispatch key '{}', which the profile does not have", name));
+    if (!k)
+      return bad(fmt::format("its registrations use the dispatch key '{}', which the profile does not have", name));
     lib.keys_.push_back(*k);
   }
   lib.kernel_count_ = r.u32();
@@ -197,15 +195,14 @@ Expected<OpLibrary, Diagnostic> OpLibrary::open(std::string_view blob, const Pro
   const std::uint32_t records = r.u32();
   if (r.failed() || records != blob.size() - r.at()) return bad("the serialized library is truncated");
   for (auto& op : lib.ops_) op.offset += static_cast<std::uint32_t>(r.at());
-  if (!std::is_sorted(lib.ops_.begin(), lib.ops_.end(),
-                      [](const OpRef& a, const OpRef& b) { return a.name < b.name; }))
+  if (!std::is_sorted(lib.ops_.begin(), lib.ops_.end(), [](const OpRef& a, const OpRef& b) { return a.name < b.name; }))
     return bad("its operator index is not sorted");
   return lib;
 }
 
 std::optional<std::size_t> OpLibrary::find(std::string_view name) const {
-  auto it = std::lower_bound(ops_.begin(), ops_.end(), name,
-                             [](const OpRef& a, std::string_view n) { return a.name < n; });
+  auto it =
+      std::lower_bound(ops_.begin(), ops_.end(), name, [](const OpRef& a, std::string_view n) { return a.name < n; });
   if (it == ops_.end() || it->name != name) return std::nullopt;
   return static_cast<std::size_t>(it - ops_.begin());
 }

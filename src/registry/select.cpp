@@ -116,4 +116,43 @@ Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, con
   return out;
 }
 
+Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f) {
+  for (const auto& [option, list] : {std::pair{"--tag", &f.tags}, {"--exclude-tag", &f.exclude_tags}})
+    for (const auto& tag : *list)
+      if (auto known = reg.profile().check_tag(tag); !known)
+        return unexpected(make_error(fmt::format("{}: {}", option, known.error().message)));
+  if (!f.namespaces.empty()) {
+    std::vector<std::string_view> namespaces;
+    for (const std::string_view name : reg.names()) namespaces.push_back(OperatorName::namespace_of(name));
+    namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());  // names() is sorted
+    for (const auto& ns : f.namespaces)
+      if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end())
+        return unexpected(
+            make_error(fmt::format("--namespace: unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces))));
+  }
+  if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
+    return unexpected(
+        make_error(fmt::format("--name: unknown operator '{}'{}", f.pattern, suggest_operator(reg, f.pattern))));
+  return Ok{};
+}
+
+bool passes(const Operator& op, const OpFilter& f) {
+  if (!f.namespaces.empty() &&
+      std::find(f.namespaces.begin(), f.namespaces.end(), OperatorName::namespace_of(op.name)) == f.namespaces.end())
+    return false;
+  if (!f.pattern.empty() && !glob_match(f.pattern, op.name)) return false;
+  static const std::vector<std::string> kNone;
+  const std::vector<std::string>& tags = op.def ? op.def->tags : kNone;
+  const auto has = [&](const std::string& t) { return std::find(tags.begin(), tags.end(), t) != tags.end(); };
+  return std::all_of(f.tags.begin(), f.tags.end(), has) &&
+         std::none_of(f.exclude_tags.begin(), f.exclude_tags.end(), has);
+}
+
+std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f) {
+  std::vector<const Operator*> out;
+  for (const Operator* op : ops)
+    if (passes(*op, f)) out.push_back(op);
+  return out;
+}
+
 }  // namespace dt

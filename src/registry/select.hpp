@@ -47,6 +47,27 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
 // suggest_operator).
 Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, const std::vector<std::string>& wanted);
 
+// Which operators a listing keeps (ops, table --tag, coverage --tag).
+struct OpFilter {
+  std::vector<std::string> namespaces;    // any of these (empty: every namespace)
+  std::vector<std::string> tags;          // every one of these
+  std::vector<std::string> exclude_tags;  // none of these
+  std::string pattern;                    // glob over the qualified name (base/text.hpp); "" = any
+  [[nodiscard]] bool empty() const {
+    return namespaces.empty() && tags.empty() && exclude_tags.empty() && pattern.empty();
+  }
+};
+
+// Checks a filter against the registry before it is used, with the registry's
+// answer for what is unknown (each message starts with the option's name): a tag the profile does not list
+// (did-you-mean and the profile's tags), a namespace no operator has (did-you-mean), a name without wildcards that
+// names no operator (suggest_operator).
+Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f);
+// The operators of `ops` that the filter keeps, in order.
+std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f);
+// Whether one operator passes (tags are its definition's; a dangling impl has none).
+bool passes(const Operator& op, const OpFilter& f);
+
 // " (did you mean 'X'?)", " (did you mean one of 'X', 'Y'?)" or "" for an
 // operator name `word` that is not in `reg` (nor in its library). Compares qualified names, and
 // for an unqualified `word` unqualified names too, each with and without the

@@ -33,8 +33,8 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
   const std::array<std::string, 2> names = {key_name(v, keys[0]), key_name(v, keys[1])};
   std::map<std::pair<CoverageStatus, KeyId>, std::size_t> counts;
   for (const auto& r : rows) ++counts[{r.status, r.key}];
-  out += fmt::format("coverage of {} and {} (profile {}): {} {}\n\n", names[0], names[1],
-                     v.registry->profile().name(), v.operators, v.operators == 1 ? "operator" : "operators");
+  out += fmt::format("coverage of {} and {} (profile {}): {} {}\n\n", names[0], names[1], v.registry->profile().name(),
+                     v.operators, v.operators == 1 ? "operator" : "operators");
   const std::size_t w0 = std::max<std::size_t>(names[0].size(), 5), w1 = std::max<std::size_t>(names[1].size(), 5);
   out += fmt::format("  {:<20}{:>{}}  {:>{}}\n", "status", names[0], w0, names[1], w1);
   for (CoverageStatus s : kCoverageStatuses)

@@ -75,17 +75,17 @@ Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::strin
     return refuse(fmt::format("--backend: {} is an alias key; give one backend it covers (e.g. CPU)", shown));
   if (info.kind == KeyKind::BuildingBlock) {
     const auto members = p.building_block_members(*k);
-    return refuse(fmt::format("--backend: {} is a building block, not a backend; give one of its runtime keys{}",
-                              shown,
-                              members.empty() ? std::string()
-                                              : " (e.g. " + p.display_name(members.front(), reg.privateuse1_name) + ")"));
+    return refuse(fmt::format(
+        "--backend: {} is a building block, not a backend; give one of its runtime keys{}", shown,
+        members.empty() ? std::string() : " (e.g. " + p.display_name(members.front(), reg.privateuse1_name) + ")"));
   }
   if (*k == kUndefined || !p.is_runtime(*k))
     return refuse(fmt::format("--backend: {} has no row in the dispatch table", shown));
   if (p.in_alias(*k, AliasRule::Autograd))
-    return refuse(fmt::format("--backend: {} is an autograd key; give the backend it serves (coverage reports "
-                              "the backend's autograd key with it)",
-                              shown));
+    return refuse(
+        fmt::format("--backend: {} is an autograd key; give the backend it serves (coverage reports "
+                    "the backend's autograd key with it)",
+                    shown));
   return CoverageKeys{*k, p.autograd_key_for_backend_of(*k)};
 }
 

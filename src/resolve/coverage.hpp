@@ -26,10 +26,14 @@ enum class CoverageStatus : std::uint8_t {
   Ambiguous,          // ambiguous_autogradother: a call raises
   Missing,            // no entry: a call raises NotImplementedError
 };
-inline constexpr std::array kCoverageStatuses = {
-    CoverageStatus::Kernel,   CoverageStatus::CompositeExplicit, CoverageStatus::CompositeImplicit,
-    CoverageStatus::Autograd, CoverageStatus::Fallback,          CoverageStatus::Fallthrough,
-    CoverageStatus::Ambiguous, CoverageStatus::Missing};
+inline constexpr std::array kCoverageStatuses = {CoverageStatus::Kernel,
+                                                 CoverageStatus::CompositeExplicit,
+                                                 CoverageStatus::CompositeImplicit,
+                                                 CoverageStatus::Autograd,
+                                                 CoverageStatus::Fallback,
+                                                 CoverageStatus::Fallthrough,
+                                                 CoverageStatus::Ambiguous,
+                                                 CoverageStatus::Missing};
 // "kernel", "composite-explicit", ... ("missing").
 std::string_view to_string(CoverageStatus s);
 std::optional<CoverageStatus> parse_coverage_status(std::string_view text);

@@ -60,6 +60,10 @@ check "dispatchtool coverage --status mis" missing
 check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous
 check "dispatchtool coverage --backend PrivateU" PrivateUse1
 check "dispatchtool coverage --format js" json
+check "dispatchtool ops --tag view_c" view_copy
+check "dispatchtool ops --profile torch-main --tag poin" pointwise
+check "dispatchtool coverage --exclude-tag gener" generated
+check "dispatchtool lint --ignore-tag generated,inplace_v" generated,inplace_view
 # Rule ids for --select/--ignore, comma lists like --keys.
 for rule in (dispatchtool lint --list-rules | string replace -r ' .*' '')
     check "dispatchtool lint --select " $rule

@@ -115,6 +115,10 @@ check "dispatchtool coverage --status mis" missing
 check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous
 check "dispatchtool coverage --backend PrivateU" PrivateUse1
 check "dispatchtool coverage --format js" json
+check "dispatchtool ops --tag view_c" view_copy
+check "dispatchtool ops --profile torch-main --tag poin" pointwise
+check "dispatchtool coverage --exclude-tag gener" generated
+check "dispatchtool lint --ignore-tag generated,inplace_v" generated,inplace_view
 check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool explain --register CPU,Composite" CPU,CompositeImplicitAutograd

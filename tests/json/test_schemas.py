@@ -128,7 +128,7 @@ def main():
         checks.check(required in names, f"docs/schema/{required}.schema.json exists")
 
     doc = open(os.path.join(root, "docs", "json.md"), encoding="utf-8").read()
-    examples = re.findall(r"<!-- schema: ([a-z]+) -->\n```json\n(.*?)^```", doc, re.M | re.S)
+    examples = re.findall(r"<!-- schema: ([a-z][a-z-]*) -->\n```json\n(.*?)^```", doc, re.M | re.S)
     documented = {name for name, _ in examples}
     for name in names:
         if name not in ("common", "lint", "html"):

@@ -2,7 +2,7 @@
 """The built-in operator library against the live torch, with no input files.
 
     /usr/bin/python3 tests/oracle/library_oracle.py --tool build/dispatchtool
-        [--what table|registrations|all|coverage|overrides] [--jobs 2] [--profile torch-1.13]
+        [--what table|registrations|all|coverage|overrides|tags] [--jobs 2] [--profile torch-1.13]
 
 table / registrations: for every operator the installed torch registers,
     TOOL table --raw --profile P --op NAME         == _dispatch_dump_table(NAME)
@@ -24,6 +24,9 @@ overrides: for every operator with a kernel on a key Python can name, torch's
   library object) equals the tool's warning for an [[impl]] of the same
   operator and key on top of the library (the "previous kernel" line names the
   operator's first typed kernel, which the dumps do not show).
+tags: for every tag of torch.Tag, `ops --tag T --format json` lists exactly the
+  operators whose torch.ops.<ns>.<name>.<overload>.tags hold T, and
+  `--exclude-tag T` exactly the others.
 Exit 0 iff everything matched, 1 otherwise, 77 (ctest skip) without torch.
 """
 
@@ -211,11 +214,35 @@ def check_overrides(args, torch, names):
     return not bad and total > 3000
 
 
+def real_tags(torch, name):
+    ns, rest = name.split("::", 1)
+    base, _, overload = rest.partition(".")
+    return {t.name for t in getattr(getattr(getattr(torch.ops, ns), base), overload or "default").tags}
+
+
+def check_tags(args, torch, names):
+    tags = {n: real_tags(torch, n) for n in names}
+    vocabulary = sorted(torch.Tag.__members__) if hasattr(torch, "Tag") else sorted(torch._C.Tag.__members__)
+    ok = True
+    for tag in vocabulary:
+        want = [n for n in names if tag in tags[n]]
+        for option, expected in (("--tag", want), ("--exclude-tag", [n for n in names if tag not in tags[n]])):
+            rc, out, err = run([args.tool, "ops", "--profile", args.profile, option, tag, "--format", "json"])
+            got = [o["name"] for o in json.loads(out)["operators"]] if rc == 0 else None
+            same = got == expected
+            ok = ok and same
+            print("library_oracle: ops %s %s: torch %d operators, tool %s%s"
+                  % (option, tag, len(expected), "status %d" % rc if got is None else len(got),
+                     "" if same else "  DIFFERENT: %s" % sorted(set(got or []) ^ set(expected))[:5]))
+    return ok
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True)
     ap.add_argument("--profile", default="torch-1.13")
-    ap.add_argument("--what", choices=("table", "registrations", "all", "coverage", "overrides"), required=True)
+    ap.add_argument("--what", choices=("table", "registrations", "all", "coverage", "overrides", "tags"),
+                    required=True)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--backends", default=",".join(BACKENDS))
     args = ap.parse_args(argv)
@@ -237,8 +264,10 @@ def main(argv=None) -> int:
         ok = check_all(args, names, "registrations", {n: C._dispatch_dump(n) for n in names}) and ok
     elif args.what == "coverage":
         ok = check_coverage(args, C, names)
-    else:
+    elif args.what == "overrides":
         ok = check_overrides(args, torch, names)
+    else:
+        ok = check_tags(args, torch, names)
     print("library_oracle: %s" % ("passed" if ok else "FAILED"))
     return 0 if ok else 1
 

@@ -71,3 +71,31 @@ TEST_CASE("paint: an ANSI colour around the text, only when on") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("glob_match: *, ?, sets, ranges and negation over the whole text") {
+  CHECK(glob_match("aten::*_copy", "aten::view_copy"));
+  CHECK_FALSE(glob_match("aten::*_copy", "aten::view_copy.out"));
+  CHECK(glob_match("aten::*_copy*", "aten::view_copy.out"));
+  CHECK(glob_match("*", ""));
+  CHECK(glob_match("a?c", "abc"));
+  CHECK_FALSE(glob_match("a?c", "ac"));
+  CHECK(glob_match("*add*", "aten::add.Tensor"));
+  CHECK(glob_match("aten::[ab]*", "aten::abs"));
+  CHECK_FALSE(glob_match("aten::[!ab]*", "aten::abs"));
+  CHECK(glob_match("aten::[a-c]*", "aten::cat"));
+  CHECK_FALSE(glob_match("aten::[a-c]*", "aten::mm"));
+  CHECK(glob_match("x[", "x["));  // an unclosed set is a literal '['
+  CHECK(glob_match("a*b*c", "aXbYbZc"));
+  CHECK_FALSE(glob_match("a*b*c", "aXbYbZ"));
+  CHECK(glob_match("exact", "exact"));
+  CHECK_FALSE(glob_match("exact", "exactly"));
+  // One backtrack point keeps it linear: a long text with many stars returns at once.
+  CHECK_FALSE(glob_match("*a*a*a*a*a*a*b", std::string(100000, 'a')));
+  CHECK(is_glob("a*"));
+  CHECK(is_glob("a[b]"));
+  CHECK_FALSE(is_glob("aten::add.Tensor"));
+}
+
+}  // namespace dt::test

@@ -151,4 +151,18 @@ TEST_CASE("python_dispatcher_keys: PythonDispatcher.keys(), its runtime keys the
                                  "AutogradLazy", "CompositeExplicitAutograd", "Autograd", "CompositeImplicitAutograd"});
 }
 
+TEST_CASE("tags: the release's vocabulary, and the registry's answer for an unknown tag") {
+  const Profile& p = profile("torch-1.13");
+  REQUIRE(p.tags().size() == 7);
+  CHECK(p.tags().front().name == "inplace_view");
+  CHECK(p.tags().front().description == "This tag indicates if an operator *only* modifies the tensor metadata");
+  CHECK(p.check_tag("view_copy").has_value());
+  CHECK(p.check_tag("view_cpy").error().message ==
+        "unknown tag 'view_cpy' (did you mean 'view_copy'?); the tags of torch-1.13: inplace_view, view_copy, "
+        "dynamic_output_shape, data_dependent_output, generated, nondeterministic_seeded, nondeterministic_bitwise");
+  CHECK_FALSE(p.check_tag("core").has_value());  // main's, not 1.13's
+  CHECK(profile("torch-main").check_tag("core").has_value());
+  CHECK(profile("torch-main").tags().size() == 12);
+}
+
 }  // namespace dt::test

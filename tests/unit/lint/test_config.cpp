@@ -98,4 +98,37 @@ TEST_CASE("load_config: a file that cannot be read or parsed") {
         "bad.toml:1:10: error: field 'select' in the lint configuration must be an array of strings, not an integer\n");
 }
 
+TEST_CASE("lint config: ignore-tags drops the findings about operators with those tags") {
+  auto c = lint::parse_config("ignore-tags = [\"generated\"]\n", "cfg.toml");
+  REQUIRE(c.has_value());
+  REQUIRE(c->ignore_tags.size() == 1);
+  CHECK(c->ignore_tags[0].second == Location{"cfg.toml", 1, 16});
+  lint::Config cli;
+  cli.ignore_tags.emplace_back("view_copy", Location{});
+  const lint::Config both = lint::merge(*c, cli);
+  CHECK(both.ignore_tags.size() == 2);
+  CHECK(lint::check_ignore_tags(both, profile("torch-1.13")).has_value());
+
+  lint::Config bad;
+  bad.ignore_tags.emplace_back("generatd", Location{"cfg.toml", 1, 16});
+  auto e = lint::check_ignore_tags(bad, profile("torch-1.13"));
+  REQUIRE_FALSE(e.has_value());
+  CHECK(e.error().where == Location{"cfg.toml", 1, 16});
+  CHECK(e.error().message.starts_with("unknown tag 'generatd' (did you mean 'generated'?)"));
+  bad.ignore_tags[0].second = Location{};
+  CHECK(lint::check_ignore_tags(bad, profile("torch-1.13")).error().message.starts_with("--ignore-tag: unknown tag"));
+
+  const LoadResult l = must_load(
+      "torch-1.13", {{"a.toml",
+                      "namespace = \"x\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ntags = [\"generated\"]\n"
+                      "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"}});
+  std::vector<Finding> fs(3);
+  fs[0].op = "x::f";
+  fs[1].op = "x::g";
+  fs[2].op = "";  // a library-level finding
+  lint::drop_ignored_tags(*c, l.registry, fs);
+  REQUIRE(fs.size() == 2);
+  CHECK(fs[0].op == "x::g");
+}
+
 }  // namespace dt::test

@@ -67,4 +67,22 @@ TEST_CASE("[[def]]: what an entry must and must not contain") {
         "a.toml:4:14: error: unknown dispatch key 'CUDAA' (did you mean 'CUDA'?)\n");
 }
 
+TEST_CASE("[[def]]: a tag the profile does not list is a located error") {
+  CHECK(error_of({{"t.toml",
+                   "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ntags = [\"core\", "
+                   "\"inplace_veiw\"]\n"}},
+                 "torch-1.13") ==
+        "t.toml:4:9: error: unknown tag 'core'; the tags of torch-1.13: inplace_view, view_copy, dynamic_output_shape, "
+        "data_dependent_output, generated, nondeterministic_seeded, nondeterministic_bitwise\n");
+  CHECK(error_of(
+            {{"t.toml", "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ntags = [\"inplace_veiw\"]\n"}},
+            "torch-1.13")
+            .starts_with("t.toml:4:9: error: unknown tag 'inplace_veiw' (did you mean 'inplace_view'?)"));
+  // main lists its own tags (core is one).
+  CHECK(load_files("torch-main", {{"t.toml",
+                                   "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                   "tags = [\"core\"]\n"}})
+            .has_value());
+}
+
 }  // namespace dt::test

@@ -109,9 +109,9 @@ TEST_CASE("library: open refuses what is not a library of this universe") {
   CHECK(OpLibrary::open(std::string_view(blob).substr(0, blob.size() - 1), profile("torch-1.13")).error().message ==
         "operator library of profile torch-1.13: the serialized library is truncated");
   // A key that only main has.
-  const LoadResult mtia = must_load(
-      "torch-main", {{"m.toml", "namespace = \"m\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
-                                "[[impl]]\nop = \"f\"\nkey = \"MTIA\"\nkernel = \"f_mtia\"\n"}});
+  const LoadResult mtia = must_load("torch-main", {{"m.toml",
+                                                    "namespace = \"m\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                                    "[[impl]]\nop = \"f\"\nkey = \"MTIA\"\nkernel = \"f_mtia\"\n"}});
   const std::string main_blob = OpLibrary::serialize(mtia.registry, "m");
   CHECK(OpLibrary::open(main_blob, profile("torch-1.13")).error().message ==
         "operator library of profile torch-1.13: its registrations use the dispatch key 'MTIA', which the profile "
@@ -122,9 +122,10 @@ TEST_CASE("library: the files' registrations go on top of PyTorch's") {
   const auto lib = library_of("torch-1.13");
   SUBCASE("an impl adds to the library's operator, which is materialized first") {
     const auto l = load_on(lib, "torch-1.13",
-                           {{"mine.toml", "namespace = \"core\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n"
-                                          "[[impl]]\nop = \"add.Tensor\"\nkernel = \"add_xla\"\n"
-                                          "signature = \"(Tensor _0, Tensor _1, Scalar _2) -> Tensor _0\"\n"}});
+                           {{"mine.toml",
+                             "namespace = \"core\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n"
+                             "[[impl]]\nop = \"add.Tensor\"\nkernel = \"add_xla\"\n"
+                             "signature = \"(Tensor _0, Tensor _1, Scalar _2) -> Tensor _0\"\n"}});
     REQUIRE(l.has_value());
     REQUIRE(l->registry.operators().size() == 1);  // only what the file touched
     const Operator& op = *l->registry.find("core::add.Tensor");
@@ -138,8 +139,9 @@ TEST_CASE("library: the files' registrations go on top of PyTorch's") {
   }
   SUBCASE("a kernel on a key the library has one for overrides it, with PyTorch's warning") {
     const auto l = load_on(lib, "torch-1.13",
-                           {{"mine.toml", "namespace = \"core\"\n[[impl]]\nop = \"add.Tensor\"\nkey = \"CPU\"\n"
-                                          "kernel = \"my_add_cpu\"\n"}});
+                           {{"mine.toml",
+                             "namespace = \"core\"\n[[impl]]\nop = \"add.Tensor\"\nkey = \"CPU\"\n"
+                             "kernel = \"my_add_cpu\"\n"}});
     REQUIRE(l.has_value());
     REQUIRE(l->registry.warnings().size() == 1);
     const Diagnostic& w = l->registry.warnings()[0];

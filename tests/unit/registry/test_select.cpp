@@ -147,4 +147,40 @@ TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") 
   CHECK(ops_error(reg, {"relu", "nope::x"}).rfind("unknown operator 'nope::x'", 0) == 0);
 }
 
+TEST_CASE("op filters: namespaces, tags (all of them), excluded tags, a name pattern") {
+  LoadResult l =
+      must_load("torch-1.13",
+                {{"a.toml",
+                  "namespace = \"one\"\n"
+                  "[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\", \"generated\"]\n"
+                  "[[def]]\nschema = \"rand(Tensor x) -> Tensor\"\ntags = [\"nondeterministic_seeded\"]\n"
+                  "[[def]]\nschema = \"plain(Tensor x) -> Tensor\"\n"},
+                 {"b.toml",
+                  "namespace = \"two\"\n[[def]]\nschema = \"view_copy(Tensor x) -> Tensor\"\ntags = [\"view_copy\"]\n"
+                  "[[impl]]\nop = \"dangling\"\nkey = \"CPU\"\nkernel = \"k\"\n"}});
+  const auto all = l.registry.sorted_operators();
+  auto names = [&](const OpFilter& f) {
+    REQUIRE(check_filter(l.registry, f).has_value());
+    std::vector<std::string> out;
+    for (const Operator* op : filter_ops(all, f)) out.push_back(op->name);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(names({}) == V{"one::plain", "one::rand", "one::view_copy", "two::dangling", "two::view_copy"});
+  CHECK(names({{"two"}, {}, {}, ""}) == V{"two::dangling", "two::view_copy"});
+  CHECK(names({{}, {"view_copy"}, {}, ""}) == V{"one::view_copy", "two::view_copy"});
+  CHECK(names({{}, {"view_copy", "generated"}, {}, ""}) == V{"one::view_copy"});
+  CHECK(names({{}, {}, {"view_copy"}, ""}) == V{"one::plain", "one::rand", "two::dangling"});
+  CHECK(names({{}, {"view_copy"}, {"generated"}, ""}) == V{"two::view_copy"});
+  CHECK(names({{}, {}, {}, "*::view_*"}) == V{"one::view_copy", "two::view_copy"});
+  CHECK(names({{}, {}, {}, "one::plain"}) == V{"one::plain"});
+
+  auto error = [&](const OpFilter& f) { return check_filter(l.registry, f).error().message; };
+  CHECK(error({{"tow"}, {}, {}, ""}) == "--namespace: unknown namespace 'tow' (did you mean 'two'?)");
+  CHECK(error({{}, {"view_cpy"}, {}, ""}).starts_with("--tag: unknown tag 'view_cpy' (did you mean 'view_copy'?)"));
+  CHECK(error({{}, {}, {"generatd"}, ""}).starts_with("--exclude-tag: unknown tag 'generatd'"));
+  CHECK(error({{}, {}, {}, "one::plian"}) == "--name: unknown operator 'one::plian' (did you mean 'one::plain'?)");
+  CHECK(check_filter(l.registry, {{}, {}, {}, "nothing*"}).has_value());  // a pattern may match nothing
+}
+
 }  // namespace dt::test

@@ -29,9 +29,8 @@ Views render(const LoadResult& l, std::string_view backend, const std::vector<Co
   Views out;
   render_coverage_summary(rows, v, out.summary);
   if (!only.empty())
-    std::erase_if(rows, [&](const CoverageRow& row) {
-      return std::find(only.begin(), only.end(), row.status) == only.end();
-    });
+    std::erase_if(
+        rows, [&](const CoverageRow& row) { return std::find(only.begin(), only.end(), row.status) == only.end(); });
   render_coverage_rows(rows, v, out.rows);
   render_coverage_json(rows, v, out.json);
   return out;
@@ -87,10 +86,10 @@ TEST_CASE("coverage views: summary, rows, JSON") {
 }
 
 TEST_CASE("coverage views: a renamed PrivateUse1 is shown by its name; no rows is an empty array") {
-  const LoadResult l = must_load(
-      "torch-main", {{"npu.toml", "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
-                                  "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
-                                  "[[impl]]\nop = \"f\"\nkey = \"npu\"\nkernel = \"f_npu\"\n"}});
+  const LoadResult l = must_load("torch-main", {{"npu.toml",
+                                                 "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
+                                                 "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                                 "[[impl]]\nop = \"f\"\nkey = \"npu\"\nkernel = \"f_npu\"\n"}});
   const Views v = render(l, "npu", {CoverageStatus::Kernel});
   CHECK(v.summary.starts_with("coverage of npu and AutogradNpu (profile torch-main): 1 operator\n"));
   CHECK(v.rows == "OPERATOR  KEY  STATUS  KERNEL\nc::f      npu  kernel  f_npu\n");

@@ -7,21 +7,22 @@ namespace dt::test {
 namespace {
 
 // One operator per status on CPU / AutogradCPU (torch-1.13).
-const Files kOps = {{"ops.toml",
-                     "namespace = \"c\"\n"
-                     "[[def]]\nschema = \"direct(Tensor x) -> Tensor\"\n"
-                     "dispatch = { CPU = \"direct_cpu\", Autograd = \"direct_ag\" }\n"
-                     "[[def]]\nschema = \"cea(Tensor x) -> Tensor\"\ndispatch = { CompositeExplicitAutograd = \"cea_k\" }\n"
-                     "[[def]]\nschema = \"ceanf(Tensor x) -> Tensor\"\n"
-                     "dispatch = { CompositeExplicitAutogradNonFunctional = \"ceanf_k\" }\n"
-                     "[[def]]\nschema = \"cia(Tensor x) -> Tensor\"\ndispatch = { CompositeImplicitAutograd = \"cia_k\" }\n"
-                     "[[def]]\nschema = \"nested(Tensor x) -> Tensor\"\n"
-                     "dispatch = { CompositeImplicitAutogradNestedTensor = \"nested_k\" }\n"
-                     "[[def]]\nschema = \"ft(Tensor x) -> Tensor\"\n"
-                     "[[impl]]\nop = \"ft\"\nkey = \"CPU\"\nfallthrough = true\n"
-                     "[[def]]\nschema = \"ambig(Tensor x) -> Tensor\"\n"
-                     "dispatch = { CompositeImplicitAutograd = \"ambig_math\", SparseCPU = \"ambig_sparse\" }\n"
-                     "[[def]]\nschema = \"none(Tensor x) -> Tensor\"\n"}};
+const Files kOps = {
+    {"ops.toml",
+     "namespace = \"c\"\n"
+     "[[def]]\nschema = \"direct(Tensor x) -> Tensor\"\n"
+     "dispatch = { CPU = \"direct_cpu\", Autograd = \"direct_ag\" }\n"
+     "[[def]]\nschema = \"cea(Tensor x) -> Tensor\"\ndispatch = { CompositeExplicitAutograd = \"cea_k\" }\n"
+     "[[def]]\nschema = \"ceanf(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeExplicitAutogradNonFunctional = \"ceanf_k\" }\n"
+     "[[def]]\nschema = \"cia(Tensor x) -> Tensor\"\ndispatch = { CompositeImplicitAutograd = \"cia_k\" }\n"
+     "[[def]]\nschema = \"nested(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeImplicitAutogradNestedTensor = \"nested_k\" }\n"
+     "[[def]]\nschema = \"ft(Tensor x) -> Tensor\"\n"
+     "[[impl]]\nop = \"ft\"\nkey = \"CPU\"\nfallthrough = true\n"
+     "[[def]]\nschema = \"ambig(Tensor x) -> Tensor\"\n"
+     "dispatch = { CompositeImplicitAutograd = \"ambig_math\", SparseCPU = \"ambig_sparse\" }\n"
+     "[[def]]\nschema = \"none(Tensor x) -> Tensor\"\n"}};
 
 std::map<std::string, std::pair<std::string, std::string>> statuses(const Registry& reg, const CoverageKeys& keys) {
   const Resolver r(reg);
@@ -59,17 +60,18 @@ TEST_CASE("coverage: the status of every way a key resolves") {
   const auto fpga = coverage_keys(l.registry, "FPGA");
   REQUIRE(fpga.has_value());
   CHECK(l.registry.profile().name_of(fpga->autograd) == "AutogradOther");
-  CHECK(statuses(l.registry, *fpga).at("c::ambig") == std::pair<std::string, std::string>{"composite-implicit",
-                                                                                          "ambiguous"});
+  CHECK(statuses(l.registry, *fpga).at("c::ambig") ==
+        std::pair<std::string, std::string>{"composite-implicit", "ambiguous"});
 }
 
 TEST_CASE("coverage: a user fallback, and a renamed PrivateUse1") {
-  const LoadResult l = must_load(
-      "torch-main", {{"npu.toml", "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
-                                  "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
-                                  "[[impl]]\nop = \"f\"\nkey = \"npu\"\nkernel = \"f_npu\"\n"
-                                  "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"},
-                     {"fb.toml", "[[fallback]]\nkey = \"PrivateUse1\"\nkernel = \"npu_fallback\"\n"}});
+  const LoadResult l =
+      must_load("torch-main", {{"npu.toml",
+                                "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
+                                "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                "[[impl]]\nop = \"f\"\nkey = \"npu\"\nkernel = \"f_npu\"\n"
+                                "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"},
+                               {"fb.toml", "[[fallback]]\nkey = \"PrivateUse1\"\nkernel = \"npu_fallback\"\n"}});
   const auto keys = coverage_keys(l.registry, "npu");
   REQUIRE(keys.has_value());
   CHECK(l.registry.profile().name_of(keys->backend) == "PrivateUse1");
