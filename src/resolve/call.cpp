@@ -105,7 +105,7 @@ Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::strin
   TensorArg t;
   t.text = std::string(text);
   bool have_kind = false;
-  for (std::string_view raw : split_list(text)) {
+  for (std::string_view raw : split(text, ",")) {
     const std::string_view w = trim(raw);
     if (w.empty()) return unexpected(fmt::format("empty word in '{}'", printable(text)));
     if (set_modifier(w, t)) continue;

@@ -80,7 +80,7 @@ std::optional<KeySet> KeysetAlgebra::bits_of(std::string_view name, std::string_
 
 Expected<KeySet, std::string> KeysetAlgebra::parse(std::string_view list, std::string_view privateuse1) const {
   KeySet out = 0;
-  for (std::string_view name : split_list(list)) {
+  for (std::string_view name : split(list, ",")) {
     name = trim(name);
     if (name.empty()) return unexpected(std::string("empty key name in '") + std::string(list) + "'");
     auto bits = bits_of(name, privateuse1);

@@ -75,7 +75,7 @@ TEST_CASE("key sets derived from the profile: torch-main's per-backend SparseCsr
 
 TEST_CASE("tensor words: errors name the problem") {
   CHECK(word_error("cpux") ==
-        "unknown word 'cpux' in 'cpux'; did you mean 'cpu'?; a tensor is [LAYOUT_]DEVICE[,MODIFIER...], e.g. cpu, "
+        "unknown word 'cpux' in 'cpux' (did you mean 'cpu'?); a tensor is [LAYOUT_]DEVICE[,MODIFIER...], e.g. cpu, "
         "cuda,requires_grad, sparse_cpu, nested_cuda,inference");
   CHECK(word_error("cpu,cuda") == "'cpu,cuda' names two devices or layouts; one tensor has one");
   CHECK(word_error("requires_grad") == "'requires_grad' names no device (cpu, cuda, meta, sparse_cpu, ...)");
