@@ -230,7 +230,7 @@ int run(int argc, const char* const* argv, const Io& io) {
                                          add_explain_command(app, io), add_keys_command(app, io),
                                          add_lint_command(app, io),    add_coverage_command(app, io),
                                          add_ops_command(app, io),
-                                         add_trace_command(app, io)};
+                                         add_trace_command(app, io),   add_diff_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());
@@ -238,8 +238,11 @@ int run(int argc, const char* const* argv, const Io& io) {
       return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1], did_you_mean(argv[1], names),
                                          fmt::join(names, ", ")));
   }
+  const std::vector<std::string> args = rewrite_diff_separator(argc, argv);
+  std::vector<const char*> arg_ptrs;
+  for (const auto& a : args) arg_ptrs.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
   } catch (const CLI::ParseError& e) {
     std::ostringstream out, err;
     const int code = app.exit(e, out, err);

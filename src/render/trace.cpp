@@ -296,8 +296,8 @@ void json_tls(JsonWriter& w, const TraceView& v, const ThreadLocalState& s) {
 }
 
 void json_entry(JsonWriter& w, const Profile& p, const Entry& e) {
-  if (!e.valid()) {
-    w.member("kernel", nullptr);
+  if (!e.valid()) {  // every member is present (docs/json.md): null when missing
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.member(m, nullptr);
     return;
   }
   w.member("kernel", e.debug());
@@ -353,6 +353,8 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
     json_keys(w, "with_tls", v.ks->names(s.unmasked, pu1));
     nullable(w, "mask_backend",
              s.mask_backend < 0 ? std::string_view() : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
+  } else {  // a redispatch looks up the previous step's next_keyset as is
+    for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.member(m, nullptr);
   }
   json_keys(w, "keyset", v.ks->names(s.keyset, pu1));
   w.member("key", s.picked.name);
@@ -374,7 +376,10 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
   w.member("next", to_string(s.next));
   w.member("assumed", s.assumed);
   w.member("does", s.does);
-  if (s.next == Next::Redispatch) json_keys(w, "next_keyset", v.ks->names(s.next_keyset, pu1));
+  if (s.next == Next::Redispatch)
+    json_keys(w, "next_keyset", v.ks->names(s.next_keyset, pu1));
+  else
+    w.member("next_keyset", nullptr);
   w.end_object();
 }
 
