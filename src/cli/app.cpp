@@ -225,6 +225,8 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
+      "  dispatchtool trace --profile torch-1.13 --op aten::add.Tensor --arg cpu,requires_grad --arg cpu\n"
+      "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
                                          add_explain_command(app, io), add_keys_command(app, io),
