@@ -228,11 +228,10 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool trace --profile torch-1.13 --op aten::add.Tensor --arg cpu,requires_grad --arg cpu\n"
       "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
-  const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
-                                         add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io),    add_coverage_command(app, io),
-                                         add_ops_command(app, io),
-                                         add_trace_command(app, io),   add_diff_command(app, io)};
+  const std::vector<Command> commands = {
+      add_table_command(app, io), add_registrations_command(app, io), add_explain_command(app, io),
+      add_keys_command(app, io),  add_lint_command(app, io),          add_coverage_command(app, io),
+      add_ops_command(app, io),   add_trace_command(app, io),         add_diff_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

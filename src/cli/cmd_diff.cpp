@@ -69,8 +69,9 @@ int run_diff(const Io& io, const DiffOptions& o) {
   if (against && !o.new_files.empty())
     return usage_error(io, "diff takes OLD... -- NEW... or --against PROFILE FILE..., not both");
   if (!against && o.new_files.empty() && o.old_files.empty())
-    return usage_error(io, "diff needs two sides: OLD... -- NEW... (files, - for standard input), or --profile P "
-                           "--against Q FILE...");
+    return usage_error(io,
+                       "diff needs two sides: OLD... -- NEW... (files, - for standard input), or --profile P "
+                       "--against Q FILE...");
   if (!against && o.new_files.empty())
     return usage_error(io, "diff needs '--' between the old and the new files (OLD... -- NEW...)");
   if (against && o.old_files.empty() && o.ops.empty())
@@ -83,10 +84,10 @@ int run_diff(const Io& io, const DiffOptions& o) {
   Side old_side, new_side;
   if (!open_side(io, o, o.profile, o.old_files, old_side)) return kExitError;
   if (!open_side(io, o, against ? o.against : o.profile, new_files, new_side)) return kExitError;
-  const TableDiff d = diff_tables(DiffSide{old_side.resolver.get(), old_side.ops},
-                                  DiffSide{new_side.resolver.get(), new_side.ops});
-  DiffView v{&d, {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color),
-             o.expand};
+  const TableDiff d =
+      diff_tables(DiffSide{old_side.resolver.get(), old_side.ops}, DiffSide{new_side.resolver.get(), new_side.ops});
+  DiffView v{
+      &d, {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color), o.expand};
   Writer w(io.out);
   if (o.format == "json")
     render_diff_json(v, w.buf());

@@ -62,10 +62,12 @@ Command add_trace_command(CLI::App& app, const Io& io) {
   InputOptions& in = o->input;
   sub->add_option("files", in.files, "registration files (TOML); - reads standard input");
   add_profile_option(*sub, in.profile);
-  repeatable(sub->add_option("--op", in.ops, "the operator to call (ns::name.overload, or unqualified if unambiguous)"));
-  repeatable(sub->add_option("--arg", o->args,
-                             "one per tensor argument, in schema order: [LAYOUT_]DEVICE[,MODIFIER...] (cpu, "
-                             "cuda,requires_grad, sparse_cpu, nested_cuda,inference, ...), none, 'a;b' or [] for lists"));
+  repeatable(
+      sub->add_option("--op", in.ops, "the operator to call (ns::name.overload, or unqualified if unambiguous)"));
+  repeatable(
+      sub->add_option("--arg", o->args,
+                      "one per tensor argument, in schema order: [LAYOUT_]DEVICE[,MODIFIER...] (cpu, "
+                      "cuda,requires_grad, sparse_cpu, nested_cuda,inference, ...), none, 'a;b' or [] for lists"));
   sub->add_option("--keyset", o->keyset,
                   "keys added to the arguments' key set, comma-separated (a raw escape hatch; missing --args are then "
                   "no error)");

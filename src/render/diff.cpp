@@ -108,9 +108,8 @@ void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
       if ((old_only ? k.new_entry : k.old_entry).key_exists == false) names.push_back(k.key);
     if (names.empty()) continue;
     const std::string& prof = old_only ? v.old_side.profile : v.new_side.profile;
-    std::string list = fmt::format("{}", fmt::join(names.begin(), names.begin() + std::min<std::ptrdiff_t>(
-                                                                                  4, std::ssize(names)),
-                                                  ", "));
+    std::string list = fmt::format(
+        "{}", fmt::join(names.begin(), names.begin() + std::min<std::ptrdiff_t>(4, std::ssize(names)), ", "));
     if (names.size() > 4) list += ", \u2026";
     out += fmt::format("  {} {} only {} has: {}\n", names.size(), names.size() == 1 ? "key" : "keys", prof, list);
   }

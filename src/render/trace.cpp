@@ -33,7 +33,8 @@ std::string tls_list(const TraceView& v, KeySet ks) {
 std::string entry_text(const Profile& p, const Entry& e) {
   if (!e.valid()) return "missing (no kernel, no fallback)";
   std::string via = to_string(e.why);
-  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback && e.why != Provenance::AmbiguousAutogradOther)
+  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
+      e.why != Provenance::AmbiguousAutogradOther)
     via += " via " + p.name_of(e.source);
   return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(e.debug()), via);
 }
@@ -44,9 +45,10 @@ std::string why_text(const TraceView& v, const HighestKey& h) {
   if (p.key(h.functionality).kind != KeyKind::BuildingBlock)
     return fmt::format("the highest functionality is {}", p.name_of(h.functionality));
   if (h.backend < 0)
-    return fmt::format("the highest functionality is {}, and no backend bit is set: the first backend's slot, "
-                       "named {}",
-                       p.name_of(h.functionality), h.name);
+    return fmt::format(
+        "the highest functionality is {}, and no backend bit is set: the first backend's slot, "
+        "named {}",
+        p.name_of(h.functionality), h.name);
   return fmt::format("the highest functionality is {}, the highest backend {}", p.name_of(h.functionality),
                      p.backends()[static_cast<std::size_t>(h.backend)]);
 }
@@ -126,9 +128,10 @@ std::string call_error_message(const TraceView& v) {
           "the op with an unnamed tensor, and set names on the result of the operation.",
           op);
     case CallError::InvariantAssert:
-      return fmt::format("(an internal assert of OperatorEntry::checkInvariants: the runtime table of {} is stale, "
-                         "so the error for '{}' is not reported; the assert prints the canonical state)",
-                         op, r.key);
+      return fmt::format(
+          "(an internal assert of OperatorEntry::checkInvariants: the runtime table of {} is stale, "
+          "so the error for '{}' is not reported; the assert prints the canonical state)",
+          op, r.key);
     case CallError::PythonTlsAssert:
       return "(an internal assert of the Python fallback: tls_on_entry.has_value(), because PythonTLSSnapshot did "
              "not run)";
@@ -156,8 +159,9 @@ void human_header(const TraceView& v, std::string& out) {
   const Operator& op = op_of(v);
   const BoundCall& c = *v.call;
   out += paint(op.def ? op.def->printed : op.name + "  (no schema: every --arg is one Tensor argument)", "1", v.color);
-  out += fmt::format("\na call from Python ({}): Tensor, Tensor?, Tensor[] and Tensor?[] arguments carry dispatch keys\n",
-                     profile_of(v).name());
+  out +=
+      fmt::format("\na call from Python ({}): Tensor, Tensor?, Tensor[] and Tensor?[] arguments carry dispatch keys\n",
+                  profile_of(v).name());
   std::vector<std::array<std::string, 4>> rows;
   for (const auto& a : c.args) {
     std::string value = a.text.empty() ? (a.items.empty() ? "(not given)" : "none (not given)") : a.text;
@@ -192,12 +196,14 @@ std::string change(const TraceView& v, KeySet from, KeySet to) {
 }
 
 void human_fresh_call(const TraceView& v, const CallStep& s, int call, std::string& out) {
-  out += paint(fmt::format("call {}{}", call, call == 1 ? "" : " (a fresh call: key set recomputed)"), "1", v.color) + "\n";
+  out += paint(fmt::format("call {}{}", call, call == 1 ? "" : " (a fresh call: key set recomputed)"), "1", v.color) +
+         "\n";
   if (call > 1)
     out += fmt::format("  thread-local state: included {}; excluded {}\n", tls_list(v, s.tls.included),
                        tls_list(v, s.tls.excluded));
-  const std::string mask = s.mask_backend < 0 ? std::string("the operator's")
-                                              : profile_of(v).backends()[static_cast<std::size_t>(s.mask_backend)] + "'s";
+  const std::string mask = s.mask_backend < 0
+                               ? std::string("the operator's")
+                               : profile_of(v).backends()[static_cast<std::size_t>(s.mask_backend)] + "'s";
   out += fmt::format("  arguments           {}\n", key_list(v, s.arguments));
   out += fmt::format("  with TLS            {}{}\n", key_list(v, s.unmasked), change(v, s.arguments, s.unmasked));
   out += fmt::format("  without fallthrough {}{}  ({} fallthrough mask)\n", key_list(v, s.keyset),
@@ -219,9 +225,10 @@ void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::strin
   out += fmt::format("     picked   {}\n", why_text(v, s.picked));
   out += fmt::format("     kernel   {}{}\n", entry_text(p, s.entry), origin_text(s));
   if (s.stale)
-    out += fmt::format("     stale    the dumps compute {}: the runtime entry predates a later registration "
-                       "(spec G.5)\n",
-                       entry_text(p, s.fresh_entry));
+    out += fmt::format(
+        "     stale    the dumps compute {}: the runtime entry predates a later registration "
+        "(spec G.5)\n",
+        entry_text(p, s.fresh_entry));
   out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "", s.does);
   if (s.next == Next::Redispatch)
     out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));
@@ -352,7 +359,8 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
     json_keys(w, "arguments", v.ks->names(s.arguments, pu1));
     json_keys(w, "with_tls", v.ks->names(s.unmasked, pu1));
     nullable(w, "mask_backend",
-             s.mask_backend < 0 ? std::string_view() : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
+             s.mask_backend < 0 ? std::string_view()
+                                : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
   } else {  // a redispatch looks up the previous step's next_keyset as is
     for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.member(m, nullptr);
   }

@@ -13,10 +13,10 @@ struct TraceView {
   const RuntimeTable* table = nullptr;
   const KeysetAlgebra* ks = nullptr;
   const BoundCall* call = nullptr;
-  KeySet extra = 0;              // --keyset
-  ThreadLocalState tls;          // the state the call starts with
+  KeySet extra = 0;      // --keyset
+  ThreadLocalState tls;  // the state the call starts with
   const CallTrace* trace = nullptr;
-  std::string profile_label;     // the built-in name or the path given to --profile
+  std::string profile_label;  // the built-in name or the path given to --profile
   bool color = false;
 };
 

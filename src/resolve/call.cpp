@@ -11,14 +11,15 @@ namespace dt {
 
 const std::vector<std::string_view> kLayoutWords = {"sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc",
                                                     "sparse",     "quantized",  "mkldnn",     "nested"};
-const std::vector<std::string_view> kModifierWords = {"requires_grad", "inference", "conj",   "neg",
+const std::vector<std::string_view> kModifierWords = {"requires_grad", "inference", "conj",  "neg",
                                                       "zerotensor",    "python",    "named", "functional"};
 
 namespace {
 
 std::string lower(std::string_view s) {
   std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -122,9 +123,10 @@ Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::strin
     for (auto m : kModifierWords) words.emplace_back(m);
     for (auto l : kLayoutWords) words.push_back(std::string(l) + "_cpu");
     const std::vector<std::string_view> views(words.begin(), words.end());
-    return unexpected(fmt::format("unknown word '{}' in '{}'{}; a tensor is [LAYOUT_]DEVICE[,MODIFIER...], e.g. "
-                                  "cpu, cuda,requires_grad, sparse_cpu, nested_cuda,inference",
-                                  printable(w), printable(text), did_you_mean(w, views)));
+    return unexpected(
+        fmt::format("unknown word '{}' in '{}'{}; a tensor is [LAYOUT_]DEVICE[,MODIFIER...], e.g. "
+                    "cpu, cuda,requires_grad, sparse_cpu, nested_cuda,inference",
+                    printable(w), printable(text), did_you_mean(w, views)));
   }
   if (!have_kind)
     return unexpected(fmt::format("'{}' names no device (cpu, cuda, meta, sparse_cpu, ...)", printable(text)));
@@ -142,8 +144,8 @@ Expected<KeySet, std::string> tensor_keyset(const KeysetAlgebra& ks, const Tenso
   const std::string key_name = layout_key_name(t.layout, backend);
   const auto key = p.find(key_name);
   if (!key || !p.is_runtime(*key))
-    return unexpected(fmt::format("profile {} has no dispatch key {}: it has no such tensor ('{}')", p.name(),
-                                  key_name, printable(t.text)));
+    return unexpected(fmt::format("profile {} has no dispatch key {}: it has no such tensor ('{}')", p.name(), key_name,
+                                  printable(t.text)));
   KeySet bits = p.key(*key).bits;  // a non-customisable key (MkldnnCPU, 1.13's SparseCsrCPU) has no backend bit
   if (t.layout == Layout::Nested)  // NestedTensorImpl's generate_nested_key_set
     bits |= ks.named("ADInplaceOrView") | ks.named("AutogradNestedTensor");
@@ -160,12 +162,14 @@ Expected<KeySet, std::string> tensor_keyset(const KeysetAlgebra& ks, const Tenso
   } else {
     KeyId autograd = *p.find("AutogradOther");
     if (hb >= 0)
-      if (auto dense = p.find(p.backends()[static_cast<std::size_t>(hb)])) autograd = p.autograd_key_for_backend_of(*dense);
+      if (auto dense = p.find(p.backends()[static_cast<std::size_t>(hb)]))
+        autograd = p.autograd_key_for_backend_of(*dense);
     bits |= ks.named("ADInplaceOrView") | p.key(autograd).bits;
   }
   // 3. What later changes to the TensorImpl add.
-  const std::pair<bool, const char*> mods[] = {{t.conj, "Conjugate"}, {t.neg, "Negative"}, {t.zerotensor, "ZeroTensor"},
-                                               {t.named, "Named"},    {t.python, "Python"}, {t.python, "PythonTLSSnapshot"}};
+  const std::pair<bool, const char*> mods[] = {{t.conj, "Conjugate"},        {t.neg, "Negative"},
+                                               {t.zerotensor, "ZeroTensor"}, {t.named, "Named"},
+                                               {t.python, "Python"},         {t.python, "PythonTLSSnapshot"}};
   for (const auto& [on, name] : mods) {
     if (!on || t.functional) continue;  // a functional wrapper's are the wrapped tensor's
     const KeySet b = ks.named(name);
@@ -259,16 +263,19 @@ Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::st
     if (values.size() > call.args.size()) {
       std::vector<std::string> names;
       for (const auto& a : call.args) names.push_back(a.name + ": " + a.type);
-      return unexpected(fmt::format("{} --arg values for {} tensor argument{}{}", values.size(), call.args.size(),
-                                    call.args.size() == 1 ? "" : "s",
-                                    names.empty() ? std::string(" (the schema has none)")
-                                                  : " (" + join(names, ", ") + ")"));
+      return unexpected(
+          fmt::format("{} --arg values for {} tensor argument{}{}", values.size(), call.args.size(),
+                      call.args.size() == 1 ? "" : "s",
+                      names.empty() ? std::string(" (the schema has none)") : " (" + join(names, ", ") + ")"));
     }
   } else {
     for (std::size_t i = 0; i < values.size(); ++i) {
       const bool list = values[i] == "[]" || values[i].find(';') != std::string::npos;
-      call.args.push_back(BoundArgument{fmt::format("#{}", i + 1), list ? "Tensor?[]" : "Tensor",
-                                        list ? DispatchArgKind::OptionalTensorList : DispatchArgKind::Tensor, {}, false,
+      call.args.push_back(BoundArgument{fmt::format("#{}", i + 1),
+                                        list ? "Tensor?[]" : "Tensor",
+                                        list ? DispatchArgKind::OptionalTensorList : DispatchArgKind::Tensor,
+                                        {},
+                                        false,
                                         {}});
     }
   }
@@ -280,9 +287,10 @@ Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::st
     } else if (a.kind == DispatchArgKind::OptionalTensor) {
       a.items.emplace_back();  // None, as Python passes an omitted optional
     } else if (!allow_missing) {
-      return unexpected(fmt::format("argument '{}' ({}) has no --arg: give one --arg per tensor argument, in schema "
-                                    "order ({} needed, {} given)",
-                                    a.name, a.type, call.args.size(), values.size()));
+      return unexpected(
+          fmt::format("argument '{}' ({}) has no --arg: give one --arg per tensor argument, in schema "
+                      "order ({} needed, {} given)",
+                      a.name, a.type, call.args.size(), values.size()));
     }
   }
   return call;
@@ -319,7 +327,8 @@ Expected<ThreadLocalState, std::string> make_tls(const KeysetAlgebra& ks, std::s
         if (backend == *b) key = p.key(k).bits;
     if (key == 0) {
       std::vector<std::string> known;
-      for (const auto& [backend, k] : p.autocast_keys()) known.push_back(lower(p.backends()[static_cast<std::size_t>(backend)]));
+      for (const auto& [backend, k] : p.autocast_keys())
+        known.push_back(lower(p.backends()[static_cast<std::size_t>(backend)]));
       return unexpected(fmt::format("--autocast: profile {} has no autocast key for '{}' (devices: {})", p.name(),
                                     printable(device), join(known, ", ")));
     }

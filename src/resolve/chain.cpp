@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <utility>
-
 #include <algorithm>
+#include <utility>
 
 #include "resolve/python_resolve.hpp"
 
@@ -79,10 +78,10 @@ struct Roles {
         math_bits(ks.named("Conjugate") | ks.named("Negative") | ks.named("ZeroTensor")) {
     const Profile& p = ks.profile();
     for (const auto& [b, k] : p.autocast_keys()) autocast |= p.key(k).bits;
-    for (const char* name : {"Tracer", "Batched", "BatchedNestedTensor", "DeferredInit", "Fake", "PreDispatch",
-                             "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode", "FuncTorchBatched",
-                             "FuncTorchGradWrapper", "FuncTorchDynamicLayerBackMode", "FuncTorchDynamicLayerFrontMode",
-                             "FuncTorchVmapMode", "VmapMode"})
+    for (const char* name :
+         {"Tracer", "Batched", "BatchedNestedTensor", "DeferredInit", "Fake", "PreDispatch",
+          "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode", "FuncTorchBatched", "FuncTorchGradWrapper",
+          "FuncTorchDynamicLayerBackMode", "FuncTorchDynamicLayerFrontMode", "FuncTorchVmapMode", "VmapMode"})
       unmodelled |= ks.named(name);
   }
   KeySet autograd, ad_inplace, backend_select, python, snapshot, named, functionalize, python_dispatcher, math_bits;
@@ -176,13 +175,13 @@ class Simulator {
     if (in(roles_.autograd, f)) return autograd_step(s);
     if (in(roles_.ad_inplace, f)) {
       s.assumed = !s.pytorch;
-      below(s, "ADInplaceOrView kernel: bumps version counters / sets up views, then redispatches below "
-               "ADInplaceOrView (AutoDispatchBelowADInplaceOrView)");
+      below(s,
+            "ADInplaceOrView kernel: bumps version counters / sets up views, then redispatches below "
+            "ADInplaceOrView (AutoDispatchBelowADInplaceOrView)");
       in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
       return;
     }
-    if (!s.pytorch)
-      return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
+    if (!s.pytorch) return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
     pytorch_step(s, f);
   }
 
@@ -228,9 +227,10 @@ class Simulator {
     const std::string grad = in_.tls.grad_mode ? "records the backward (a grad_fn) if an input requires grad"
                                                : "records no backward (grad mode is off)";
     std::string who = s.entry.fallback != nullptr ? "the autograd backend fallback" : "the autograd kernel";
-    below(s, fmt::format("{} {} and redispatches below autograd (key set & after_autograd_keyset, "
-                         "AutoDispatchBelowADInplaceOrView)",
-                         who, grad),
+    below(s,
+          fmt::format("{} {} and redispatches below autograd (key set & after_autograd_keyset, "
+                      "AutoDispatchBelowADInplaceOrView)",
+                      who, grad),
           *p_.find("AutogradOther"));
     in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
   }
@@ -240,15 +240,17 @@ class Simulator {
     if (in(roles_.backend_select, f)) return backend_select(s);
     if (in(roles_.snapshot, f)) {
       snapshot_ = true;
-      return below(s, "saves the thread-local state for Python (MaybeSetTLSOnEntryGuard) and redispatches below "
-                      "PythonTLSSnapshot");
+      return below(s,
+                   "saves the thread-local state for Python (MaybeSetTLSOnEntryGuard) and redispatches below "
+                   "PythonTLSSnapshot");
     }
     if (in(roles_.python, f)) return python(s);
     if (in(roles_.python_dispatcher, f) && fallback) {
       s.next = Next::Redispatch;
       s.next_keyset = ks_.minus(s.keyset, roles_.python_dispatcher);
-      s.does = "the PythonDispatcher fallback hands the call to Python (torch/_ops.py), which resolves the highest "
-               "key below it afresh";
+      s.does =
+          "the PythonDispatcher fallback hands the call to Python (torch/_ops.py), which resolves the highest "
+          "key below it afresh";
       to_python_ = true;
       return;
     }
@@ -267,16 +269,18 @@ class Simulator {
       unwrap();
       in_.tls.excluded |= roles_.functionalize;
       s.next = Next::FreshCall;
-      s.does = "functionalization unwraps the functional arguments and calls the operator again with "
-               "Functionalize excluded (AutoDispatchSkipFunctionalize)";
+      s.does =
+          "functionalization unwraps the functional arguments and calls the operator again with "
+          "Functionalize excluded (AutoDispatchSkipFunctionalize)";
       return;
     }
     if ((roles_.autocast & ks_.functionality(p_.key(f).bits)) != 0 && !fallback) {
       in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
       s.next = Next::FreshCall;
-      s.does = fmt::format("the autocast kernel casts the arguments and calls the operator again with {} "
-                           "excluded",
-                           p_.name_of(f));
+      s.does = fmt::format(
+          "the autocast kernel casts the arguments and calls the operator again with {} "
+          "excluded",
+          p_.name_of(f));
       return;
     }
     if (in(roles_.unmodelled, f)) {
@@ -295,13 +299,15 @@ class Simulator {
     s.next = Next::Redispatch;
     if (args == 0) {
       s.next_keyset = options;
-      s.does = "BackendSelect picks the backend from the factory's dtype/layout/device (trace assumes torch's "
-               "defaults: strided, cpu) and redispatches to it (no TLS, no mask)";
+      s.does =
+          "BackendSelect picks the backend from the factory's dtype/layout/device (trace assumes torch's "
+          "defaults: strided, cpu) and redispatches to it (no TLS, no mask)";
     } else {
-      s.next_keyset = ks_.minus(options | args | in_.tls.included, in_.tls.excluded) &
-                      ks_.full_after(*p_.find("BackendSelect"));
-      s.does = "BackendSelect combines the TensorOptions' key (trace assumes cpu) with the tensor arguments' and "
-               "redispatches below BackendSelect";
+      s.next_keyset =
+          ks_.minus(options | args | in_.tls.included, in_.tls.excluded) & ks_.full_after(*p_.find("BackendSelect"));
+      s.does =
+          "BackendSelect combines the TensorOptions' key (trace assumes cpu) with the tensor arguments' and "
+          "redispatches below BackendSelect";
     }
   }
 
@@ -312,7 +318,8 @@ class Simulator {
       return fail(CallError::PythonTlsAssert, s.picked.name);
     }
     const bool subclass = std::any_of(in_.args.begin(), in_.args.end(), [](const BoundArgument& a) {
-      return std::any_of(a.items.begin(), a.items.end(), [](const auto& t) { return t && t->python && !t->functional; });
+      return std::any_of(a.items.begin(), a.items.end(),
+                         [](const auto& t) { return t && t->python && !t->functional; });
     });
     if (in_.tls.python_mode || subclass) {
       s.next = Next::TorchDispatch;
@@ -336,12 +343,12 @@ class Simulator {
     py_error_ = r.error;
     if (r.kernel != nullptr) {
       const AliasRule a = p_.key(r.key).alias;
-      const Provenance why = a == AliasRule::None                              ? Provenance::Kernel
+      const Provenance why = a == AliasRule::None                           ? Provenance::Kernel
                              : a == AliasRule::CEA || a == AliasRule::CEANF ? Provenance::DefaultBackend
-                             : a == AliasRule::CIANested                      ? Provenance::Nested
-                             : a == AliasRule::CIA                            ? Provenance::Math
-                             : a == AliasRule::Autograd                       ? Provenance::Autograd
-                                                                              : Provenance::Batched;
+                             : a == AliasRule::CIANested                    ? Provenance::Nested
+                             : a == AliasRule::CIA                          ? Provenance::Math
+                             : a == AliasRule::Autograd                     ? Provenance::Autograd
+                                                                            : Provenance::Batched;
       s.entry = Entry{why, r.kernel, nullptr, r.key};
     } else if (r.fallback != nullptr) {
       s.entry = Entry{Provenance::BackendFallback, nullptr, r.fallback, r.key};
@@ -381,9 +388,10 @@ class Simulator {
     if (in(roles_.snapshot | roles_.math_bits, f)) {
       s.next = Next::Redispatch;
       s.next_keyset = fresh & ks_.full_after(e.source);
-      s.does = fmt::format("the Python dispatcher runs the {} fallback, which redispatches below {} (with the key "
-                           "set computed afresh, PythonDispatcher still in it)",
-                           p_.name_of(f), p_.name_of(f));
+      s.does = fmt::format(
+          "the Python dispatcher runs the {} fallback, which redispatches below {} (with the key "
+          "set computed afresh, PythonDispatcher still in it)",
+          p_.name_of(f), p_.name_of(f));
       return;
     }
     pytorch_step(s, f);
@@ -417,7 +425,7 @@ class Simulator {
   Roles roles_;
   CallInput in_;
   CallTrace out_;
-  bool snapshot_ = false;  // PythonTLSSnapshot's fallback ran (tls_on_entry is set)
+  bool snapshot_ = false;   // PythonTLSSnapshot's fallback ran (tls_on_entry is set)
   bool to_python_ = false;  // the next step is resolved by the Python dispatcher
   PyResolveError py_error_ = PyResolveError::None;
 };

@@ -29,10 +29,10 @@ struct CallStep {
   // How the key set was formed. A fresh call: arguments, TLS and the mask;
   // a redispatch: the previous key set restricted by the previous kernel.
   bool fresh = false;
-  KeySet arguments = 0;  // fresh: the union of the arguments' key sets (and --keyset)
-  ThreadLocalState tls;  // the thread-local state when the kernel is looked up
-  KeySet unmasked = 0;   // fresh: (arguments | included) - excluded
-  KeySet mask = 0;       // fresh: the operator's non-fallthrough mask used
+  KeySet arguments = 0;   // fresh: the union of the arguments' key sets (and --keyset)
+  ThreadLocalState tls;   // the thread-local state when the kernel is looked up
+  KeySet unmasked = 0;    // fresh: (arguments | included) - excluded
+  KeySet mask = 0;        // fresh: the operator's non-fallthrough mask used
   int mask_backend = -1;  // fresh: which per-backend mask (-1: the global one)
   KeySet keyset = 0;      // what is looked up
   HighestKey picked;
@@ -45,32 +45,32 @@ struct CallStep {
   // the runtime table: `entry` is what callBoxedForDispatchKey runs.
   bool python_dispatcher = false;
   Next next = Next::Ends;
-  std::string does;  // what the kernel does (one sentence)
+  std::string does;        // what the kernel does (one sentence)
   KeySet next_keyset = 0;  // Redispatch: the key set of the next step
 };
 
 // Error classes of a call (docs/json.md "trace").
 enum class CallError : std::uint8_t {
   None,
-  CouldNotRun,            // NotImplementedError "Could not run ... backend"
-  NoTensorArguments,      // NotImplementedError "There were no tensor arguments ..."
-  AmbiguousAutogradOther, // internal assert from ambiguous_autogradother_kernel
-  InvariantAssert,        // checkInvariants() saw a stale runtime table
-  FallthroughExecuted,    // a fallthrough kernel was called
-  NamedNotSupported,      // the Named fallback
-  PythonTlsAssert,        // the Python fallback without PythonTLSSnapshot having run
-  PythonNoInterpreter,    // the Python fallback with no Python tensor and no mode
+  CouldNotRun,                 // NotImplementedError "Could not run ... backend"
+  NoTensorArguments,           // NotImplementedError "There were no tensor arguments ..."
+  AmbiguousAutogradOther,      // internal assert from ambiguous_autogradother_kernel
+  InvariantAssert,             // checkInvariants() saw a stale runtime table
+  FallthroughExecuted,         // a fallthrough kernel was called
+  NamedNotSupported,           // the Named fallback
+  PythonTlsAssert,             // the Python fallback without PythonTLSSnapshot having run
+  PythonNoInterpreter,         // the Python fallback with no Python tensor and no mode
   PyDispatcherAttributeError,  // the Python dispatcher cannot name the key (AttributeError)
   PyDispatcherNoKernel,        // RuntimeError("could not find kernel") from resolve_key
   PyDispatcherAmbiguous,       // RuntimeError("ambiguous autogradother kernel") from resolve_key
-  Loop,                   // the simulation did not end (a guard)
+  Loop,                        // the simulation did not end (a guard)
 };
 const char* to_string(CallError e);
 
 struct CallResult {
   Next how = Next::Ends;  // Ends, Error, TorchDispatch or NotSimulated
   CallError error = CallError::None;
-  std::string key;         // the key named by the error ("AutogradMeta", "Unknown")
+  std::string key;             // the key named by the error ("AutogradMeta", "Unknown")
   std::string torch_dispatch;  // "mode" or "subclass"
   // CouldNotRun / NoTensorArguments: the runtime keys with a valid entry, table order.
   std::vector<KeyId> available;

@@ -37,8 +37,8 @@ bool same_entry(const EntryFacts& a, const EntryFacts& b) {
   if (a.key_exists != b.key_exists || a.valid != b.valid) return false;
   if (!a.valid) return true;
   const bool core = !a.core_fallback_file.empty() && !b.core_fallback_file.empty();
-  return (core ? a.core_fallback_file == b.core_fallback_file : a.kernel == b.kernel) &&
-         a.provenance == b.provenance && a.source == b.source && a.fallthrough == b.fallthrough;
+  return (core ? a.core_fallback_file == b.core_fallback_file : a.kernel == b.kernel) && a.provenance == b.provenance &&
+         a.source == b.source && a.fallthrough == b.fallthrough;
 }
 
 namespace {

@@ -18,11 +18,11 @@ namespace dt {
 // What highestPriorityTypeId() and getDispatchTableIndexForDispatchKeySet()
 // make of a key set.
 struct HighestKey {
-  KeyId key = kUndefined;        // the runtime key (Undefined for an empty set)
-  std::size_t slot = 0;          // its row in the dispatch table
-  std::string name;              // toString(): "AutogradCPU", "Unknown" (Dense without a backend bit)
+  KeyId key = kUndefined;            // the runtime key (Undefined for an empty set)
+  std::size_t slot = 0;              // its row in the dispatch table
+  std::string name;                  // toString(): "AutogradCPU", "Unknown" (Dense without a backend bit)
   KeyId functionality = kUndefined;  // the highest functionality key (a building block for per-backend ones)
-  int backend = -1;              // the highest backend bit's component index, -1 if none
+  int backend = -1;                  // the highest backend bit's component index, -1 if none
 };
 
 class KeysetAlgebra {

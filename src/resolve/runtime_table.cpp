@@ -19,9 +19,8 @@ struct Event {
 
 bool same_entry(const Entry& a, const Entry& b) {
   if (a.why != b.why || a.kernel != b.kernel || (a.fallback == nullptr) != (b.fallback == nullptr)) return false;
-  return a.fallback == nullptr ||
-         (a.fallback->key == b.fallback->key && a.fallback->debug == b.fallback->debug &&
-          a.fallback->fallthrough == b.fallback->fallthrough);
+  return a.fallback == nullptr || (a.fallback->key == b.fallback->key && a.fallback->debug == b.fallback->debug &&
+                                   a.fallback->fallthrough == b.fallback->fallthrough);
 }
 
 // The function checkInvariants compares (see same_function).
@@ -70,7 +69,8 @@ RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Ope
   r.compute_table(op, fresh_);
   for (std::size_t slot = 0; slot < n; ++slot)
     if (!same_entry(table_[slot], fresh_[slot]))
-      stale_.push_back(StaleRow{slot, table_[slot], fresh_[slot], slot != 0 && !same_function(table_[slot], fresh_[slot])});
+      stale_.push_back(
+          StaleRow{slot, table_[slot], fresh_[slot], slot != 0 && !same_function(table_[slot], fresh_[slot])});
 }
 
 void RuntimeTable::replay() {
@@ -120,8 +120,7 @@ void RuntimeTable::update(KeyId key) {
   }
   const AliasRule a = p.key(key).alias;
   if (a == AliasRule::CIA || a == AliasRule::CEA || a == AliasRule::CEANF) refresh(0);
-  if (p.is_backend_dispatch_key(key))
-    refresh(static_cast<std::size_t>(p.key(p.autograd_key_for_backend_of(key)).slot));
+  if (p.is_backend_dispatch_key(key)) refresh(static_cast<std::size_t>(p.key(p.autograd_key_for_backend_of(key)).slot));
 }
 
 void RuntimeTable::refresh(std::size_t slot) {

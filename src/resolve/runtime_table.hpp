@@ -64,9 +64,9 @@ class RuntimeTable {
   const Resolver* r_;
   const KeysetAlgebra* ks_;
   const Operator* op_;
-  std::uint32_t user_start_ = 0;  // seq of the inputs' first registration
-  Operator partial_;              // the operator as registered so far
-  std::vector<Fallback> core_;    // PyTorch's fallbacks (entries of the replay point here)
+  std::uint32_t user_start_ = 0;            // seq of the inputs' first registration
+  Operator partial_;                        // the operator as registered so far
+  std::vector<Fallback> core_;              // PyTorch's fallbacks (entries of the replay point here)
   std::vector<const Fallback*> fallbacks_;  // by slot, as registered so far
   Resolver::OpView view_;
   std::vector<Entry> table_, fresh_;

@@ -62,7 +62,8 @@ struct CallSpec {
 };
 
 inline std::unique_ptr<Traced> traced(const CallSpec& c) {
-  auto t = std::make_unique<Traced>(c.library ? load_with_library(c.prof, c.files) : must_load(c.prof, c.files), c.prof);
+  auto t =
+      std::make_unique<Traced>(c.library ? load_with_library(c.prof, c.files) : must_load(c.prof, c.files), c.prof);
   const Operator* op = t->loaded.registry.materialize(c.op);
   REQUIRE_MESSAGE(op != nullptr, "no operator " << c.op);
   const std::string& pu1 = t->loaded.registry.privateuse1_name;

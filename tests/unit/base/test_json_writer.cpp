@@ -64,7 +64,9 @@ TEST_CASE("JsonWriter: booleans and null") {
   w.boolean(true);
   w.end_array();
   w.end_object();
-  CHECK(out == "{\n  \"yes\": true,\n  \"no\": false,\n  \"none\": null,\n  \"text\": \"t\",\n  \"list\": [\n    null,\n    true\n  ]\n}\n");
+  CHECK(out ==
+        "{\n  \"yes\": true,\n  \"no\": false,\n  \"none\": null,\n  \"text\": \"t\",\n  \"list\": [\n    null,\n    "
+        "true\n  ]\n}\n");
 }
 
 }  // namespace dt::test

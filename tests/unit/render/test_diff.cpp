@@ -24,7 +24,10 @@ TableDiff sample() {
   const EntryFacts math = kernel("f_math", "math kernel", "CompositeImplicitAutograd");
   const EntryFacts cea = kernel("f_math", "default backend kernel", "CompositeExplicitAutograd");
   // Adjacent keys with the same change form one run; a gap ends it.
-  op.keys = {{"CPU", 1, math, cea}, {"CUDA", 2, math, cea}, {"HIP", 3, math, cea}, {"XLA", 4, math, cea},
+  op.keys = {{"CPU", 1, math, cea},
+             {"CUDA", 2, math, cea},
+             {"HIP", 3, math, cea},
+             {"XLA", 4, math, cea},
              {"Meta", 6, math, cea}};
   d.ops.push_back(op);
   return d;

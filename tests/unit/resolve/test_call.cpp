@@ -84,7 +84,7 @@ TEST_CASE("tensor words: errors name the problem") {
         "profile torch-1.13 has no dispatch key MkldnnCUDA: it has no such tensor ('mkldnn_cuda')");
   CHECK(word_error("sparse_csr_xla") ==
         "profile torch-1.13 has no dispatch key SparseCsrXLA: it has no such tensor ('sparse_csr_xla')");
-  CHECK(word_error("npu") .find("unknown word 'npu'") == 0);  // 1.13 cannot rename PrivateUse1
+  CHECK(word_error("npu").find("unknown word 'npu'") == 0);  // 1.13 cannot rename PrivateUse1
 }
 
 TEST_CASE("which schema arguments dispatch (makeBitsetForDispatchArgs)") {
@@ -130,7 +130,8 @@ TEST_CASE("--arg values: too many, too few, wrong shapes") {
         "argument 'other' (Tensor) has no --arg: give one --arg per tensor argument, in schema order (2 needed, 1 "
         "given)");
   CHECK(bind(add, {"cpu"}, true).has_value());  // --keyset given
-  CHECK(bind("f(Scalar s) -> Tensor", {"cpu"}).error() == "1 --arg values for 0 tensor arguments (the schema has none)");
+  CHECK(bind("f(Scalar s) -> Tensor", {"cpu"}).error() ==
+        "1 --arg values for 0 tensor arguments (the schema has none)");
   CHECK(bind(add, {"none", "cpu"}).error() == "argument 'self' (Tensor): 'none' is not allowed here (not optional)");
   CHECK(bind(add, {"cpu;cpu", "cpu"}).error() == "argument 'self' (Tensor) is a Tensor, not a list: 'cpu;cpu'");
   CHECK(bind("f(Tensor[] xs) -> Tensor", {"cpu;none"}).error() ==
@@ -162,7 +163,8 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   o = {};
   o.inference_mode = true;  // InferenceMode.h:53-72
   CHECK(fn(tls(o).included) == "BackendSelect");
-  CHECK(fn(tls(o).excluded) == "AutogradOther,AutogradFunctionality,AutogradNestedTensor,AutocastCPU,AutocastXPU,AutocastCUDA");
+  CHECK(fn(tls(o).excluded) ==
+        "AutogradOther,AutogradFunctionality,AutogradNestedTensor,AutocastCPU,AutocastXPU,AutocastCUDA");
   o = {};
   o.autocast = {"cpu"};
   CHECK(fn(tls(o).excluded) == "AutocastXPU,AutocastCUDA");
@@ -181,8 +183,9 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   CHECK(tls(o).python_mode);
   o = {};
   o.autocast = {"mps"};
-  CHECK(make_tls(ks, "", o).error() == "--autocast: profile torch-1.13 has no autocast key for 'mps' (devices: cpu, "
-                                       "xpu, cuda, xla)");
+  CHECK(make_tls(ks, "", o).error() ==
+        "--autocast: profile torch-1.13 has no autocast key for 'mps' (devices: cpu, "
+        "xpu, cuda, xla)");
   o = {};
   o.include = {"Nope"};
   CHECK(make_tls(ks, "", o).error().starts_with("--include: unknown dispatch key 'Nope'"));

@@ -1,6 +1,6 @@
 // The simulated call (resolve/chain.hpp): key sets, the picked keys, and
-// what PyTorch's standard kernels do next. Sources of each rule: trace.md
-// section 5 (/work/notes), cited per case.
+// what PyTorch's standard kernels do next. The source of each rule (torch
+// 1.13's headers, codegen and fallbacks) is cited per case.
 #include "base/text.hpp"
 #include "call_helpers.hpp"
 
@@ -47,10 +47,27 @@ TEST_CASE("aten::add.Tensor with a tensor that requires grad: VariableType, then
   CHECK(set(*t, first.next_keyset) == "CPU");
   const CallStep& cpu = t->last();
   CHECK_FALSE(cpu.fresh);
-  CHECK(join(t->ks.functionality_names(cpu.tls.excluded), ",") ==
-        "ADInplaceOrView,AutogradOther,AutogradFunctionality,AutogradNestedTensor,AutocastCPU,AutocastXPU,AutocastCUDA");
+  CHECK(
+      join(t->ks.functionality_names(cpu.tls.excluded), ",") ==
+      "ADInplaceOrView,AutogradOther,AutogradFunctionality,AutogradNestedTensor,AutocastCPU,AutocastXPU,AutocastCUDA");
   CHECK(t->trace.result.how == Next::Ends);
   CHECK(std::string(cpu.entry.debug()) == "registered at ./build/aten/src/ATen/RegisterCPU.cpp:30798");
+}
+
+TEST_CASE("an in-place op: VariableType, then ADInplaceOrView below itself, then the backend") {
+  auto t = aten("aten::add_.Tensor", {"cpu,requires_grad", "cpu"});
+  CHECK(keys(*t) == "AutogradCPU > ADInplaceOrView > CPU");
+  // VariableType redispatches with ks & after_autograd_keyset (DispatchKeySet.h:701-702,
+  // FULL_AFTER(AutogradOther)): ADInplaceOrView stays, and a redispatch re-applies no TLS
+  // (Dispatcher.h:602-612), so the ADInplaceOrView kernel runs although
+  // AutoDispatchBelowADInplaceOrView has excluded it for fresh calls.
+  CHECK(set(*t, t->trace.steps[0].next_keyset) == "CPU, ADInplaceOrView");
+  // ADInplaceOrViewType (generated): redispatch with ks & after_ADInplaceOrView_keyset
+  // (DispatchKeySet.h:705-707).
+  CHECK(t->trace.steps[1].next == Next::Redispatch);
+  CHECK(set(*t, t->trace.steps[1].next_keyset) == "CPU");
+  // The same set as c10's FULL_AFTER(ADInplaceOrView) restricted to the call's keys.
+  CHECK((t->trace.steps[1].next_keyset & ~t->ks.full_after(*profile("torch-1.13").find("ADInplaceOrView"))) == 0);
 }
 
 TEST_CASE("inference mode: no autograd kernel runs; no_grad changes no key") {

@@ -61,8 +61,9 @@ TEST_CASE("added, removed, schema change, fallthrough, ambiguity") {
                               {"b.toml", op_file("g(Tensor x) -> Tensor", {"CompositeImplicitAutograd"}, false)}});
   std::string fallthrough = op_file("f(Tensor x, Tensor? y=None) -> Tensor", {"CPU"}, false);
   fallthrough += "[[impl]]\nop = \"f\"\nkey = \"XLA\"\nfallthrough = true\n";
-  const Side b("torch-1.13", {{"a.toml", fallthrough},
-                              {"c.toml", op_file("h(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "SparseCPU"}, false)}});
+  const Side b("torch-1.13",
+               {{"a.toml", fallthrough},
+                {"c.toml", op_file("h(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "SparseCPU"}, false)}});
   const TableDiff d = diff(a, b);
   CHECK(d.compared == 3);
   REQUIRE(d.ops.size() == 3);

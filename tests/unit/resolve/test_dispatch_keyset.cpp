@@ -1,6 +1,6 @@
 // DispatchKeySet arithmetic (resolve/dispatch_keyset.hpp), spec A.1 and G.2-G.3.
-#include "helpers.hpp"
 #include "base/text.hpp"
+#include "helpers.hpp"
 #include "resolve/dispatch_keyset.hpp"
 
 namespace dt::test {

@@ -54,8 +54,8 @@ TEST_CASE("an operator of the inputs without autograd kernels needs per-backend 
 
 TEST_CASE("G.5: CompositeExplicitAutograd after CompositeImplicitAutograd leaves the autograd rows stale") {
   Table t(must_load("torch-1.13",
-                    {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "CompositeExplicitAutograd"},
-                                        false)}}));
+                    {{"t.toml", op_file("f(Tensor x) -> Tensor",
+                                        {"CompositeImplicitAutograd", "CompositeExplicitAutograd"}, false)}}));
   const RuntimeTable rt = t.of("t::f");
   CHECK(debug(rt.entry(t.slot("AutogradCPU"))) == "py:CompositeImplicitAutograd");
   CHECK(debug(rt.fresh(t.slot("AutogradCPU"))) == "registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39");
@@ -63,13 +63,14 @@ TEST_CASE("G.5: CompositeExplicitAutograd after CompositeImplicitAutograd leaves
   CHECK(debug(rt.entry(t.slot("CPU"))) == "py:CompositeExplicitAutograd");  // refreshed
   // The other order leaves nothing stale.
   Table u(must_load("torch-1.13",
-                    {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeExplicitAutograd", "CompositeImplicitAutograd"},
-                                        false)}}));
+                    {{"t.toml", op_file("f(Tensor x) -> Tensor",
+                                        {"CompositeExplicitAutograd", "CompositeImplicitAutograd"}, false)}}));
   CHECK(u.of("t::f").stale().empty());
 }
 
 TEST_CASE("G.5: a SparseCPU kernel after CompositeImplicitAutograd refreshes AutogradCPU, not AutogradOther") {
-  Table t(must_load("torch-1.13", {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "SparseCPU"})}}));
+  Table t(must_load("torch-1.13",
+                    {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "SparseCPU"})}}));
   const RuntimeTable rt = t.of("t::f");
   REQUIRE(rt.stale().size() == 1);
   CHECK(rt.stale()[0].slot == t.slot("AutogradOther"));
@@ -85,12 +86,13 @@ TEST_CASE("G.5: a SparseCPU kernel after CompositeImplicitAutograd refreshes Aut
 // the check asserts; CIA,Autograd,CEA -> CompositeImplicitAutograd runs (stale
 // AutogradCPU), the check asserts.
 TEST_CASE("stale rows of the runtime table: which kernel runs, and what checkInvariants sees") {
-  Table t(must_load("torch-1.13",
-                    {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "AutogradCPU", "CPU"})}}));
+  Table t(must_load("torch-1.13", {{"t.toml", op_file("f(Tensor x) -> Tensor",
+                                                      {"CompositeImplicitAutograd", "AutogradCPU", "CPU"})}}));
   const RuntimeTable rt = t.of("t::f");
   CHECK(rt.stale().empty());
-  Table u(must_load("torch-1.13", {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd",
-                                                                                 "CompositeExplicitAutograd", "Autograd"})}}));
+  Table u(must_load("torch-1.13",
+                    {{"t.toml", op_file("f(Tensor x) -> Tensor",
+                                        {"CompositeImplicitAutograd", "CompositeExplicitAutograd", "Autograd"})}}));
   const RuntimeTable ru = u.of("t::f");
   CHECK(debug(ru.entry(u.slot("AutogradCPU"))) == "py:Autograd");
   CHECK_FALSE(ru.stale().empty());
@@ -99,7 +101,7 @@ TEST_CASE("stale rows of the runtime table: which kernel runs, and what checkInv
   // computation finds the Autograd kernel (two Python kernels: one function for
   // the check), but other rows differ visibly.
   Table w(must_load("torch-1.13", {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeImplicitAutograd", "Autograd",
-                                                                                 "CompositeExplicitAutograd"})}}));
+                                                                                "CompositeExplicitAutograd"})}}));
   const RuntimeTable rw = w.of("t::f");
   CHECK(debug(rw.entry(w.slot("AutogradCPU"))) == "py:CompositeImplicitAutograd");
   CHECK(debug(rw.fresh(w.slot("AutogradCPU"))) == "py:Autograd");
@@ -107,16 +109,15 @@ TEST_CASE("stale rows of the runtime table: which kernel runs, and what checkInv
 }
 
 TEST_CASE("a catch-all kernel refreshes every row; a later fallback refreshes its key") {
-  const std::string fb =
-      "namespace = \"_\"\nkind = \"IMPL\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fallback\"\n";
-  Table t(must_load("torch-1.13", {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeExplicitAutograd", "CatchAll"})},
-                                   {"fb.toml", fb}}));
+  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fallback\"\n";
+  Table t(must_load(
+      "torch-1.13",
+      {{"t.toml", op_file("f(Tensor x) -> Tensor", {"CompositeExplicitAutograd", "CatchAll"})}, {"fb.toml", fb}}));
   const RuntimeTable rt = t.of("t::f");
   CHECK(rt.stale().empty());
   CHECK(debug(rt.entry(t.slot("XLA"))) == "py:CompositeExplicitAutograd");
   CHECK(debug(rt.entry(t.slot("AutogradCPU"))) == "registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39");
-  Table u(must_load("torch-1.13", {{"fb.toml", fb},
-                                   {"t.toml", op_file("f(Tensor x) -> Tensor", {"CPU"})}}));
+  Table u(must_load("torch-1.13", {{"fb.toml", fb}, {"t.toml", op_file("f(Tensor x) -> Tensor", {"CPU"})}}));
   const RuntimeTable ru = u.of("t::f");
   CHECK(debug(ru.entry(u.slot("XLA"))) == "xla_fallback");
   CHECK_FALSE(ru.from_pytorch(ru.entry(u.slot("XLA"))));
