@@ -76,8 +76,9 @@ _dispatchtool() {
       if [[ $cmd == lint ]]; then return; fi
       COMPREPLY=($(compgen -W "human raw python-dispatcher" -- "$cur")); return ;;
     --format)
-      if [[ $cmd == lint ]]; then COMPREPLY=($(compgen -W "text json sarif github" -- "$cur")); fi
-      if [[ $cmd == coverage || $cmd == ops || $cmd == trace || $cmd == diff ]]; then
+      if [[ $cmd == lint ]]; then
+        COMPREPLY=($(compgen -W "text json sarif github" -- "$cur"))
+      else
         COMPREPLY=($(compgen -W "text json" -- "$cur"))
       fi
       return ;;
@@ -125,10 +126,10 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --fallbacks --expand --help" ;;
-    registrations) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --register --color --help" ;;
-    explain) opts="--profile --op --keys --all --no-library --tag --exclude-tag --register --color --help" ;;
-    keys) opts="--profile --names --help" ;;
+    table) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --help" ;;
+    registrations) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --op --keys --all --no-library --tag --exclude-tag --format --register --color --help" ;;
+    keys) opts="--profile --names --format --no-library --help" ;;
     lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
     coverage) opts="--backend --profile --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
@@ -137,7 +138,7 @@ _dispatchtool() {
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
-  elif [[ $cmd != keys ]]; then
+  else
     __dispatchtool_files '*.toml'
   fi
 }

@@ -58,7 +58,7 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a trace
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a change does to the tables'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops trace diff" -a '(__dispatchtool_toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops trace diff" -a '(__dispatchtool_toml)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops" -l tag -x -a '(__dispatchtool_tags)' -d 'only operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops" -l exclude-tag -x -a '(__dispatchtool_tags)' -d 'leave out operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore-tag -x -a '(__dispatchtool_list (__dispatchtool_tags | string replace -r "\t.*" ""))' -d 'drop findings about tagged operators'
@@ -68,7 +68,7 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l format -x -a 't
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l count -d 'counts per namespace and tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l list-tags -d "the profile's tags"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l all -d "every operator of PyTorch's own library"
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops trace diff" -l no-library -d "without PyTorch's own operators"
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops trace diff" -l no-library -d "without PyTorch's own operators"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain trace diff" -l op -x -d 'only this operator'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l raw -d 'exactly what PyTorch prints'
@@ -78,6 +78,7 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations exp
 complete -c dispatchtool -n "__fish_seen_subcommand_from table" -l fallbacks -d 'show rows served by PyTorch fallbacks'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table" -l expand -d 'one line per key'
 complete -c dispatchtool -n "__fish_seen_subcommand_from keys" -l names -d 'names only'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys" -l format -x -a 'text json' -d 'text or JSON (docs/json.md)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l format -x -a 'text json sarif github'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l select -x -a '(__dispatchtool_list (__dispatchtool_rules))' -d 'only these rules'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore -x -a '(__dispatchtool_list (__dispatchtool_rules))' -d 'skip these rules'

@@ -7,7 +7,7 @@ namespace dt {
 void JsonWriter::key(std::string_view k) {
   separate();
   out_ += json_quote(k);
-  out_ += ": ";
+  out_ += layout_ == Layout::Pretty ? ": " : ":";
   after_key_ = true;
 }
 
@@ -38,6 +38,17 @@ void JsonWriter::text_member(std::string_view k, std::string_view text) {
   end_object();
 }
 
+void begin_envelope(JsonWriter& w, std::string_view tool_version, std::string_view profile) {
+  w.begin_object();
+  w.member("version", std::uint64_t{1});
+  w.key("tool");
+  w.begin_object();
+  w.member("name", "dispatchtool");
+  w.member("version", tool_version);
+  w.end_object();
+  w.member("profile", profile);
+}
+
 void JsonWriter::separate() {
   if (after_key_) {
     after_key_ = false;
@@ -60,10 +71,11 @@ void JsonWriter::close(char c) {
   stack_.pop_back();
   if (!empty) newline();
   out_ += c;
-  if (stack_.empty()) out_ += '\n';
+  if (stack_.empty() && layout_ == Layout::Pretty) out_ += '\n';
 }
 
 void JsonWriter::newline() {
+  if (layout_ == Layout::Compact) return;
   out_ += '\n';
   out_.append(2 * stack_.size(), ' ');
 }

@@ -1,10 +1,10 @@
-// A small pretty-printing JSON writer: two-space indentation, keys in the
-// order they are written, strings escaped by json_quote (text.hpp). For the
-// machine-readable outputs (lint's JSON and SARIF).
+// A small JSON writer: keys in the order they are written, strings escaped
+// by json_quote (text.hpp). Pretty (two-space indentation; the outputs of
+// --format json and SARIF) or compact (no whitespace; the HTML page's data).
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +14,8 @@ namespace dt {
 class JsonWriter {
  public:
   // Appends to `out`; a complete top-level value ends with a newline.
-  explicit JsonWriter(std::string& out) : out_(out) {}
+  enum class Layout : std::uint8_t { Pretty, Compact };
+  explicit JsonWriter(std::string& out, Layout layout = Layout::Pretty) : out_(out), layout_(layout) {}
 
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
@@ -36,14 +37,22 @@ class JsonWriter {
     key(k);
     num(n);
   }
-  void member(std::string_view k, bool b) {
+  // Named, not overloaded: a string literal would convert to bool before string_view.
+  void bool_member(std::string_view k, bool b) {
     key(k);
     boolean(b);
   }
-  void member(std::string_view k, const char* s) { member(k, std::string_view(s)); }
-  void member(std::string_view k, std::nullptr_t) {
+  void null_member(std::string_view k) {
     key(k);
     null();
+  }
+  // "k": "s", or "k": null without a value.
+  void optional_member(std::string_view k, std::optional<std::string_view> s) {
+    key(k);
+    if (s)
+      str(*s);
+    else
+      null();
   }
   void text_member(std::string_view k, std::string_view text);  // "k": {"text": ...} (SARIF message)
 
@@ -58,8 +67,14 @@ class JsonWriter {
   void newline();
 
   std::string& out_;
+  Layout layout_;
   std::vector<Level> stack_;
   bool after_key_ = false;
 };
+
+// Opens the object of a --format json document and writes its envelope
+// (docs/json.md): "version": 1, "tool": {"name", "version"}, "profile". The
+// caller writes the payload and closes the object.
+void begin_envelope(JsonWriter& w, std::string_view tool_version, std::string_view profile);
 
 }  // namespace dt

@@ -21,6 +21,23 @@ int usage_error(const Io& io, const std::string& message) {
   return kExitError;
 }
 
+CLI::Validator one_of(std::vector<std::string> values) {
+  std::string description = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) description += (i ? "," : "") + values[i];
+  description += "}";
+  return CLI::Validator(
+      [values](std::string& value) -> std::string {
+        if (std::find(values.begin(), values.end(), value) != values.end()) return {};
+        const std::vector<std::string_view> candidates(values.begin(), values.end());
+        std::string expected;
+        for (std::size_t i = 0; i < values.size(); ++i)
+          expected += (i == 0 ? "" : i + 1 == values.size() ? " or " : ", ") + values[i];
+        return fmt::format("unknown value '{}'{}; expected {}", printable(value), did_you_mean(value, candidates),
+                           expected);
+      },
+      description);
+}
+
 bool use_color(const Io& io, const std::string& mode) {
   if (mode == "always") return true;
   if (mode == "never") return false;
@@ -51,7 +68,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
   add_library_options(sub, o.all, o.no_library);
   add_op_filter_options(sub, o.filter);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
 }
 
@@ -67,8 +84,18 @@ void add_style_options(CLI::App& sub, std::string& style, bool& raw) {
   CLI::Option* raw_flag =
       sub.add_flag("--raw", raw, "exactly what PyTorch prints, with a '### ns::name.overload' line per operator");
   sub.add_option("--style", style, "human (default), raw, or python-dispatcher (PythonDispatcher's view)")
-      ->check(CLI::IsMember({"human", "raw", "python-dispatcher"}))
+      ->check(one_of({"human", "raw", "python-dispatcher"}))
       ->excludes(raw_flag);  // --raw is --style raw: never silently one of two
+}
+
+void add_format_option(CLI::App& sub, std::string& format) {
+  sub.add_option("--format", format, "text (default) or json (docs/json.md: one versioned document, no colour)")
+      ->check(one_of({"text", "json"}))
+      ->capture_default_str();
+}
+
+JsonDocument json_document(const std::string& profile, Writer& w) {
+  return JsonDocument{DT_VERSION, profile, [&w] { w.maybe_flush(); }};
 }
 
 Style style_of(const std::string& style, bool raw) {
@@ -209,6 +236,54 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   return s;
 }
 
+namespace {
+
+// "--styl" -> " (did you mean '--style'?)" among the options of `sub`.
+std::string suggest_option(const CLI::App& sub, std::string_view word) {
+  if (word.size() <= 2) return {};  // "-x": every short option is as close
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : sub.get_options()) {
+    for (const auto& l : opt->get_lnames()) names.push_back("--" + l);
+    for (const auto& s : opt->get_snames()) names.push_back("-" + s);
+  }
+  const std::vector<std::string_view> views(names.begin(), names.end());
+  return did_you_mean(word.substr(0, word.find('=')), views);
+}
+
+// CLI11's parse errors in the tool's style: "dispatchtool: error: ...", with
+// did-you-mean for an unknown option (and for values: one_of).
+int parse_error(const Io& io, const CLI::ParseError& e, const std::vector<Command>& commands,
+                std::string_view command) {
+  const CLI::App* sub = nullptr;
+  for (const auto& c : commands)
+    if (c.sub->get_name() == command) sub = c.sub;
+  const std::string see =
+      sub != nullptr ? fmt::format("; see 'dispatchtool {} --help'", command) : "; see 'dispatchtool --help'";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr && sub != nullptr) {
+    const std::vector<std::string> extras = sub->remaining();
+    for (const std::string& extra : extras)
+      if (extra.size() > 1 && extra[0] == '-')
+        return usage_error(io, fmt::format("{}: unknown option '{}'{}{}", command, printable(extra),
+                                           suggest_option(*sub, extra), see));
+    return usage_error(io, fmt::format("{}: unexpected argument '{}'{}", command,
+                                       printable(extras.empty() ? std::string() : extras.front()), see));
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && sub == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& c : commands) names.push_back(c.sub->get_name());
+    return usage_error(io, fmt::format("a command is required: {}{}", join(names, ", "), see));
+  }
+  const std::string what = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && what.ends_with(" missing"))
+    return usage_error(io, fmt::format("{} needs a value{}", printable(what.substr(0, what.find(':'))), see));
+  // Values (one_of) already list what is expected; exclusions say it all.
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr || dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr)
+    return usage_error(io, printable(what));
+  return usage_error(io, printable(what) + see);
+}
+
+}  // namespace
+
 int run(int argc, const char* const* argv, const Io& io) {
   CLI::App app{
       "dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
@@ -245,11 +320,12 @@ int run(int argc, const char* const* argv, const Io& io) {
   try {
     app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
   } catch (const CLI::ParseError& e) {
-    std::ostringstream out, err;
-    const int code = app.exit(e, out, err);
+    if (e.get_exit_code() != 0) return parse_error(io, e, commands, argc > 1 ? argv[1] : "");
+    std::ostringstream out, err;  // --help, --version
+    app.exit(e, out, err);
     std::fputs(out.str().c_str(), io.out);
     std::fputs(err.str().c_str(), io.err);
-    return code == 0 ? kExitOk : kExitError;
+    return kExitOk;
   }
   for (const auto& c : commands)
     if (c.sub->parsed()) return c.run();

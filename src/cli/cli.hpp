@@ -14,6 +14,7 @@
 #include "registry/library.hpp"
 #include "registry/loader.hpp"
 #include "registry/select.hpp"
+#include "render/json.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::cli {
@@ -78,6 +79,17 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library, std
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);
+
+// A check that the value is one of `values`; otherwise CLI11 reports
+// "--OPTION: unknown value 'X' (did you mean 'Y'?); expected A, B or C"
+// (run() prints it in the tool's error style). Help shows "{A,B,C}".
+CLI::Validator one_of(std::vector<std::string> values);
+
+// --format text|json (docs/json.md). Json reports whether json was chosen.
+void add_format_option(CLI::App& sub, std::string& format);
+inline bool is_json(const std::string& format) { return format == "json"; }
+// The envelope of a JSON document written through `w` (flushed after each operator).
+JsonDocument json_document(const std::string& profile, Writer& w);
 
 // --style for table/registrations.
 enum class Style { Human, Raw, PythonDispatcher };

@@ -109,11 +109,11 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   repeatable(sub->add_option("--fail-on", o->fail_on,
                              "exit 1 when any operator has one of these statuses (e.g. missing), for CI"));
   sub->add_option("--format", o->format, "text (default) or json (an array of rows)")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(one_of({"text", "json"}));
   sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
   add_op_filter_options(*sub, o->filter);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   sub->footer(
       "Statuses: kernel (on the key itself), composite-explicit, composite-implicit, autograd (the Autograd\n"

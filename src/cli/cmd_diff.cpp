@@ -141,11 +141,11 @@ Command add_diff_command(CLI::App& app, const Io& io) {
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  sub->add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
   sub->add_flag("--no-library", o->no_library, "without PyTorch's own operators: only the files' registrations");
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   sub->footer(
       "Exit status: 0 no difference (only a one-line summary is printed), 1 differences, 2 error.\n"

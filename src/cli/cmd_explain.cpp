@@ -7,16 +7,23 @@
 namespace dt::cli {
 
 Command add_explain_command(CLI::App& app, const Io& io) {
-  auto o = std::make_shared<InputOptions>();
+  struct Options {
+    InputOptions in;
+    std::string format = "text";
+  };
+  auto opts = std::make_shared<Options>();
+  InputOptions* o = &opts->in;
   CLI::App* sub = app.add_subcommand("explain", "Explain, step by step, how a key of an operator gets its kernel");
   add_input_options(*sub, *o);
+  add_format_option(*sub, opts->format);
   sub->footer(
       "--keys names the runtime keys to explain; --op the operator (optional when the files define one).\n"
       "Examples:\n"
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool explain --keys AutogradOther configs/examples/autogradother_ambiguity.toml\n"
+      "  dispatchtool explain --format json --keys XLA,AutogradXLA --op myops::myadd configs/examples/custom_op.toml\n"
       "  dispatchtool explain --register CPU,CompositeImplicitAutograd --keys AutogradCPU,XLA");
-  return {sub, [o, &io]() -> int {
+  return {sub, [opts, o, &io]() -> int {
             if (o->keys.empty()) return usage_error(io, "explain needs --keys KEY[,KEY...] (e.g. --keys AutogradCPU)");
             auto s = open_session(io, *o);
             if (!s) return kExitError;
@@ -25,6 +32,11 @@ Command add_explain_command(CLI::App& app, const Io& io) {
                   io, fmt::format("explain needs one operator; {} match (choose one with --op)", s->ops.size()));
             const Resolver resolver(s->loaded->registry);
             Writer w(io.out);
+            if (is_json(opts->format)) {
+              render_explain_json(resolver, *s->ops.front(), s->table_filter.keys, json_document(o->profile, w),
+                                  w.buf());
+              return kExitOk;
+            }
             bool first = true;
             for (KeyId k : s->table_filter.keys) {
               if (!first) w.buf() += '\n';

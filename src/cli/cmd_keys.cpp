@@ -1,32 +1,56 @@
-// dispatchtool keys: the dispatch-key universe of a profile.
+// dispatchtool keys: the dispatch-key universe of a profile, and of the files'
+// PrivateUse1 rename and fallbacks.
 #include "cli/cli.hpp"
+#include "render/json.hpp"
 #include "render/keys.hpp"
 
 namespace dt::cli {
 
 Command add_keys_command(CLI::App& app, const Io& io) {
   struct Options {
+    std::vector<std::string> files;
     std::string profile = std::string(kDefaultProfile);
     bool names = false;
+    bool no_library = false;
+    std::string format = "text";
   };
   auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand("keys", "List the runtime keys (table rows) and alias keys of a profile");
+  CLI::App* sub = app.add_subcommand(
+      "keys", "List the runtime keys and alias keys of a profile (and the files' PrivateUse1 name and fallbacks)");
+  sub->add_option("files", o->files, "registration files (TOML; - reads standard input): their privateuse1_backend "
+                                     "and backend fallbacks are shown");
   add_profile_option(*sub, o->profile);
-  sub->add_flag("--names", o->names,
-                "only the names a registration may use, one per line (for scripts and completion)");
+  CLI::Option* names = sub->add_flag(
+      "--names", o->names, "only the names a registration may use, one per line (for scripts and completion)");
+  sub->add_flag("--no-library", o->no_library, "load the files without PyTorch's own operators");
+  add_format_option(*sub, o->format);
+  sub->get_option("--format")->excludes(names);
   sub->footer(
       "Examples:\n"
       "  dispatchtool keys\n"
       "  dispatchtool keys --profile torch-1.13\n"
+      "  dispatchtool keys configs/examples/privateuse1.toml                       # PrivateUse1 renamed npu\n"
+      "  dispatchtool keys --format json --profile torch-1.13 configs/examples/npu_backend/npu_fallback.toml\n"
       "  dispatchtool keys --names | grep Autograd");
   return {sub, [o, &io]() -> int {
             auto p = open_profile(io, o->profile);
             if (!p) return kExitError;
+            LoadOptions lo;
+            // Without files nothing is registered on top of PyTorch's operators: they are not needed.
+            if (!open_library_for(io, **p, o->no_library || o->files.empty(), lo.library)) return kExitError;
+            auto loaded = load(**p, o->files, io.fs.read, lo);
+            if (!loaded) {
+              report(io, loaded.error());
+              return kExitError;
+            }
+            for (const auto& w : loaded->registry.warnings()) report(io, w);
             Writer w(io.out);
             if (o->names)
               render_key_names(**p, w.buf());
+            else if (is_json(o->format))
+              render_keys_json(loaded->registry, json_document(o->profile, w), w.buf());
             else
-              render_keys(**p, w.buf());
+              render_keys(loaded->registry, w.buf());
             return kExitOk;
           }};
 }

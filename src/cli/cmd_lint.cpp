@@ -195,7 +195,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
                   "[default: the config's profile, else torch-main]");
   sub->add_option("--format", o->format,
                   "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "github"}));
+      ->check(one_of({"text", "json", "sarif", "github"}));
   // One value per occurrence (repeatable), so that FILE... after them stays a file.
   auto repeatable = [](CLI::Option* opt) {
     opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -206,7 +206,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
       sub->add_option("--severity", o->severity, "RULE=LEVEL: report RULE as error, warning or info (repeatable)"));
   sub->add_option("--fail-on", o->fail_on,
                   "exit 1 when a finding is at least this severe: error (default), warning, info")
-      ->check(CLI::IsMember({"error", "warning", "info"}));
+      ->check(one_of({"error", "warning", "info"}));
   sub->add_option("--config", o->config,
                   std::string("lint configuration (TOML); default: ") + std::string(lint::kConfigFileName) +
                       " in the current directory, if present");

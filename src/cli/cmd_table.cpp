@@ -13,11 +13,13 @@ Command add_table_command(CLI::App& app, const Io& io) {
     bool raw = false;
     bool fallbacks = false;
     bool expand = false;
+    std::string format = "text";
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("table", "Compute and print dispatch tables (computeDispatchTableEntryWithDebug)");
   add_input_options(*sub, o->in);
   add_style_options(*sub, o->style, o->raw);
+  add_format_option(*sub, o->format);
   sub->add_flag("--fallbacks", o->fallbacks, "readable view: also show rows served by PyTorch's own backend fallbacks");
   sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
   sub->footer(
@@ -25,12 +27,18 @@ Command add_table_command(CLI::App& app, const Io& io) {
       "  dispatchtool table configs/examples/custom_op.toml\n"
       "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor   # PyTorch's own, no files\n"
       "  dispatchtool table --keys CPU,Autograd configs/examples/custom_op.toml\n"
+      "  dispatchtool table --format json configs/examples/custom_op.toml\n"
       "  dispatchtool table --style python-dispatcher --register CPU,XLA,CompositeImplicitAutograd");
   return {
       sub, [o, &io]() -> int {
         auto s = open_session(io, o->in);
         if (!s) return kExitError;
         const Resolver resolver(s->loaded->registry);
+        if (is_json(o->format)) {
+          Writer w(io.out);
+          render_table_json(resolver, s->ops, s->table_filter, json_document(o->in.profile, w), w.buf());
+          return kExitOk;
+        }
         const HumanStyle human{s->color, o->fallbacks, o->expand};
         print_operators(
             io, s->ops, style_of(o->style, o->raw),
@@ -39,6 +47,15 @@ Command add_table_command(CLI::App& app, const Io& io) {
             [&](const Operator& op, std::string& out) {
               render_table_human(resolver, op, s->table_filter, human, out);
             });
+        if (style_of(o->style, o->raw) == Style::Human) {
+          // The files' fallbacks serve every operator: counted even when no operator is shown.
+          Writer w(io.out);
+          const Registry& reg = s->loaded->registry;
+          if (s->ops.empty()) render_no_operators(reg, w.buf());
+          std::string count;
+          render_fallback_count(reg, s->table_filter, human, count);
+          if (!count.empty()) w.buf() += (s->ops.empty() ? "" : "\n") + count;
+        }
         return kExitOk;
       }};
 }

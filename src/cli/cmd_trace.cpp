@@ -83,10 +83,10 @@ Command add_trace_command(CLI::App& app, const Io& io) {
   repeatable(sub->add_option("--exclude", o->tls.exclude,
                              "keys added to the thread-local excluded set, as ExcludeDispatchKeyGuard (repeatable, "
                              "comma-separated; Autograd = _AutoDispatchBelowAutograd)"));
-  sub->add_option("--format", o->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   sub->add_flag("--no-library", in.no_library, "without PyTorch's own operators: only the files' registrations");
   sub->add_option("--color", in.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   sub->footer(
       "Tensor words: a device (cpu, cuda, xla, meta, privateuseone, ...; a renamed PrivateUse1 by its name),\n"

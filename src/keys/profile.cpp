@@ -132,6 +132,29 @@ std::string Profile::display_name(KeyId k, std::string_view privateuse1) const {
   return prefix.empty() ? std::string(privateuse1) : prefix + capitalised(privateuse1);
 }
 
+std::string Profile::suggest_key(std::string_view name, const std::vector<std::string_view>& candidates,
+                                 std::string_view privateuse1) const {
+  const bool device_like = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+  });
+  // "cpu" is CPU misspelt; "npu" is no key in any case: a backend's own name.
+  const bool names_a_key = std::any_of(keys_.begin(), keys_.end(), [&](const KeyInfo& k) {
+    return k.name.size() == name.size() && std::equal(name.begin(), name.end(), k.name.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+  });
+  if (!device_like || names_a_key || !privateuse1.empty()) return did_you_mean(name, candidates);
+  if (quirks_.privateuse1_rename)
+    return fmt::format(
+        " (a backend of your own registers on PrivateUse1; to use the name '{}', rename it first: "
+        "privateuse1_backend = \"{}\", as torch.utils.rename_privateuse1_backend(\"{}\") does)",
+        name, name, name);
+  return fmt::format(
+      " (a backend of your own registers on PrivateUse1; torch {} cannot rename it: "
+      "torch.utils.rename_privateuse1_backend, privateuse1_backend in a file, came in torch 2.0)",
+      torch_version_.empty() ? name_ : torch_version_);
+}
+
 std::optional<KeyId> Profile::find_renamed(std::string_view name, std::string_view privateuse1) const {
   if (privateuse1.empty()) return std::nullopt;
   if (name == privateuse1) return find("PrivateUse1");

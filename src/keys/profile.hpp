@@ -168,6 +168,13 @@ class Profile {
   [[nodiscard]] std::string display_name(KeyId k, std::string_view privateuse1) const;
   // The KeyId named `name` after renaming PrivateUse1 to `privateuse1`.
   [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name, std::string_view privateuse1) const;
+  // What to say after "unknown dispatch key 'NAME'": " (did you mean 'X'?)"
+  // among `candidates`; or, for a lower-case name like a device's ("npu")
+  // while PrivateUse1 is not renamed (`privateuse1` empty), how a backend of
+  // one's own gets that name (privateuse1_backend), or that this release
+  // cannot rename PrivateUse1.
+  [[nodiscard]] std::string suggest_key(std::string_view name, const std::vector<std::string_view>& candidates,
+                                        std::string_view privateuse1) const;
 
  private:
   Profile() = default;  // built by ProfileBuilder (parse)

@@ -524,12 +524,27 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
     names.emplace_back(e.name);
     listed.emplace_back(e.name);
   }
+  // "torch-2.1" names a release with no built-in profile: pointing at
+  // another release ("did you mean 'torch-1.13'?") would mislead. Digits
+  // swapped ("torch-1.31") are a typo of a built-in and get the suggestion.
+  const auto sorted = [](std::string_view v) {
+    std::string s(v);
+    std::sort(s.begin(), s.end());
+    return s;
+  };
+  const bool names_a_release =
+      spec.starts_with("torch-") && spec.size() > 6 &&
+      std::all_of(spec.begin() + 6, spec.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); }) &&
+      std::none_of(names.begin(), names.end(), [&](std::string_view n) { return sorted(n) == sorted(spec); });
   Diagnostic d;
   d.where.file = "--profile";
-  d.message = fmt::format(
-      "unknown profile '{}'{}; built-in profiles: {} (or give a path ending in "
-      ".toml)",
-      spec, did_you_mean(spec, names), join(listed, ", "));
+  d.message = names_a_release
+                  ? fmt::format(
+                        "unknown profile '{}': no built-in profile describes that release; built-in profiles: {} (for "
+                        "another release, write a profile (docs/profile-format.md) and give its path ending in .toml)",
+                        spec, join(listed, ", "))
+                  : fmt::format("unknown profile '{}'{}; built-in profiles: {} (or give a path ending in .toml)", spec,
+                                did_you_mean(spec, names), join(listed, ", "));
   return unexpected(std::move(d));
 }
 

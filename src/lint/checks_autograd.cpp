@@ -43,11 +43,10 @@ bool can_carry_gradients(const Operator& op) {
                      [&](const SchemaArgument& a) { return tensor(a) && a.type.find('!') != std::string::npos; });
 }
 
-// Whether an autograd key's entry is worth a missing-autograd finding: it
-// resolves to nothing (calls fail), or to a backend fallback while the
-// operator has gradients to lose.
-bool lacks_autograd(const Operator& op, const Entry& e) {
-  return e.why == Provenance::Missing || (e.why == Provenance::BackendFallback && can_carry_gradients(op));
+// Whether an autograd key's entry lacks an autograd kernel: it resolves to
+// nothing (calls fail), or to a backend fallback.
+bool lacks_autograd(const Entry& e) {
+  return e.why == Provenance::Missing || e.why == Provenance::BackendFallback;
 }
 
 // What `keys` (autograd keys that all resolve like `e`) resolve to, and the consequence.
@@ -61,6 +60,9 @@ std::string missing_autograd_effect(const CheckContext& c, const Operator& op, c
   if (e.fallback->fallthrough)
     return "the backend fallback, a fallthrough: outputs of inputs that require grad are not connected to the "
            "autograd graph (gradients are silently lost)";
+  // PyTorch's own fallback whose line the profile does not know reads as such, not as placeholders.
+  if (const std::string readable = readable_debug(e.fallback->debug); readable != e.fallback->debug)
+    return readable + ": no derivative is defined for this operator";
   return fmt::format("the backend fallback '{}': no derivative is defined for this operator", e.fallback->debug);
 }
 
@@ -84,11 +86,6 @@ std::string describe_missing_autograd(const CheckContext& c, const Operator& op,
   return join(parts, "; ");
 }
 
-struct AutogradNeed {
-  KeyId autograd_key = kUndefined;
-  std::vector<std::pair<KeyId, const Kernel*>> sources;
-};
-
 // Quantized tensors cannot require grad (their dtypes are not floating
 // point), so their autograd key falling through is intended.
 bool is_quantized(const CheckContext& c, KeyId k) {
@@ -108,92 +105,91 @@ KeyId autograd_key_of(const CheckContext& c, KeyId k) {
   return kUndefined;
 }
 
-// Backend kernels (not fallthroughs, building blocks or quantized keys)
-// grouped by the autograd key their tensors carry.
-std::vector<AutogradNeed> direct_autograd_needs(const CheckContext& c, const Operator& op) {
-  std::vector<AutogradNeed> needs;
+// A kernel that makes autograd keys need an autograd kernel: a backend kernel
+// (not a fallthrough, building block or quantized key) or a
+// CompositeExplicitAutograd[NonFunctional] kernel, which fills backend keys.
+struct AutogradSource {
+  KeyId key = kUndefined;
+  const Kernel* kernel = nullptr;
+  std::vector<KeyId> autograd_keys;  // the autograd keys of the backends it serves
+};
+
+std::vector<AutogradSource> autograd_sources(const CheckContext& c, const Operator& op) {
+  std::vector<AutogradSource> out;
   for (const auto& kk : op.kernels) {
     if (kk.kernels.empty() || kk.kernels.front().fallthrough) continue;
     const KeyInfo& info = c.p.key(kk.key);
     if (info.kind == KeyKind::Alias || info.kind == KeyKind::BuildingBlock || is_quantized(c, kk.key)) continue;
-    const KeyId a = autograd_key_of(c, kk.key);
-    if (a == kUndefined) continue;
-    auto it = std::find_if(needs.begin(), needs.end(), [&](const AutogradNeed& n) { return n.autograd_key == a; });
-    if (it == needs.end()) it = needs.insert(needs.end(), AutogradNeed{a, {}});
-    it->sources.emplace_back(kk.key, &kk.kernels.front());
+    if (const KeyId a = autograd_key_of(c, kk.key); a != kUndefined)
+      out.push_back({kk.key, &kk.kernels.front(), {a}});
   }
-  std::sort(needs.begin(), needs.end(), [&](const AutogradNeed& x, const AutogradNeed& y) {
-    return c.p.key(x.autograd_key).slot < c.p.key(y.autograd_key).slot;
+  std::stable_sort(out.begin(), out.end(), [&](const AutogradSource& x, const AutogradSource& y) {
+    return c.p.key(x.autograd_keys.front()).slot < c.p.key(y.autograd_keys.front()).slot;
   });
-  return needs;
+  // The composite kernel serves the backends without a kernel of their own:
+  // the autograd keys the backend kernels above answer for are theirs.
+  std::vector<KeyId> claimed;
+  for (const AutogradSource& s : out) claimed.push_back(s.autograd_keys.front());
+  for (AliasRule r : {AliasRule::CEA, AliasRule::CEANF}) {
+    const KeyId ck = alias(c, r);
+    const Kernel* kern = active(op, ck);
+    if (kern == nullptr || kern->fallthrough) continue;
+    AutogradSource s{ck, kern, {}};
+    for (KeyId m : c.p.alias_members(ck)) {
+      if (is_quantized(c, m)) continue;
+      const KeyId a = c.p.autograd_key_for_backend_of(m);
+      if (std::find(claimed.begin(), claimed.end(), a) == claimed.end() &&
+          std::find(s.autograd_keys.begin(), s.autograd_keys.end(), a) == s.autograd_keys.end())
+        s.autograd_keys.push_back(a);
+    }
+    if (!s.autograd_keys.empty()) out.push_back(std::move(s));
+  }
+  return out;
 }
 
 constexpr std::string_view kMissingAutogradFix =
     "Register an autograd kernel (on Autograd, or Autograd<Backend>), or make the operator "
     "CompositeImplicitAutograd so that autograd comes from its decomposition.";
 
-void check_missing_autograd_direct(const CheckContext& c, const Operator& op, std::vector<KeyId>& reported,
-                                   std::vector<Finding>& out) {
-  for (const auto& need : direct_autograd_needs(c, op)) {
-    reported.push_back(need.autograd_key);
-    if (!lacks_autograd(op, c.resolver.compute(op, need.autograd_key))) continue;
-    std::vector<KeyId> keys;
-    for (const auto& s : need.sources) keys.push_back(s.first);
-    Finding f = finding_at(need.sources.front().second->where,
-                           fmt::format("operator {} has a kernel for {} but no autograd kernel: {}", op.name,
-                                       join_keys(c, keys), describe_missing_autograd(c, op, {need.autograd_key})),
-                           op.name, key_name(c, need.autograd_key));
-    for (std::size_t i = 1; i < need.sources.size(); ++i)
-      f.notes.push_back({need.sources[i].second->where,
-                         fmt::format("kernel '{}' on {} is registered here", need.sources[i].second->debug,
-                                     key_name(c, need.sources[i].first))});
-    f.fix = std::string(kMissingAutogradFix);
-    out.push_back(std::move(f));
-  }
-}
-
-// A CompositeExplicitAutograd[NonFunctional] kernel fills backend keys; their
-// autograd keys need an autograd kernel just as for direct backend kernels.
-void check_missing_autograd_explicit(const CheckContext& c, const Operator& op, const std::vector<KeyId>& reported,
-                                     std::vector<Finding>& out) {
-  for (AliasRule r : {AliasRule::CEA, AliasRule::CEANF}) {
-    const KeyId ck = alias(c, r);
-    const Kernel* kern = active(op, ck);
-    if (kern == nullptr || kern->fallthrough) continue;
-    std::vector<KeyId> autograd_keys;
-    for (KeyId m : c.p.alias_members(ck)) {
-      if (is_quantized(c, m)) continue;
-      const KeyId a = c.p.autograd_key_for_backend_of(m);
-      if (std::find(reported.begin(), reported.end(), a) == reported.end() &&
-          std::find(autograd_keys.begin(), autograd_keys.end(), a) == autograd_keys.end())
-        autograd_keys.push_back(a);
-    }
-    std::sort(autograd_keys.begin(), autograd_keys.end(),
-              [&](KeyId x, KeyId y) { return c.p.key(x).slot < c.p.key(y).slot; });
-    std::vector<KeyId> missing;
-    for (KeyId a : autograd_keys)
-      if (lacks_autograd(op, c.resolver.compute(op, a))) missing.push_back(a);
-    if (missing.empty()) continue;
-    Finding f = finding_at(kern->where,
-                           fmt::format("operator {} has a {} kernel but no autograd kernel: {}", op.name,
-                                       key_name(c, ck), describe_missing_autograd(c, op, missing)),
-                           op.name, key_name(c, ck));
-    f.fix = std::string(kMissingAutogradFix);
-    out.push_back(std::move(f));
-  }
-}
-
 }  // namespace
 
+// One finding per operator: every backend (and CompositeExplicitAutograd)
+// kernel whose autograd key lacks an autograd kernel, at the first of them.
 void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out) {
   for (const Operator* op : c.ops) {
     // A dangling impl cannot be called at all: impl-without-def says so.
     if (!op->def) continue;
     // Without a Tensor argument no autograd key is ever dispatched to (no-tensor-arguments).
     if (!has_dispatch_arguments(*op)) continue;
-    std::vector<KeyId> reported;
-    check_missing_autograd_direct(c, *op, reported, out);
-    check_missing_autograd_explicit(c, *op, reported, out);
+    // Nothing for autograd to track (no Tensor output, no Tensor written in place).
+    if (!can_carry_gradients(*op)) continue;
+    std::vector<const AutogradSource*> lacking_sources;
+    std::vector<KeyId> lacking;
+    const std::vector<AutogradSource> sources = autograd_sources(c, *op);
+    for (const AutogradSource& s : sources) {
+      bool lacks = false;
+      for (KeyId a : s.autograd_keys)
+        if (lacks_autograd(c.resolver.compute(*op, a))) {
+          lacks = true;
+          if (std::find(lacking.begin(), lacking.end(), a) == lacking.end()) lacking.push_back(a);
+        }
+      if (lacks) lacking_sources.push_back(&s);
+    }
+    if (lacking.empty()) continue;
+    std::sort(lacking.begin(), lacking.end(), [&](KeyId x, KeyId y) { return c.p.key(x).slot < c.p.key(y).slot; });
+    std::vector<KeyId> keys;
+    for (const AutogradSource* s : lacking_sources) keys.push_back(s->key);
+    Finding f = finding_at(lacking_sources.front()->kernel->where,
+                           fmt::format("operator {} has {} for {} but no autograd kernel: {}", op->name,
+                                       keys.size() == 1 ? "a kernel" : "kernels", join_keys(c, keys),
+                                       describe_missing_autograd(c, *op, lacking)),
+                           op->name, key_name(c, alias(c, AliasRule::Autograd)));
+    for (std::size_t i = 1; i < lacking_sources.size(); ++i)
+      f.notes.push_back({lacking_sources[i]->kernel->where,
+                         fmt::format("kernel '{}' on {} is registered here", lacking_sources[i]->kernel->debug,
+                                     key_name(c, lacking_sources[i]->key))});
+    f.fix = std::string(kMissingAutogradFix);
+    out.push_back(std::move(f));
   }
 }
 

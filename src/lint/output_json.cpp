@@ -228,14 +228,7 @@ std::string fingerprint(const Finding& f, std::size_t occurrence) {
 void render_json(const std::vector<Finding>& findings, const OutputInfo& info, const Summary& summary,
                  std::string& out) {
   JsonWriter w(out);
-  w.begin_object();
-  w.member("version", std::uint64_t{1});
-  w.key("tool");
-  w.begin_object();
-  w.member("name", "dispatchtool");
-  w.member("version", info.tool_version);
-  w.end_object();
-  w.member("profile", info.profile);
+  begin_envelope(w, info.tool_version, info.profile);
   w.key("findings");
   w.begin_array();
   for (const auto& f : findings) json_finding(w, f);

@@ -99,10 +99,9 @@ constexpr std::array kRules{
          "decomposition on the backend's autograd key, so that key needs its own kernel. Without one it resolves to "
          "the autograd backend fallback: in 1.13 a fallthrough, so results silently do not track gradients; in "
          "main a kernel that warns when backpropagating. With no fallback at all (e.g. AutogradMeta in 1.13) every "
-         "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. Operators without "
-         "a "
-         "Tensor output or a Tensor written in place have nothing to differentiate and are only reported where the "
-         "key resolves to nothing.",
+         "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. One finding per "
+         "operator names every backend concerned. Operators without a Tensor output or a Tensor written in place have "
+         "nothing to differentiate and are not reported.",
          "", "B.3, B.4, C.2, D, G.1", check_missing_autograd},
     Rule{"no-tensor-arguments", "NoTensorArguments", Severity::Warning,
          "Backend kernels of an operator without Tensor arguments and without a BackendSelect kernel.",

@@ -189,7 +189,7 @@ std::optional<KeyId> FileLoader::key(const std::string& name, const Location& wh
       if (p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
         renamed.push_back(p_.display_name(k, pu1));
   for (const auto& n : renamed) names.emplace_back(n);
-  set_error(where, fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, names)));
+  set_error(where, fmt::format("unknown dispatch key '{}'{}", name, p_.suggest_key(name, names, pu1)));
   return std::nullopt;
 }
 

@@ -2,6 +2,8 @@
 // m.impl() and torch.library.impl, on a key, several keys or device types.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/text.hpp"
 #include "registry/file_loader.hpp"
 
@@ -118,7 +120,12 @@ bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::stri
         if (reg_ == nullptr) return defer();
         std::vector<std::string> names = device_names(*reg_);
         std::vector<std::string_view> views(names.begin(), names.end());
-        return set_error(d.where, fmt::format("unknown device type '{}'{}", d.value, did_you_mean(d.value, views)));
+        // torch users who write "gpu" mean CUDA's device type, which no edit distance finds.
+        const bool gpu = d.value == "gpu" && std::find(views.begin(), views.end(), "cuda") != views.end();
+        return set_error(d.where,
+                         fmt::format("unknown device type '{}'{}", d.value,
+                                     gpu ? std::string(" (did you mean 'cuda'? PyTorch's GPU device type is cuda)")
+                                         : did_you_mean(d.value, views)));
       }
       out.emplace_back(*name, d.where);
     }

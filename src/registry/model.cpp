@@ -20,6 +20,14 @@ const char* to_string(LibraryKind k) {
   return "FRAGMENT";
 }
 
+std::string readable_debug(std::string_view debug) {
+  constexpr std::string_view prefix = "registered at <src>/", suffix = ":<n>";
+  if (!debug.starts_with(prefix)) return std::string(debug);
+  std::string_view path = debug.substr(prefix.size());
+  if (path.ends_with(suffix)) path.remove_suffix(suffix.size());
+  return fmt::format("PyTorch's own fallback ({})", path);
+}
+
 const char* macro_name(LibraryKind k) {
   switch (k) {
     case LibraryKind::Def:

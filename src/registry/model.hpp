@@ -102,6 +102,13 @@ struct Fallback {
   std::uint32_t seq = 0;
 };
 
+// A kernel's or fallback's debug text as people read it. Where a profile
+// does not know the file and line of PyTorch's own registration, its debug
+// text holds placeholders ("registered at <src>/aten/src/ATen/X.cpp:<n>");
+// that reads "PyTorch's own fallback (aten/src/ATen/X.cpp)". Every other text
+// is returned as it is. The raw dumps and JSON keep the exact text.
+std::string readable_debug(std::string_view debug);
+
 // What happens to a registration the dispatcher refuses.
 enum class OnRefusal : std::uint8_t { Fail, Record };
 

@@ -72,7 +72,7 @@ void render_coverage_rows(const std::vector<CoverageRow>& rows, const CoverageVi
     out += fmt::format("{:<{}}  {:<{}}  ", printable(r.op->name), wop, key_name(v, r.key), wkey);
     if (r.entry.valid()) {
       out += fmt::format("{:<{}}  ", to_string(r.status), wst);
-      append_printable(r.entry.debug(), out);
+      append_printable(readable_debug(r.entry.debug()), out);
     } else {
       out += to_string(r.status);
     }

@@ -136,14 +136,14 @@ void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
 void json_entry(JsonWriter& w, std::string_view name, const EntryFacts& f) {
   w.key(name);
   w.begin_object();
-  w.member("key_exists", f.key_exists);
+  w.bool_member("key_exists", f.key_exists);
   if (f.valid) {
     w.member("kernel", f.kernel);
     w.member("provenance", f.provenance);
     w.member("source_key", f.source);
-    w.member("fallthrough", f.fallthrough);
+    w.bool_member("fallthrough", f.fallthrough);
   } else {
-    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.member(m, nullptr);
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.null_member(m);
   }
   w.end_object();
 }
@@ -161,7 +161,7 @@ void json_side(JsonWriter& w, std::string_view name, const DiffSideLabel& s) {
 
 void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
   if (s.empty())
-    w.member(name, nullptr);
+    w.null_member(name);
   else
     w.member(name, s);
 }
@@ -181,14 +181,7 @@ void render_diff_json(const DiffView& v, std::string& out) {
   const TableDiff& t = *v.diff;
   const DiffCounts c = count(t);
   JsonWriter w(out);
-  w.begin_object();
-  w.member("version", std::uint64_t{1});
-  w.key("tool");
-  w.begin_object();
-  w.member("name", "dispatchtool");
-  w.member("version", DT_VERSION);
-  w.end_object();
-  w.member("profile", v.old_side.profile);
+  begin_envelope(w, DT_VERSION, v.old_side.profile);
   json_side(w, "old", v.old_side);
   json_side(w, "new", v.new_side);
   w.key("summary");

@@ -3,69 +3,120 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "base/text.hpp"
 
 namespace dt {
 
 namespace {
 
-struct Text {
-  const Registry& reg;
-  bool color;
-  [[nodiscard]] std::string key(KeyId k) const { return reg.profile().display_name(k, reg.privateuse1_name); }
-  [[nodiscard]] std::string paint(std::string_view s, std::string_view sgr) const { return dt::paint(s, sgr, color); }
-  [[nodiscard]] std::string kernel(const Kernel& k) const {
-    return fmt::format("{}{}{}", k.fallthrough ? "fallthrough " : "", printable(k.debug),
-                       k.where.known() ? paint(fmt::format("  ({})", to_string(k.where)), "2") : "");
+bool is_step(const ExplainStep& s, std::string_view label) { return s.step == label; }
+
+}  // namespace
+
+Explainer::Explainer(const Resolver& r, const Operator& op) : r_(&r), reg_(&r.registry()) { r.prepare(op, view_); }
+
+std::string Explainer::key_name(KeyId k) const { return reg_->profile().display_name(k, reg_->privateuse1_name); }
+
+Explanation Explainer::explain(KeyId key) const {
+  const Profile& p = reg_->profile();
+  Explanation e;
+  e.key = key;
+  Trace trace;
+  e.result = r_->compute(view_, static_cast<std::size_t>(p.key(key).slot), &trace);
+  for (const TraceStep& t : trace) {
+    ExplainStep s;
+    s.step = t.step;
+    s.subject = t.key;
+    s.about_alias = !is_step(s, "1") && !is_step(s, "3");
+    s.applies = t.applies;
+    s.kernel = t.applies ? t.kernel : nullptr;  // a kernel on an alias that does not cover the key is not found
+    s.taken = t.taken;
+    if (is_step(s, "3")) {
+      s.fallback = e.result.fallback;
+      s.applies = s.fallback != nullptr;
+      if (s.fallback != nullptr && s.fallback->core) s.note = "PyTorch's own";
+    } else if (t.why == "ambiguous") {
+      std::vector<std::string> keys;  // registered non-alias keys that share AutogradOther
+      const KeySet shared = p.autogradother_backends();
+      for (const auto& kk : op().kernels)
+        if (!kk.kernels.empty() && !p.is_alias(kk.key) && shared != 0 && Profile::has(shared, p.key(kk.key).bits))
+          keys.push_back(key_name(kk.key));
+      s.note = fmt::format("the operator also has kernels on keys that share AutogradOther: {}", fmt::join(keys, ", "));
+    } else if (t.why == "has_backend_kernel") {
+      const MathSkip m = r_->math_skip(op(), key);
+      std::vector<std::string> why;
+      for (KeyId b : m.backend_kernels) why.push_back("a kernel on " + key_name(b));
+      if (m.cea_present) why.emplace_back("a CompositeExplicitAutograd kernel");
+      s.note = fmt::format("it is not used: the operator has {} (has_backend_kernel)", fmt::join(why, " and "));
+    }
+    e.steps.push_back(std::move(s));
   }
-};
-
-// Registered non-alias keys of `op` whose keyset lies inside `ks`.
-std::vector<std::string> registered_in(const Text& t, const Operator& op, KeySet ks) {
-  const Profile& p = t.reg.profile();
-  std::vector<std::string> out;
-  for (const auto& kk : op.kernels)
-    if (!kk.kernels.empty() && !p.is_alias(kk.key) && ks != 0 && Profile::has(ks, p.key(kk.key).bits))
-      out.push_back(t.key(kk.key));
-  return out;
+  return e;
 }
 
-std::string question(const Text& t, const TraceStep& s, KeyId key) {
-  const std::string k = t.key(key);
-  if (std::string_view(s.step) == "1") return fmt::format("a kernel registered on {} itself?", k);
-  if (std::string_view(s.step) == "3") return fmt::format("a backend fallback registered for {}?", k);
-  return fmt::format("does {} cover {}?", t.key(s.key), k);
+std::string Explainer::question(const Explanation& e, const ExplainStep& s) const {
+  const std::string k = key_name(e.key);
+  if (is_step(s, "1")) return fmt::format("a kernel registered on {} itself?", k);
+  if (is_step(s, "3")) return fmt::format("a backend fallback registered for {}?", k);
+  return fmt::format("does {} cover {}?", key_name(s.subject), k);
 }
 
-std::string answer(const Text& t, const TraceStep& s, const Fallback* fallback) {
-  if (std::string_view(s.step) == "3") {
-    if (fallback == nullptr) return "no";
-    return fmt::format("yes: {}{}{}", fallback->fallthrough ? "fallthrough " : "", printable(fallback->debug),
-                       fallback->core ? t.paint("  (PyTorch's own)", "2") : "");
+std::string Explainer::kernel_text(const Kernel& k, bool color) const {
+  return fmt::format("{}{}{}", k.fallthrough ? "fallthrough " : "", printable(readable_debug(k.debug)),
+                     k.where.known() ? paint(fmt::format("  ({})", to_string(k.where)), "2", color) : "");
+}
+
+std::string Explainer::answer(const ExplainStep& s, bool color) const {
+  if (is_step(s, "3")) {
+    const Fallback* f = s.fallback;
+    if (f == nullptr) return "no";
+    const std::string debug = readable_debug(f->debug);
+    // A placeholder text already says whose it is.
+    const bool says_whose = debug != f->debug;
+    return fmt::format("yes: {}{}{}", f->fallthrough ? "fallthrough " : "", printable(debug),
+                       s.note.empty() || says_whose ? "" : paint(fmt::format("  ({})", s.note), "2", color));
   }
   if (!s.applies) return "no";
-  if (s.kernel == nullptr) return std::string_view(s.step) == "1" ? "no" : "yes, but no kernel is registered on it";
-  return fmt::format("{}{}",
-                     std::string_view(s.step) == "1" ? "yes: " : "yes, and it has a kernel: ", t.kernel(*s.kernel));
+  if (s.kernel == nullptr) return is_step(s, "1") ? "no" : "yes, but no kernel is registered on it";
+  return (is_step(s, "1") ? "yes: " : "yes, and it has a kernel: ") + kernel_text(*s.kernel, color);
 }
 
-std::string meaning(const Text& t, const Resolver& r, const Resolver::OpView& view, KeyId key, const Entry& e) {
-  const Operator& op = *view.op;
-  const Profile& p = t.reg.profile();
-  const std::string k = t.key(key);
-  if (e.valid() && e.fallthrough())
+std::string Explainer::note_line(const ExplainStep& s) const {
+  if (s.note.empty() || is_step(s, "3")) return {};
+  return "but " + s.note;
+}
+
+const std::string& Explainer::available() const {
+  if (!available_) {
+    std::vector<std::string> valid;
+    const auto& keys = reg_->profile().runtime_keys();
+    for (std::size_t slot = 1; slot < keys.size(); ++slot)  // slot 0 is Undefined
+      if (r_->compute(view_, slot).valid()) valid.push_back(key_name(keys[slot]));
+    available_ = fmt::format("{}", fmt::join(valid, ", "));
+  }
+  return *available_;
+}
+
+std::string Explainer::meaning(const Explanation& e) const { return meaning(e, op().name, available()); }
+
+std::string Explainer::meaning(const Explanation& e, std::string_view op_name, std::string_view available) const {
+  const Entry& r = e.result;
+  const std::string k = key_name(e.key);
+  if (r.valid() && r.fallthrough())
     return fmt::format(
         "A fallthrough: at run time {} is masked out of this operator's dispatch key set, so a call "
         "continues at the next key below it.",
         k);
-  switch (e.why) {
+  switch (r.why) {
     case Provenance::Kernel:
       return fmt::format("Calls that dispatch to {} run this kernel.", k);
     case Provenance::DefaultBackend:
       return fmt::format(
           "{} is a backend key, and the operator's {} kernel serves every backend without a kernel "
           "of its own.",
-          k, p.name_of(e.source));
+          k, key_name(r.source));
     case Provenance::Nested:
       return "The CompositeImplicitAutogradNestedTensor kernel decomposes the operator for nested tensors.";
     case Provenance::Math:
@@ -79,7 +130,7 @@ std::string meaning(const Text& t, const Resolver& r, const Resolver::OpView& vi
           "(see Note [Ambiguity in AutogradOther kernel]). If you want to override CompositeImplicitAutograd, "
           "please open an issue to request a dedicated Autograd dispatch key for the backend.\nFix: register a "
           "kernel on AutogradOther, or drop the CompositeImplicitAutograd kernel.",
-          op.name);
+          op_name);
     case Provenance::Autograd:
       return "The operator's Autograd kernel records the backward and redispatches to the backend below.";
     case Provenance::Batched:
@@ -93,66 +144,57 @@ std::string meaning(const Text& t, const Resolver& r, const Resolver::OpView& vi
       break;
   }
   // G.4: the error a call would raise, with the keys that do have a kernel.
-  std::vector<std::string> valid;
-  const auto& keys = p.runtime_keys();
-  for (std::size_t slot = 1; slot < keys.size(); ++slot)  // slot 0 is Undefined
-    if (r.compute(view, slot).valid()) valid.push_back(p.name_of(keys[slot]));
-  if (key == kUndefined)
+  if (e.key == kUndefined)
     return fmt::format(
         "No kernel: a call without tensor arguments raises \"There were no tensor arguments to this "
         "function (e.g., you passed an empty list of Tensors), but no fallback function is registered "
         "for schema {}. ... Available functions are [{}].\"",
-        op.name, fmt::join(valid, ", "));
+        op_name, available);
   return fmt::format(
       "No kernel: a call that dispatches to {} raises NotImplementedError \"Could not run '{}' with "
       "arguments from the '{}' backend. ... '{}' is only available for these backends: [{}].\"",
-      k, op.name, p.name_of(key), op.name, fmt::join(valid, ", "));
+      k, op_name, k, op_name, available);
 }
 
-}  // namespace
-
-void render_explain(const Resolver& r, const Operator& op, KeyId key, const HumanStyle& style, std::string& out) {
-  const Registry& reg = r.registry();
-  const Profile& p = reg.profile();
-  const Text t{reg, style.color};
-  if (p.key(key).slot < 0) {  // callers pass runtime keys (--keys expands aliases)
-    out += fmt::format("{} is not a runtime key: it has no row in the dispatch table\n", t.key(key));
-    return;
-  }
-  Resolver::OpView view;
-  r.prepare(op, view);
-  Trace trace;
-  const Entry e = r.compute(view, static_cast<std::size_t>(p.key(key).slot), &trace);
-
-  out += t.paint(op.def ? op.def->printed : op.name, "1") + "\n";
-  out += fmt::format("{} resolves {} like computeDispatchTableEntryWithDebug ({}):\n", t.key(key), op.name, p.name());
+void render_explain(const Explainer& x, const Explanation& e, const HumanStyle& style, std::string& out) {
+  const Operator& op = x.op();
+  const auto paint_if = [&](std::string_view text, std::string_view sgr) { return paint(text, sgr, style.color); };
+  out += paint_if(op.def ? op.def->printed : op.name, "1") + "\n";
+  out += fmt::format("{} resolves {} like computeDispatchTableEntryWithDebug ({}):\n", x.key_name(e.key), op.name,
+                     x.registry().profile().name());
+  std::vector<std::string> questions;
   std::size_t width = 0;
-  for (const auto& s : trace) width = std::max(width, question(t, s, key).size());
-  for (const auto& s : trace) {
-    out += fmt::format("  {:<5} {:<{}}  {}\n", s.step, question(t, s, key), width,
-                       s.taken ? t.paint(answer(t, s, e.fallback), "32") : answer(t, s, e.fallback));
-    if (s.why == "ambiguous")
-      out += fmt::format("        but the operator also has kernels on keys that share AutogradOther: {}\n",
-                         fmt::join(registered_in(t, op, p.autogradother_backends()), ", "));
-    if (s.why == "has_backend_kernel") {
-      const MathSkip m = r.math_skip(op, key);
-      std::vector<std::string> why;
-      for (KeyId b : m.backend_kernels) why.push_back("a kernel on " + t.key(b));
-      if (m.cea_present) why.emplace_back("a CompositeExplicitAutograd kernel");
-      out += fmt::format("        but it is not used: the operator has {} (has_backend_kernel)\n",
-                         fmt::join(why, " and "));
-    }
+  for (const auto& s : e.steps) {
+    questions.push_back(x.question(e, s));
+    width = std::max(width, questions.back().size());
+  }
+  for (std::size_t i = 0; i < e.steps.size(); ++i) {
+    const ExplainStep& s = e.steps[i];
+    const std::string answer = x.answer(s, style.color);
+    out += fmt::format("  {:<5} {:<{}}  {}\n", s.step, questions[i], width, s.taken ? paint_if(answer, "32") : answer);
+    if (const std::string note = x.note_line(s); !note.empty()) out += "        " + note + "\n";
   }
   out += "result: ";
-  if (e.valid())
-    out += t.paint(fmt::format("{}: {}{} [{}]", p.name_of(key), e.fallthrough() ? "fallthrough " : "",
-                               printable(e.debug()), to_string(e.why)),
-                   "1");
+  const Entry& r = e.result;
+  if (r.valid())
+    out += paint_if(fmt::format("{}: {}{} [{}]", x.key_name(e.key), r.fallthrough() ? "fallthrough " : "",
+                                printable(readable_debug(r.debug())), to_string(r.why)),
+                    "1");
   else
-    out += t.paint("missing (no row in the table)", "1;31");
+    out += paint_if("missing (no row in the table)", "1;31");
   out += '\n';
-  out += meaning(t, r, view, key, e);
+  out += x.meaning(e);
   out += '\n';
+}
+
+void render_explain(const Resolver& r, const Operator& op, KeyId key, const HumanStyle& style, std::string& out) {
+  const Profile& p = r.profile();
+  const Explainer x(r, op);
+  if (p.key(key).slot < 0) {  // callers pass runtime keys (--keys expands aliases)
+    out += fmt::format("{} is not a runtime key: it has no row in the dispatch table\n", x.key_name(key));
+    return;
+  }
+  render_explain(x, x.explain(key), style, out);
 }
 
 }  // namespace dt

@@ -30,19 +30,34 @@ std::string_view kind_name(const Profile& p, KeyId k) {
   return "";
 }
 
-void render_runtime_keys(const Profile& p, std::string& out) {
+std::string name_of(const Registry& reg, KeyId k) { return reg.profile().display_name(k, reg.privateuse1_name); }
+
+// PyTorch's own fallback as people read it, or the files' with its location.
+std::string fallback_text(const Fallback& f) {
+  std::string out = (f.fallthrough ? "fallthrough " : "") + printable(readable_debug(f.debug));
+  if (!f.core) out += fmt::format("  ({})", to_string(f.where));
+  return out;
+}
+
+void render_runtime_keys(const Registry& reg, std::string& out) {
+  const Profile& p = reg.profile();
   out += fmt::format("{} runtime keys (dispatch-table rows, lowest priority first):\n", p.runtime_keys().size());
   std::size_t width = 3;
-  for (KeyId k : p.runtime_keys()) width = std::max(width, p.name_of(k).size());
+  for (KeyId k : p.runtime_keys()) width = std::max(width, name_of(reg, k).size());
   out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", "ROW", "KEY", width, "KIND", "PARSEABLE",
-                     "CORE BACKEND FALLBACK");
+                     reg.user_fallbacks().empty() ? "CORE BACKEND FALLBACK" : "BACKEND FALLBACK (PyTorch's or the files')");
   for (KeyId k : p.runtime_keys()) {
-    std::string fb;
-    for (const auto& f : p.fallbacks())
-      if (f.key == k) fb = (f.fallthrough ? "fallthrough " : "") + f.debug;
-    out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", p.key(k).slot, p.name_of(k), width, kind_name(p, k),
-                       p.key(k).parseable ? "yes" : "no", fb);
+    const Fallback* f = reg.fallback_for(k);
+    out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", p.key(k).slot, name_of(reg, k), width,
+                       kind_name(p, k), p.key(k).parseable ? "yes" : "no", f != nullptr ? fallback_text(*f) : "");
   }
+}
+
+// The files' fallbacks no table row shows: those on building blocks.
+void render_building_block_fallbacks(const Registry& reg, std::string& out) {
+  for (const Fallback& f : reg.user_fallbacks())
+    if (!reg.profile().is_runtime(f.key))
+      out += fmt::format("  (a fallback on {}, which fills no row: {})\n", name_of(reg, f.key), fallback_text(f));
 }
 
 }  // namespace
@@ -52,18 +67,23 @@ void render_key_names(const Profile& p, std::string& out) {
     if (p.key(k).kind != KeyKind::Marker) out += p.name_of(k) + "\n";
 }
 
-void render_keys(const Profile& p, std::string& out) {
+void render_keys(const Registry& reg, std::string& out) {
+  const Profile& p = reg.profile();
   out += fmt::format("profile {}: {}\n", p.name(), p.description());
-  render_runtime_keys(p, out);
+  if (!reg.privateuse1_name.empty())
+    out += fmt::format("PrivateUse1 is renamed '{}' (privateuse1_backend, {}): its keys are shown under that name\n",
+                       printable(reg.privateuse1_name), to_string(reg.privateuse1_where));
+  render_runtime_keys(reg, out);
+  render_building_block_fallbacks(reg, out);
   out += "\nbuilding blocks (registrable, never a table row):\n";
   for (KeyId k = 0; k < p.keys().size(); ++k)
-    if (p.key(k).kind == KeyKind::BuildingBlock) out += "  " + p.name_of(k) + "\n";
+    if (p.key(k).kind == KeyKind::BuildingBlock) out += "  " + name_of(reg, k) + "\n";
   out += "\nalias keys (what each covers, in table order):\n";
   for (KeyId a : p.alias_keys()) {
     const auto members = p.alias_members(a);
     std::vector<std::string> names;
-    for (KeyId m : members) names.push_back(p.name_of(m));
-    out += fmt::format("  {} ({} keys): {}\n", p.name_of(a), members.size(), join(names, ", "));
+    for (KeyId m : members) names.push_back(name_of(reg, m));
+    out += fmt::format("  {} ({} keys): {}\n", name_of(reg, a), members.size(), join(names, ", "));
   }
 }
 

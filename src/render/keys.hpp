@@ -4,6 +4,7 @@
 #include <string>
 
 #include "keys/profile.hpp"
+#include "registry/model.hpp"
 
 namespace dt {
 
@@ -12,8 +13,9 @@ namespace dt {
 void render_key_names(const Profile& p, std::string& out);
 
 // The runtime keys in table order (row, kind, whether Python can parse the
-// name, PyTorch's own backend fallback), the building blocks, and the alias
-// keys with the runtime keys each covers.
-void render_keys(const Profile& p, std::string& out);
+// name, the backend fallback: PyTorch's own, or one the files register), the
+// building blocks, and the alias keys with the runtime keys each covers. Keys
+// are named as the registry's files name them (a renamed PrivateUse1).
+void render_keys(const Registry& reg, std::string& out);
 
 }  // namespace dt

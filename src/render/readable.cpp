@@ -92,7 +92,7 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
       continue;
     }
     std::string via = via_of(p, e);
-    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(e.debug());
+    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(readable_debug(e.debug()));
     std::string key = p.display_name(k, r.registry().privateuse1_name);
     auto& runs = out.runs;
     const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
@@ -142,33 +142,104 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
            "\n";
 }
 
+namespace {
+
+// "defined at FILE:LINE:COL", and the def's debug text when it says more
+// than its location (PyTorch's own: where torch registered it).
+std::string defined_line(const Definition& d) {
+  std::string out = "defined at " + to_string(d.where);
+  if (d.debug != fmt::format("registered at {}:{}", d.where.file, d.where.line)) out += " (" + printable(d.debug) + ")";
+  return out;
+}
+
+}  // namespace
+
 void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                                 std::string& out) {
   const Profile& p = reg.profile();
   const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
   out += paint(heading(op), "1");
   out += '\n';
-  if (op.def) out += fmt::format("  defined {}  ({})\n", printable(op.def->debug), to_string(op.def->where));
-  std::size_t wk = 3;
-  for (const auto& kk : op.kernels)
-    if (f.allows(kk.key)) wk = std::max(wk, p.display_name(kk.key, reg.privateuse1_name).size() + 8);
+  if (op.def) out += "  " + defined_line(*op.def) + "\n";
+  struct Line {
+    std::string key, debug, flags, where;
+    bool active;
+  };
+  std::vector<Line> lines;
+  std::size_t wk = 3, wd = 0;
   for (const auto& kk : op.kernels) {
     if (!f.allows(kk.key)) continue;
-    bool first = true;
-    for (const auto& k : kk.kernels) {
-      std::string key = p.display_name(kk.key, reg.privateuse1_name);
-      if (p.is_alias(kk.key)) key += " (alias)";
-      std::string flags;
-      if (k.fallthrough) flags += " fallthrough";
-      if (k.catch_all) flags += " catch-all";
-      if (!first) flags += " inactive (overridden)";
-      const std::string debug = printable(k.debug);
-      out += fmt::format("  {:<{}}  {}{}  {}\n", key, wk, first ? debug : paint(debug, "2"), paint(flags, "33"),
-                         paint(to_string(k.where), "2"));
-      first = false;
+    for (std::size_t i = 0; i < kk.kernels.size(); ++i) {
+      const Kernel& k = kk.kernels[i];
+      Line l{p.display_name(kk.key, reg.privateuse1_name), printable(readable_debug(k.debug)), "",
+             to_string(k.where), i == 0};
+      if (p.is_alias(kk.key)) l.key += " (alias)";
+      if (k.fallthrough) l.flags += " fallthrough";
+      if (k.catch_all) l.flags += " catch-all";
+      if (i > 0) l.flags += " inactive (overridden)";
+      wk = std::max(wk, width_of(l.key));
+      wd = std::max(wd, width_of(l.debug) + l.flags.size());
+      lines.push_back(std::move(l));
     }
   }
+  // Columns: key, kernel (and its flags), location.
+  for (const Line& l : lines) {
+    const std::size_t pad = wd - width_of(l.debug) - l.flags.size();
+    out += fmt::format("  {:<{}}  {}{}{}  {}\n", l.key, wk, l.active ? l.debug : paint(l.debug, "2"),
+                       paint(l.flags, "33"), std::string(pad, ' '), paint(l.where, "2"));
+  }
   if (op.kernels.empty()) out += "  (no kernels)\n";
+}
+
+namespace {
+
+std::vector<const Fallback*> files_fallbacks(const Registry& reg, const KeyFilter& f) {
+  std::vector<const Fallback*> out;
+  for (const Fallback& fb : reg.user_fallbacks())
+    if (f.allows(fb.key)) out.push_back(&fb);
+  return out;
+}
+
+}  // namespace
+
+void render_fallbacks_human(const Registry& reg, const KeyFilter& f, const HumanStyle& s, std::string& out) {
+  const auto fallbacks = files_fallbacks(reg, f);
+  if (fallbacks.empty()) return;
+  const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
+  std::vector<std::string> keys, kernels;
+  std::size_t wk = 3, wn = 6;
+  for (const Fallback* fb : fallbacks) {
+    keys.push_back(reg.profile().display_name(fb->key, reg.privateuse1_name));
+    kernels.push_back((fb->fallthrough ? "fallthrough " : "") + printable(fb->debug));
+    wk = std::max(wk, width_of(keys.back()));
+    wn = std::max(wn, width_of(kernels.back()));
+  }
+  out += paint("backend fallbacks the files register (each serves every operator without a kernel for its key):",
+               "1");
+  out += '\n';
+  for (std::size_t i = 0; i < fallbacks.size(); ++i)
+    out += fmt::format("  {:<{}}  {:<{}}  {}\n", keys[i], wk, kernels[i], wn,
+                       paint(to_string(fallbacks[i]->where), "2"));
+}
+
+void render_fallback_count(const Registry& reg, const KeyFilter& f, const HumanStyle& s, std::string& out) {
+  const auto fallbacks = files_fallbacks(reg, f);
+  if (fallbacks.empty()) return;
+  std::vector<std::string> items;
+  for (const Fallback* fb : fallbacks)
+    items.push_back(fmt::format("{}: {}{}", reg.profile().display_name(fb->key, reg.privateuse1_name),
+                                fb->fallthrough ? "fallthrough " : "", printable(fb->debug)));
+  out += dt::paint(fmt::format("backend fallbacks registered by the files: {} ({}); each serves every operator "
+                               "without a kernel for its key ('registrations' lists them)",
+                               fallbacks.size(), fmt::join(items, ", ")),
+                   "2", s.color);
+  out += '\n';
+}
+
+void render_no_operators(const Registry& reg, std::string& out) {
+  out += "no operators: the files define none and register no kernels";
+  if (reg.library() != nullptr) out += " (--op NAME or --all shows PyTorch's own operators)";
+  out += '\n';
 }
 
 }  // namespace dt

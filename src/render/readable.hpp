@@ -21,4 +21,14 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
 void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                                 std::string& out);
 
+// The backend fallbacks the files register (PyTorch's own are in `keys`),
+// those `f` allows, as `registrations` lists them after the operators: key,
+// kernel, location. Nothing when there are none.
+void render_fallbacks_human(const Registry& reg, const KeyFilter& f, const HumanStyle& s, std::string& out);
+// The same counted, as `table` ends: "backend fallbacks registered by the
+// files: 1 (PrivateUse1: npu::cpu_fallback); ...". Nothing when there are none.
+void render_fallback_count(const Registry& reg, const KeyFilter& f, const HumanStyle& s, std::string& out);
+// What a readable view says when no operator is selected.
+void render_no_operators(const Registry& reg, std::string& out);
+
 }  // namespace dt

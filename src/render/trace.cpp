@@ -36,7 +36,7 @@ std::string entry_text(const Profile& p, const Entry& e) {
   if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
       e.why != Provenance::AmbiguousAutogradOther)
     via += " via " + p.name_of(e.source);
-  return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(e.debug()), via);
+  return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(readable_debug(e.debug())), via);
 }
 
 std::string why_text(const TraceView& v, const HighestKey& h) {
@@ -274,7 +274,7 @@ namespace {
 // A string member, null when empty.
 void nullable(JsonWriter& w, std::string_view name, std::string_view text) {
   if (text.empty())
-    w.member(name, nullptr);
+    w.null_member(name);
   else
     w.member(name, text);
 }
@@ -296,21 +296,21 @@ void json_tls(JsonWriter& w, const TraceView& v, const ThreadLocalState& s) {
     json_keys(w, "backends", v.ks->backend_names(set));
     w.end_object();
   }
-  w.member("grad_mode", s.grad_mode);
-  w.member("inference_mode", s.inference_mode);
-  w.member("python_mode", s.python_mode);
+  w.bool_member("grad_mode", s.grad_mode);
+  w.bool_member("inference_mode", s.inference_mode);
+  w.bool_member("python_mode", s.python_mode);
   w.end_object();
 }
 
 void json_entry(JsonWriter& w, const Profile& p, const Entry& e) {
   if (!e.valid()) {  // every member is present (docs/json.md): null when missing
-    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.member(m, nullptr);
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.null_member(m);
     return;
   }
   w.member("kernel", e.debug());
   w.member("provenance", to_string(e.why));
   w.member("source_key", p.name_of(e.source));
-  w.member("fallthrough", e.fallthrough());
+  w.bool_member("fallthrough", e.fallthrough());
 }
 
 void json_arguments(JsonWriter& w, const TraceView& v) {
@@ -362,7 +362,7 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
              s.mask_backend < 0 ? std::string_view()
                                 : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
   } else {  // a redispatch looks up the previous step's next_keyset as is
-    for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.member(m, nullptr);
+    for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.null_member(m);
   }
   json_keys(w, "keyset", v.ks->names(s.keyset, pu1));
   w.member("key", s.picked.name);
@@ -382,12 +382,12 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
   }
   json_tls(w, v, s.tls);
   w.member("next", to_string(s.next));
-  w.member("assumed", s.assumed);
+  w.bool_member("assumed", s.assumed);
   w.member("does", s.does);
   if (s.next == Next::Redispatch)
     json_keys(w, "next_keyset", v.ks->names(s.next_keyset, pu1));
   else
-    w.member("next_keyset", nullptr);
+    w.null_member("next_keyset");
   w.end_object();
 }
 
@@ -402,8 +402,8 @@ void json_result(JsonWriter& w, const TraceView& v) {
     w.member("kernel", last.entry.debug());
     w.member("origin", last.pytorch ? "pytorch" : "input");
   } else {
-    w.member("kernel", nullptr);
-    w.member("origin", nullptr);
+    w.null_member("kernel");
+    w.null_member("origin");
   }
   w.key("first_input_kernel");
   if (const CallStep* s = first_input_kernel(t)) {
@@ -426,14 +426,7 @@ void json_result(JsonWriter& w, const TraceView& v) {
 
 void render_trace_json(const TraceView& v, std::string& out) {
   JsonWriter w(out);
-  w.begin_object();
-  w.member("version", std::uint64_t{1});
-  w.key("tool");
-  w.begin_object();
-  w.member("name", "dispatchtool");
-  w.member("version", DT_VERSION);
-  w.end_object();
-  w.member("profile", v.profile_label);
+  begin_envelope(w, DT_VERSION, v.profile_label);
   w.member("operator", op_of(v).name);
   nullable(w, "schema", op_of(v).def ? std::string_view(op_of(v).def->printed) : std::string_view());
   json_arguments(w, v);

@@ -13,8 +13,8 @@
    vocabulary, another version, a wrong type;
 4. docs/html/sample.json validates against html.schema.json;
 5. real output of the binary validates: `lint --format json` of every shipped
-   example and of every failing example of docs/lint.md (the schemas of the
-   other commands get their golden outputs with the renderers, phase 2).
+   example and of every failing example of docs/lint.md (every other
+   command's output: tests/json/test_outputs.py, ctest json.outputs).
 """
 import argparse
 import copy

@@ -50,23 +50,65 @@ TEST_CASE("JsonWriter: a top-level value ends its line; the writer appends") {
   CHECK(out == "prefix\n[]\n");
 }
 
-TEST_CASE("JsonWriter: booleans and null") {
+TEST_CASE("JsonWriter: booleans, null, optional strings") {
   std::string out;
   JsonWriter w(out);
   w.begin_object();
-  w.member("yes", true);
-  w.member("no", false);
-  w.member("none", nullptr);
-  w.member("text", "t");  // a string literal stays a string, not a bool
+  w.bool_member("yes", true);
+  w.bool_member("no", false);
+  w.null_member("none");
+  w.optional_member("some", std::string_view("x"));
+  w.optional_member("absent", std::nullopt);
   w.key("list");
   w.begin_array();
+  w.boolean(false);
   w.null();
-  w.boolean(true);
   w.end_array();
   w.end_object();
   CHECK(out ==
-        "{\n  \"yes\": true,\n  \"no\": false,\n  \"none\": null,\n  \"text\": \"t\",\n  \"list\": [\n    null,\n    "
-        "true\n  ]\n}\n");
+        "{\n"
+        "  \"yes\": true,\n"
+        "  \"no\": false,\n"
+        "  \"none\": null,\n"
+        "  \"some\": \"x\",\n"
+        "  \"absent\": null,\n"
+        "  \"list\": [\n"
+        "    false,\n"
+        "    null\n"
+        "  ]\n"
+        "}\n");
+}
+
+TEST_CASE("begin_envelope: version, tool and profile open every document") {
+  std::string out;
+  JsonWriter w(out);
+  begin_envelope(w, "1.2.3", "torch-1.13");
+  w.end_object();
+  CHECK(out ==
+        "{\n"
+        "  \"version\": 1,\n"
+        "  \"tool\": {\n"
+        "    \"name\": \"dispatchtool\",\n"
+        "    \"version\": \"1.2.3\"\n"
+        "  },\n"
+        "  \"profile\": \"torch-1.13\"\n"
+        "}\n");
+}
+
+TEST_CASE("JsonWriter: compact layout has no whitespace and no final newline") {
+  std::string out;
+  JsonWriter w(out, JsonWriter::Layout::Compact);
+  w.begin_object();
+  w.member("a", std::uint64_t{1});
+  w.key("b");
+  w.begin_array();
+  w.str("x");
+  w.null();
+  w.begin_object();
+  w.end_object();
+  w.end_array();
+  w.end_object();
+  CHECK(out == "{\"a\":1,\"b\":[\"x\",null,{}]}");
 }
 
 }  // namespace dt::test

@@ -151,6 +151,22 @@ TEST_CASE("python_dispatcher_keys: PythonDispatcher.keys(), its runtime keys the
                                  "AutogradLazy", "CompositeExplicitAutograd", "Autograd", "CompositeImplicitAutograd"});
 }
 
+TEST_CASE("suggest_key: misspelt keys, a backend's own name, a renamed PrivateUse1") {
+  const Profile& main = profile("torch-main");
+  const Profile& old = profile("torch-1.13");
+  const std::vector<std::string_view> names = main.key_names();
+  CHECK(main.suggest_key("AutogradCUDAA", names, "") == " (did you mean 'AutogradCUDA'?)");
+  CHECK(main.suggest_key("cpu", names, "") == " (did you mean 'CPU'?)");  // a key in the wrong case
+  const std::string npu_main = main.suggest_key("npu", names, "");
+  CHECK(npu_main.find("privateuse1_backend = \"npu\"") != std::string::npos);
+  CHECK(npu_main.find("did you mean") == std::string::npos);
+  const std::string npu_old = old.suggest_key("npu", old.key_names(), "");
+  CHECK(npu_old.find("cannot rename it") != std::string::npos);
+  CHECK(npu_old.find("did you mean") == std::string::npos);
+  // Once PrivateUse1 is renamed, a lower-case name is an ordinary typo.
+  CHECK(main.suggest_key("np", {"npu", "CPU"}, "npu") == " (did you mean 'npu'?)");
+}
+
 TEST_CASE("tags: the release's vocabulary, and the registry's answer for an unknown tag") {
   const Profile& p = profile("torch-1.13");
   REQUIRE(p.tags().size() == 7);

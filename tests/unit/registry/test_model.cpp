@@ -181,4 +181,12 @@ TEST_CASE("Registry::fallback: an alias key fills each of its runtime keys; a bu
   CHECK(refused.error().key == "AutogradCPU");
 }
 
+TEST_CASE("readable_debug: PyTorch's own registrations without a known line read as such") {
+  CHECK(readable_debug("registered at <src>/aten/src/ATen/core/MetaFallbackKernel.cpp:<n>") ==
+        "PyTorch's own fallback (aten/src/ATen/core/MetaFallbackKernel.cpp)");
+  CHECK(readable_debug("registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39") ==
+        "registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39");
+  CHECK(readable_debug("myadd_cpu") == "myadd_cpu");
+}
+
 }  // namespace dt::test

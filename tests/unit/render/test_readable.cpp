@@ -133,4 +133,39 @@ TEST_CASE("readable views escape control characters in names") {
   }
 }
 
+TEST_CASE("readable registrations: 'defined at', aligned columns, the files' fallbacks listed and counted") {
+  const LoadResult l = must_load("torch-1.13", {{"a.toml",
+                                                "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                                "dispatch = { CPU = \"c\", CUDA = \"a_long_kernel_name\" }\n"
+                                                "[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fb\"\n"}});
+  std::string out;
+  render_registrations_human(l.registry, *l.registry.find("t::foo"), KeyFilter{}, HumanStyle{}, out);
+  CHECK(out ==
+        "t::foo(Tensor x) -> Tensor\n"
+        "  defined at a.toml:2:1\n"
+        "  CPU   c                   a.toml:4:20\n"
+        "  CUDA  a_long_kernel_name  a.toml:4:32\n");
+  out.clear();
+  render_fallbacks_human(l.registry, KeyFilter{}, HumanStyle{}, out);
+  CHECK(out ==
+        "backend fallbacks the files register (each serves every operator without a kernel for its key):\n"
+        "  XLA  xla_fb  a.toml:6:7\n");
+  out.clear();
+  render_fallback_count(l.registry, KeyFilter{}, HumanStyle{}, out);
+  CHECK(out ==
+        "backend fallbacks registered by the files: 1 (XLA: xla_fb); each serves every operator without a kernel for "
+        "its key ('registrations' lists them)\n");
+  // --keys leaves the fallback out; PyTorch's own fallbacks are never listed here.
+  KeyFilter cpu_only;
+  cpu_only.active = true;
+  cpu_only.keys = {*l.registry.profile().find("CPU")};
+  out.clear();
+  render_fallbacks_human(l.registry, cpu_only, HumanStyle{}, out);
+  render_fallback_count(l.registry, cpu_only, HumanStyle{}, out);
+  CHECK(out.empty());
+  out.clear();
+  render_no_operators(l.registry, out);
+  CHECK(out == "no operators: the files define none and register no kernels\n");
+}
+
 }  // namespace dt::test
