@@ -84,7 +84,7 @@ TEST_CASE("added, removed, schema change, fallthrough, ambiguity") {
   CHECK(other->new_entry.provenance == "ambiguous autogradother");
 }
 
-TEST_CASE("two profiles: PyTorch's fallbacks compared by file; keys only one profile has") {
+TEST_CASE("two profiles: PyTorch's fallbacks compared by file, keys only one profile has") {
   const Files f = {{"a.toml", op_file("f(Tensor x) -> Tensor", {"CompositeExplicitAutograd"}, false)}};
   const Side a("torch-1.13", f), b("torch-main", f);
   const TableDiff d = diff(a, b);

@@ -42,7 +42,7 @@ TEST_CASE("a per-backend functionality without a backend bit: the first backend'
   CHECK(names(ks, bits(ks, "Dense")) == "Dense (no backend)");
 }
 
-TEST_CASE("set difference removes functionality bits only; FULL_AFTER keeps backends and PythonDispatcher") {
+TEST_CASE("set difference removes functionality bits only, FULL_AFTER keeps backends and PythonDispatcher") {
   const Profile& p = profile("torch-1.13");
   const KeysetAlgebra ks(p);
   // Excluding CPU excludes Dense for every backend (ExcludeDispatchKeyGuard(CPU)).

@@ -108,7 +108,7 @@ TEST_CASE("stale rows of the runtime table: which kernel runs, and what checkInv
   CHECK(rw.visibly_stale());
 }
 
-TEST_CASE("a catch-all kernel refreshes every row; a later fallback refreshes its key") {
+TEST_CASE("a catch-all kernel refreshes every row, a later fallback refreshes its key") {
   const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\n[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fallback\"\n";
   Table t(must_load(
       "torch-1.13",
