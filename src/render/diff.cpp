@@ -6,6 +6,7 @@
 
 #include "base/json_writer.hpp"
 #include "base/text.hpp"
+#include "render/readable.hpp"
 
 namespace dt {
 
@@ -52,13 +53,6 @@ struct Run {
   std::size_t last = 0;
   std::string old_text, new_text;
 };
-
-std::string label_of(const Run& run) {
-  const auto& ks = run.keys;
-  if (ks.size() == 1) return ks[0];
-  if (ks.size() <= 3) return fmt::format("{}", fmt::join(ks, ", "));
-  return fmt::format("{} \u2026 {} ({} keys)", ks.front(), ks.back(), ks.size());
-}
 
 // Adjacent keys whose old and new entries read the same (ignoring the key in
 // "via") form one run. A key's own kernel ("[kernel]") names the key, so two
@@ -118,7 +112,7 @@ void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
   std::vector<std::string> labels;
   std::size_t wk = 3, wo = 3;
   for (const auto& r : runs) {
-    labels.push_back(label_of(r));
+    labels.push_back(key_run_label(r.keys));
     wk = std::max(wk, width_of(labels.back()));
     wo = std::max(wo, width_of(r.old_text));
   }

@@ -106,15 +106,15 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
   return out;
 }
 
-// "CPU", "CPU, CUDA, HIP" or "CPU … Meta (14 keys)".
-std::string label_of(const Run& run) {
-  const auto& ks = run.keys;
-  if (ks.size() == 1) return ks[0];
-  if (ks.size() <= 3) return fmt::format("{}", fmt::join(ks, ", "));
-  return fmt::format("{} \u2026 {} ({} keys)", ks.front(), ks.back(), ks.size());
-}
+std::string label_of(const Run& run) { return key_run_label(run.keys); }
 
 }  // namespace
+
+std::string key_run_label(const std::vector<std::string>& keys) {
+  if (keys.size() == 1) return keys[0];
+  if (keys.size() <= 3) return fmt::format("{}", fmt::join(keys, ", "));
+  return fmt::format("{} \u2026 {} ({} keys)", keys.front(), keys.back(), keys.size());
+}
 
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                         std::string& out) {
@@ -171,8 +171,8 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
     if (!f.allows(kk.key)) continue;
     for (std::size_t i = 0; i < kk.kernels.size(); ++i) {
       const Kernel& k = kk.kernels[i];
-      Line l{p.display_name(kk.key, reg.privateuse1_name), printable(readable_debug(k.debug)), "",
-             to_string(k.where), i == 0};
+      Line l{p.display_name(kk.key, reg.privateuse1_name), printable(readable_debug(k.debug)), "", to_string(k.where),
+             i == 0};
       if (p.is_alias(kk.key)) l.key += " (alias)";
       if (k.fallthrough) l.flags += " fallthrough";
       if (k.catch_all) l.flags += " catch-all";
@@ -214,12 +214,11 @@ void render_fallbacks_human(const Registry& reg, const KeyFilter& f, const Human
     wk = std::max(wk, width_of(keys.back()));
     wn = std::max(wn, width_of(kernels.back()));
   }
-  out += paint("backend fallbacks the files register (each serves every operator without a kernel for its key):",
-               "1");
+  out += paint("backend fallbacks the files register (each serves every operator without a kernel for its key):", "1");
   out += '\n';
   for (std::size_t i = 0; i < fallbacks.size(); ++i)
-    out += fmt::format("  {:<{}}  {:<{}}  {}\n", keys[i], wk, kernels[i], wn,
-                       paint(to_string(fallbacks[i]->where), "2"));
+    out +=
+        fmt::format("  {:<{}}  {:<{}}  {}\n", keys[i], wk, kernels[i], wn, paint(to_string(fallbacks[i]->where), "2"));
 }
 
 void render_fallback_count(const Registry& reg, const KeyFilter& f, const HumanStyle& s, std::string& out) {
