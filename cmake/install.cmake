@@ -20,5 +20,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/lint.md ${C
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/schema ${CMAKE_SOURCE_DIR}/docs/ci
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The HTML matrix's data shape (html/README.md) and its screenshot; the page
+# itself is embedded in the binary.
+install(FILES ${CMAKE_SOURCE_DIR}/docs/html/README.md ${CMAKE_SOURCE_DIR}/docs/html/matrix.png
+        DESTINATION ${CMAKE_INSTALL_DOCDIR}/html)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/examples DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.toml")

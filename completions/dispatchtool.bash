@@ -60,7 +60,7 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint coverage ops trace diff"
+  local commands="table registrations explain keys lint coverage ops html trace diff"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -122,6 +122,7 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
+    -o|--output) __dispatchtool_files '*.html'; return ;;
     --op) return ;;
   esac
   local opts
@@ -130,9 +131,10 @@ _dispatchtool() {
     registrations) opts="--profile --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --help" ;;
     explain) opts="--profile --op --keys --all --no-library --tag --exclude-tag --format --register --color --help" ;;
     keys) opts="--profile --names --format --no-library --help" ;;
-    lint) opts="--profile --format --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    lint) opts="--profile --format --color --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
     coverage) opts="--backend --profile --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
+    html) opts="--profile --op --keys --all --no-library --tag --exclude-tag --register --output -o --help" ;;
     trace) opts="--profile --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
     diff) opts="--profile --against --op --format --expand --no-library --color --help" ;;
   esac

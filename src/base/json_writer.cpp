@@ -31,6 +31,11 @@ void JsonWriter::null() {
   out_ += "null";
 }
 
+void JsonWriter::raw_value(std::string_view json) {
+  separate();
+  out_ += json;
+}
+
 void JsonWriter::text_member(std::string_view k, std::string_view text) {
   key(k);
   begin_object();

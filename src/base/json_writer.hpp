@@ -27,6 +27,8 @@ class JsonWriter {
   void num(std::uint64_t n);
   void boolean(bool b);
   void null();
+  // A value that is already JSON (written by another JsonWriter), as is.
+  void raw_value(std::string_view json);
 
   // Shorthands for "key": value members.
   void member(std::string_view k, std::string_view s) {

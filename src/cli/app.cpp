@@ -158,6 +158,27 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
   return true;
 }
 
+std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
+                                                  const std::vector<std::string>& files, bool no_library,
+                                                  std::string_view verb) {
+  LoadOptions lo;
+  if (!open_library_for(io, profile, no_library, lo.library)) return nullptr;
+  if (files.empty() && lo.library == nullptr) {
+    usage_error(io, no_library ? std::string("no input files (--no-library leaves only the files' operators)")
+                               : fmt::format("no input files, and profile {} has no operator library of "
+                                             "PyTorch's own operators to {} (torch-1.13 has one)",
+                                             profile.name(), verb));
+    return nullptr;
+  }
+  auto loaded = load(profile, files, io.fs.read, lo);
+  if (!loaded) {
+    report(io, loaded.error());
+    return nullptr;
+  }
+  for (const auto& w : loaded->registry.warnings()) report(io, w);
+  return std::make_unique<LoadResult>(std::move(*loaded));
+}
+
 std::string no_input_message(bool has_library) {
   if (has_library)
     return "no input files (give TOML files, - for standard input, --op NAME or --all for PyTorch's own "
@@ -277,7 +298,8 @@ int parse_error(const Io& io, const CLI::ParseError& e, const std::vector<Comman
   if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr && what.ends_with(" missing"))
     return usage_error(io, fmt::format("{} needs a value{}", printable(what.substr(0, what.find(':'))), see));
   // Values (one_of) already list what is expected; exclusions say it all.
-  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr || dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr)
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr ||
+      dynamic_cast<const CLI::ExcludesError*>(&e) != nullptr)
     return usage_error(io, printable(what));
   return usage_error(io, printable(what) + see);
 }
@@ -300,13 +322,15 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool explain --op myops::myrelu --keys AutogradCPU configs/examples/custom_op.toml\n"
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
+      "  dispatchtool html -o matrix.html configs/examples/*.toml\n"
       "  dispatchtool trace --profile torch-1.13 --op aten::add.Tensor --arg cpu,requires_grad --arg cpu\n"
       "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
   const std::vector<Command> commands = {
       add_table_command(app, io), add_registrations_command(app, io), add_explain_command(app, io),
       add_keys_command(app, io),  add_lint_command(app, io),          add_coverage_command(app, io),
-      add_ops_command(app, io),   add_trace_command(app, io),         add_diff_command(app, io)};
+      add_ops_command(app, io),   add_html_command(app, io),          add_trace_command(app, io),
+      add_diff_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

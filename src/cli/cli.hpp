@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "keys/profile.hpp"
@@ -76,6 +77,14 @@ void add_library_options(CLI::App& sub, bool& all, bool& no_library);
 // The profile's operator library unless `no_library` (nullptr if it has none);
 // false after printing an error.
 bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library);
+// The files over the profile's library (none with `no_library`), for a
+// command that works on the library when no file is given; `verb` says what
+// it does with operators ("list", "cover") in the usage error when there is
+// nothing to work on. Prints errors and the registry's warnings; nullptr
+// after an error.
+std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
+                                                  const std::vector<std::string>& files, bool no_library,
+                                                  std::string_view verb);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 void add_input_options(CLI::App& sub, InputOptions& o);
@@ -145,6 +154,7 @@ Command add_keys_command(CLI::App& app, const Io& io);
 Command add_lint_command(CLI::App& app, const Io& io);
 Command add_coverage_command(CLI::App& app, const Io& io);
 Command add_ops_command(CLI::App& app, const Io& io);
+Command add_html_command(CLI::App& app, const Io& io);
 // --tag / --exclude-tag (ops, table, coverage).
 void add_op_filter_options(CLI::App& sub, OpFilter& f);
 Command add_trace_command(CLI::App& app, const Io& io);

@@ -51,20 +51,9 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   if (!statuses || !fail_on) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
-  LoadOptions lo;
-  if (!open_library_for(io, **profile, o.no_library, lo.library)) return kExitError;
-  if (o.files.empty() && lo.library == nullptr)
-    return usage_error(io, o.no_library ? "no input files (--no-library leaves only the files' operators)"
-                                        : fmt::format("no input files, and profile {} has no operator library of "
-                                                      "PyTorch's own operators to cover (torch-1.13 has one)",
-                                                      (*profile)->name()));
-  auto loaded = load(**profile, o.files, io.fs.read, lo);
-  if (!loaded) {
-    report(io, loaded.error());
-    return kExitError;
-  }
+  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "cover");
+  if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
-  for (const auto& w : reg.warnings()) report(io, w);
   auto keys = coverage_keys(reg, o.backend);
   if (!keys) return usage_error(io, keys.error().message);
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
@@ -108,8 +97,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
                              "missing"));
   repeatable(sub->add_option("--fail-on", o->fail_on,
                              "exit 1 when any operator has one of these statuses (e.g. missing), for CI"));
-  sub->add_option("--format", o->format, "text (default) or json (an array of rows)")
-      ->check(one_of({"text", "json"}));
+  sub->add_option("--format", o->format, "text (default) or json (an array of rows)")->check(one_of({"text", "json"}));
   sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
   add_op_filter_options(*sub, o->filter);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")

@@ -21,6 +21,7 @@ struct LintOptions {
   std::vector<std::string> context;  // loaded first; their own findings are not reported
   std::string profile;
   std::string format = "text";
+  std::string color = "auto";
   std::vector<std::string> select, ignore, severity;
   std::string fail_on;
   std::string config;
@@ -172,7 +173,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   std::error_code ec;
   const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
   std::string out;
-  lint::render(*lint::parse_format(o.format), *findings, info, summary, out);
+  lint::render(*lint::parse_format(o.format), *findings, info, summary, out, use_color(io, o.color));
   std::fputs(out.c_str(), io.out);
   std::fprintf(io.err, "dispatchtool lint: %s\n", lint::summary_line(summary).c_str());
   return lint::fails(*findings, config->fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
@@ -196,6 +197,11 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   sub->add_option("--format", o->format,
                   "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
       ->check(one_of({"text", "json", "sarif", "github"}));
+  sub->add_option("--color", o->color,
+                  "colour severities and rule ids of the text format: auto (terminal, unless NO_COLOR), always, "
+                  "never; the other formats are never coloured")
+      ->check(one_of({"auto", "always", "never"}))
+      ->capture_default_str();
   // One value per occurrence (repeatable), so that FILE... after them stays a file.
   auto repeatable = [](CLI::Option* opt) {
     opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

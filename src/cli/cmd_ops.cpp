@@ -31,20 +31,9 @@ int run_ops(const Io& io, const OpsOptions& o) {
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
-  LoadOptions lo;
-  if (!open_library_for(io, **profile, o.no_library, lo.library)) return kExitError;
-  if (o.files.empty() && lo.library == nullptr)
-    return usage_error(io, o.no_library ? "no input files (--no-library leaves only the files' operators)"
-                                        : fmt::format("no input files, and profile {} has no operator library of "
-                                                      "PyTorch's own operators to list (torch-1.13 has one)",
-                                                      (*profile)->name()));
-  auto loaded = load(**profile, o.files, io.fs.read, lo);
-  if (!loaded) {
-    report(io, loaded.error());
-    return kExitError;
-  }
+  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list");
+  if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
-  for (const auto& w : reg.warnings()) report(io, w);
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
   reg.materialize_all();
   const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);

@@ -34,12 +34,25 @@ constexpr int kMessageIndent = 6, kNoteIndent = 4, kNoteLineIndent = 8;
 
 // "FILE:LINE:COL: severity: first line of the message [rule-id]", then the
 // message's further lines (PyTorch's multi-line texts), indented.
-void text_headline(const Finding& f, std::string& out) {
+// gcc's colours: errors bold red, warnings bold magenta, infos and notes bold cyan.
+std::string_view severity_sgr(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      return "1;31";
+    case Severity::Warning:
+      return "1;35";
+    case Severity::Info:
+      break;
+  }
+  return "1;36";
+}
+
+void text_headline(const Finding& f, std::string& out, bool color) {
   const std::string_view msg = f.message;
   const auto nl = msg.find('\n');
-  out += fmt::format("{}: {}: ", to_string(f.where), to_string(f.severity));
+  out += fmt::format("{}: {}: ", to_string(f.where), paint(to_string(f.severity), severity_sgr(f.severity), color));
   append_printable(msg.substr(0, nl), out, kMessageIndent);
-  out += fmt::format(" [{}]\n", f.rule);
+  out += fmt::format(" [{}]\n", paint(f.rule, "1", color));
   if (nl == std::string_view::npos) return;
   out.append(kMessageIndent, ' ');
   append_printable(msg.substr(nl + 1), out, kMessageIndent);
@@ -88,18 +101,19 @@ std::string summary_line(const Summary& s) {
   return out;
 }
 
-void render_text(const std::vector<Finding>& findings, std::string& out) {
+void render_text(const std::vector<Finding>& findings, std::string& out, bool color) {
   for (const auto& f : findings) {
-    text_headline(f, out);
+    text_headline(f, out, color);
     for (const auto& n : f.notes) {
       out.append(kNoteIndent, ' ');
-      out += fmt::format("{}: note: ", to_string(n.where));
+      out += fmt::format("{}: {} ", to_string(n.where), paint("note:", severity_sgr(Severity::Info), color));
       append_printable(n.message, out, kNoteLineIndent);
       out += '\n';
     }
     if (!f.fix.empty()) {
       out.append(kNoteIndent, ' ');
-      out += "help: ";
+      out += paint("help:", "1;32", color);
+      out += ' ';
       append_printable(f.fix, out, kNoteLineIndent);
       out += '\n';
     }
@@ -156,10 +170,10 @@ void render_github(const std::vector<Finding>& findings, std::string& out) {
 }
 
 void render(Format format, const std::vector<Finding>& findings, const OutputInfo& info, const Summary& summary,
-            std::string& out) {
+            std::string& out, bool color) {
   switch (format) {
     case Format::Text:
-      render_text(findings, out);
+      render_text(findings, out, color);
       break;
     case Format::Json:
       render_json(findings, info, summary, out);

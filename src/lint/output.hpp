@@ -35,10 +35,12 @@ Summary summarize(const std::vector<Finding>& findings, const BaselineUse& basel
 // 2 findings the baseline accepts no longer occur (fixed? refresh it with --write-baseline)"
 std::string summary_line(const Summary& s);
 
-// Appends the findings in `format` (for standard output).
+// Appends the findings in `format` (for standard output). `color` colours the
+// text format's severities, rule ids and note/help labels; the other formats
+// are for machines and never coloured.
 void render(Format format, const std::vector<Finding>& findings, const OutputInfo& info, const Summary& summary,
-            std::string& out);
-void render_text(const std::vector<Finding>& findings, std::string& out);
+            std::string& out, bool color = false);
+void render_text(const std::vector<Finding>& findings, std::string& out, bool color = false);
 void render_json(const std::vector<Finding>& findings, const OutputInfo& info, const Summary& summary,
                  std::string& out);
 void render_sarif(const std::vector<Finding>& findings, const OutputInfo& info, std::string& out);

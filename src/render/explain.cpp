@@ -57,7 +57,10 @@ Explanation Explainer::explain(KeyId key) const {
 }
 
 std::string Explainer::question(const Explanation& e, const ExplainStep& s) const {
-  const std::string k = key_name(e.key);
+  return question(s, key_name(e.key));
+}
+
+std::string Explainer::question(const ExplainStep& s, std::string_view k) const {
   if (is_step(s, "1")) return fmt::format("a kernel registered on {} itself?", k);
   if (is_step(s, "3")) return fmt::format("a backend fallback registered for {}?", k);
   return fmt::format("does {} cover {}?", key_name(s.subject), k);
@@ -99,11 +102,13 @@ const std::string& Explainer::available() const {
   return *available_;
 }
 
-std::string Explainer::meaning(const Explanation& e) const { return meaning(e, op().name, available()); }
+std::string Explainer::meaning(const Explanation& e) const {
+  return meaning(e, op().name, available(), key_name(e.key));
+}
 
-std::string Explainer::meaning(const Explanation& e, std::string_view op_name, std::string_view available) const {
+std::string Explainer::meaning(const Explanation& e, std::string_view op_name, std::string_view available,
+                               std::string_view k) const {
   const Entry& r = e.result;
-  const std::string k = key_name(e.key);
   if (r.valid() && r.fallthrough())
     return fmt::format(
         "A fallthrough: at run time {} is masked out of this operator's dispatch key set, so a call "

@@ -47,16 +47,19 @@ class Explainer {
   [[nodiscard]] std::string key_name(KeyId k) const;
   // "a kernel registered on CPU itself?", "does Autograd cover AutogradCPU?", ...
   [[nodiscard]] std::string question(const Explanation& e, const ExplainStep& s) const;
+  // The same with other text for the key explained (the HTML page fills in "{key}").
+  [[nodiscard]] std::string question(const ExplainStep& s, std::string_view key) const;
   // The answer column: "no", "yes: KERNEL  (FILE:LINE:COL)", ...; with `color` the location is dim.
   [[nodiscard]] std::string answer(const ExplainStep& s, bool color) const;
   // The line explain prints under a step, without its indentation ("but it is not used: ..."); empty: none.
   [[nodiscard]] std::string note_line(const ExplainStep& s) const;
   // What the result means when the operator is called (explain's closing text).
   [[nodiscard]] std::string meaning(const Explanation& e) const;
-  // The same with other text for the operator's name and for the list of keys
-  // that have an entry (the HTML page fills in "{op}" and "{available}").
-  [[nodiscard]] std::string meaning(const Explanation& e, std::string_view op_name,
-                                    std::string_view available) const;
+  // The same with other text for the operator's name, for the list of keys
+  // that have an entry and for the key explained (the HTML page fills in
+  // "{op}", "{available}" and "{key}").
+  [[nodiscard]] std::string meaning(const Explanation& e, std::string_view op_name, std::string_view available,
+                                    std::string_view key) const;
   // The keys with an entry, in table order: "CPU, CUDA, ..." (computed once).
   [[nodiscard]] const std::string& available() const;
 

@@ -250,8 +250,8 @@ void render_keys_json(const Registry& reg, const JsonDocument& doc, std::string&
   w.end_object();
 }
 
-void render_explain_json(const Resolver& r, const Operator& op, const std::vector<KeyId>& keys,
-                         const JsonDocument& doc, std::string& out) {
+void render_explain_json(const Resolver& r, const Operator& op, const std::vector<KeyId>& keys, const JsonDocument& doc,
+                         std::string& out) {
   const Registry& reg = r.registry();
   const Explainer x(r, op);
   JsonWriter w(out);

@@ -35,7 +35,7 @@ void render_registrations_json(const Registry& reg, const std::vector<const Oper
 // fallbacks and PrivateUse1 name of the registry's files.
 void render_keys_json(const Registry& reg, const JsonDocument& doc, std::string& out);
 // explain --format json: one explanation per key (runtime keys), in the order given.
-void render_explain_json(const Resolver& r, const Operator& op, const std::vector<KeyId>& keys,
-                         const JsonDocument& doc, std::string& out);
+void render_explain_json(const Resolver& r, const Operator& op, const std::vector<KeyId>& keys, const JsonDocument& doc,
+                         std::string& out);
 
 }  // namespace dt

@@ -44,12 +44,13 @@ void render_runtime_keys(const Registry& reg, std::string& out) {
   out += fmt::format("{} runtime keys (dispatch-table rows, lowest priority first):\n", p.runtime_keys().size());
   std::size_t width = 3;
   for (KeyId k : p.runtime_keys()) width = std::max(width, name_of(reg, k).size());
-  out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", "ROW", "KEY", width, "KIND", "PARSEABLE",
-                     reg.user_fallbacks().empty() ? "CORE BACKEND FALLBACK" : "BACKEND FALLBACK (PyTorch's or the files')");
+  out += fmt::format(
+      "  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", "ROW", "KEY", width, "KIND", "PARSEABLE",
+      reg.user_fallbacks().empty() ? "CORE BACKEND FALLBACK" : "BACKEND FALLBACK (PyTorch's or the files')");
   for (KeyId k : p.runtime_keys()) {
     const Fallback* f = reg.fallback_for(k);
-    out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", p.key(k).slot, name_of(reg, k), width,
-                       kind_name(p, k), p.key(k).parseable ? "yes" : "no", f != nullptr ? fallback_text(*f) : "");
+    out += fmt::format("  {:>4}  {:<{}}  {:<14}  {:<9}  {}\n", p.key(k).slot, name_of(reg, k), width, kind_name(p, k),
+                       p.key(k).parseable ? "yes" : "no", f != nullptr ? fallback_text(*f) : "");
   }
 }
 

@@ -27,6 +27,10 @@ check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool table --profile torch-1" torch-1.13
 check "dispatchtool lint --format sa" sarif
+check "dispatchtool lint --color n" never
+check "dispatchtool h" html
+check "dispatchtool html --keys AutogradC" AutogradCPU
+check "dispatchtool html --tag view_c" view_copy
 check "dispatchtool coverage --status mis" missing
 check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous
 check "dispatchtool coverage --backend PrivateU" PrivateUse1
@@ -37,7 +41,7 @@ check "dispatchtool coverage --exclude-tag gener" generated
 check "dispatchtool lint --ignore-tag generated,inplace_v" generated,inplace_view
 # Value completions (run in a directory with known files).
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/subdir" && touch "$tmp/ops.toml" "$tmp/base.lst" "$tmp/subdir/x.toml"
+mkdir -p "$tmp/subdir" && touch "$tmp/ops.toml" "$tmp/base.lst" "$tmp/subdir/x.toml" "$tmp/page.html"
 cd "$tmp"
 check "dispatchtool table o" ops.toml
 check "dispatchtool table s" subdir
@@ -49,6 +53,9 @@ check "dispatchtool lint --config b" base.lst
 check "dispatchtool lint --write-baseline b" base.lst
 check "dispatchtool lint --write-baseline s" subdir
 check "dispatchtool lint --context s" subdir
+check "dispatchtool html -o p" page.html
+check "dispatchtool html --output s" subdir
+check "dispatchtool html o" ops.toml
 # Rule ids (from lint --list-rules) for --select/--ignore, comma lists like --keys.
 for rule in $(dispatchtool lint --list-rules | cut -d' ' -f1); do
   check "dispatchtool lint --select " "$rule"

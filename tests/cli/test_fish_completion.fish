@@ -43,6 +43,8 @@ check "dispatchtool table s" subdir/
 check_not "dispatchtool table b" base.lst
 check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
+check "dispatchtool html --keys CPU,AutogradC" CPU,AutogradCPU
+check "dispatchtool lint --color n" never
 check "dispatchtool explain --register CPU,Composite" CPU,CompositeImplicitAutograd
 check "dispatchtool table --profile " torch-main
 check "dispatchtool table --profile " torch-1.13

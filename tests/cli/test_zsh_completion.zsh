@@ -110,6 +110,8 @@ check "dispatchtool --v" --version
 check "dispatchtool table --style py" python-dispatcher
 check "dispatchtool table --color n" never
 check "dispatchtool lint --format sa" sarif
+check "dispatchtool lint --color n" never
+check "dispatchtool html --keys AutogradC" AutogradCPU
 check "dispatchtool lint --fail-on w" warning
 check "dispatchtool coverage --status mis" missing
 check "dispatchtool coverage --fail-on missing,ambi" missing,ambiguous

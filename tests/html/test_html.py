@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""The HTML matrix template works in a real browser (headless Chromium).
+"""The page `dispatchtool html` writes works in a real browser (headless Chromium).
 
-    test_html.py --template docs/html/matrix_template.html --data docs/html/sample.json \
-                 [--screenshot matrix.png] [--tool build/dispatchtool --root .]
+    test_html.py --tool build/dispatchtool --root . [--screenshot matrix.png] [--no-all]
 
-Fills the template's one placeholder with the data (as the renderer must:
-every "<" written as \\u003c), opens the page in headless Chromium driven over
+Runs the real command on the shipped examples (configs/examples) and on
+PyTorch's whole library (--all), checks that each page is the embedded
+template (docs/html/matrix_template.html) with its data in place of the one
+placeholder (every "<" written as \\u003c), validates that data against
+docs/schema/html.schema.json, opens the pages in headless Chromium driven over
 the DevTools protocol (python3-websocket, loopback only) and checks the DOM:
 
 - one cell per operator and key, each with the class of its status and that
@@ -17,22 +19,24 @@ the DevTools protocol (python3-websocket, loopback only) and checks the DOM:
   columns it covers;
 - filters: namespace, operator name, keys, alias, "hide missing";
 - a real mouse click on a cell opens the explain popup with that cell's
-  status, kernel and every step; Escape closes it;
+  status, kernel, every step and the meaning -- the same text as
+  `dispatchtool explain` prints for that operator and key; Escape closes it;
 - no console message of level error or warning, no uncaught exception, and no
   network request (the page is self-contained; its CSP forbids any);
-- a synthetic 3,400 operators × 130 keys data set loads and filters quickly
+- a kernel named "</script><script>..." stays text: shown in the hover
+  text, never run;
+- the whole library (~3,400 operators × ~130 keys) loads and filters quickly
   and keeps the DOM small (rows outside the view are not rendered).
 
-Writes a PNG screenshot (with the popup open) to --screenshot. With --tool,
-also checks that docs/html/sample.json is what tests/html/make_sample.py
-makes from the current binary. Exits 77 (skipped) when chromium or
-python3-websocket is missing.
+Writes a PNG screenshot of the examples' page (with the popup open) to
+--screenshot. Exits 77 (skipped) when chromium or python3-websocket is
+missing.
 """
 import argparse
 import base64
+import glob
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
@@ -51,27 +55,48 @@ PLACEHOLDER = "{{DISPATCHTOOL_DATA}}"
 STATUSES = ["kernel", "composite-explicit", "composite-implicit", "autograd", "fallback", "fallthrough",
             "ambiguous", "missing"]
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCHEMA = os.path.join(ROOT, "docs", "schema", "html.schema.json")
+TEMPLATE = os.path.join(ROOT, "docs", "html", "matrix_template.html")
+EXAMPLES = ["configs/examples/custom_op.toml", "configs/examples/autogradother_ambiguity.toml",
+            "configs/examples/out_of_tree_backend.toml", "configs/examples/xla_fallback.toml"]
+PROFILE = "torch-1.13"
+sys.path.insert(0, os.path.join(ROOT, "tests", "json"))
+import validate  # noqa: E402  (tests/json/validate.py)
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+from checks import Checks  # noqa: E402  (tests/checks.py)
 
 
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}")
-        return ok
+def split_page(template, page):
+    """The data text of a page, if the page is the template with that text in place of the placeholder."""
+    at = template.index(PLACEHOLDER)
+    head, tail = template[:at], template[at + len(PLACEHOLDER):]
+    if not (page.startswith(head) and page.endswith(tail) and len(page) >= len(head) + len(tail)):
+        return None
+    return page[len(head):len(page) - len(tail)]
 
 
-def fill(template, data):
-    """The page: the template with the data in place of its one placeholder."""
-    if template.count(PLACEHOLDER) != 1:
-        raise ValueError(f"the template must hold {PLACEHOLDER} exactly once")
-    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
-    return template.replace(PLACEHOLDER, payload)
+def read_page(checks, template, path, what):
+    """Checks the page against the template and returns its data (or None)."""
+    page = open(path, encoding="utf-8").read()
+    text = split_page(template, page)
+    if not checks.check(text is not None, f"{what}: the page is the template with the data in its placeholder"):
+        return None
+    checks.check("<" not in text, f"{what}: no '<' in the data (written as \\u003c)")
+    checks.check(page.count("</script>") == template.count("</script>"), f"{what}: no script element ends early")
+    data = json.loads(text)
+    errors = validate.validate(SCHEMA, data)
+    checks.check(not errors, f"{what}: the data validates against docs/schema/html.schema.json: {errors[:3]}")
+    return data
+
+
+def run_html(tool, root, out, *args):
+    t0 = time.monotonic()
+    r = subprocess.run([tool, "html", "-o", out, *args], cwd=root, capture_output=True, text=True)
+    took = time.monotonic() - t0
+    if r.returncode != 0:
+        raise RuntimeError(f"dispatchtool html {' '.join(args)}: exit {r.returncode}: {r.stderr}")
+    return took
 
 
 def chromium_binary():
@@ -206,45 +231,6 @@ def status_counts(data):
     return counts
 
 
-def synthetic(n_ops=3400, n_keys=130, seed=7):
-    """A data set the size of PyTorch's own: 3,400 operators × 130 keys, ~100k distinct cells."""
-    rnd = random.Random(seed)
-    keys = [{"name": f"Key{j:03d}", "kind": "per-backend" if j < 100 else "functionality"} for j in range(n_keys)]
-    aliases = [{"name": "Autograd", "covers": list(range(100, 118))},
-               {"name": "CompositeImplicitAutograd", "covers": list(range(0, 118))},
-               {"name": "CompositeExplicitAutograd", "covers": list(range(0, 60))}]
-    strings = ["no", "yes, but no kernel is registered on it"]
-    strings += [f"a kernel registered on Key{j:03d} itself?" for j in range(n_keys)]
-    cells, operators = [], []
-    missing = []
-    for j in range(n_keys):
-        missing.append(len(cells))
-        cells.append({"status": "missing", "kernel": None, "provenance": None, "source_key": None,
-                      "steps": [["1", 2 + j, 0], ["3", 2 + j, 0]], "meaning": 0})
-    namespaces = ["aten", "prims", "quantized", "sparse", "myops", "_quantized", "c10d"]
-    for i in range(n_ops):
-        ns = namespaces[0] if i < 2500 else rnd.choice(namespaces[1:])
-        name = f"{ns}::op{i:04d}.overload"
-        strings.append(f"registered at aten/src/ATen/RegisterCPU.cpp:{i}")
-        kernel = len(strings) - 1
-        row = []
-        cia = i % 3 == 0
-        for j in range(n_keys):
-            if cia and j < 118 or (not cia and j in (1, 2, 11)):
-                cells.append({"status": "composite-implicit" if cia else "kernel", "kernel": kernel,
-                              "provenance": "math kernel" if cia else "kernel",
-                              "source_key": "CompositeImplicitAutograd" if cia else f"Key{j:03d}",
-                              "steps": [["1", 2 + j, 0], ["2.3b", 2 + j, 1]], "meaning": 1})
-                row.append(len(cells) - 1)
-            else:
-                row.append(missing[j])
-        operators.append({"namespace": ns, "name": name, "schema": f"{name}(Tensor self) -> Tensor", "cells": row})
-    operators.sort(key=lambda o: o["name"].encode())
-    return {"version": 1, "tool": {"name": "dispatchtool", "version": "0.0.0"}, "profile": "synthetic",
-            "title": "synthetic: 3,400 operators", "keys": keys, "aliases": aliases, "operators": operators,
-            "cells": cells, "strings": strings}
-
-
 JS_CELLS = """Array.from(document.querySelectorAll('#rows .r')).map(r => [
   +r.dataset.op,
   Array.from(r.querySelectorAll('.c')).map(c => [+c.dataset.key, c.className, getComputedStyle(c).backgroundColor, c.title])])"""
@@ -267,8 +253,9 @@ def set_control(b, selector, value, event):
     time.sleep(0.25 if event == "input" else 0.02)
 
 
-def check_sample(b, checks, data, url, screenshot):
+def check_sample(b, checks, data, url, screenshot, explain):
     ops, keys = data["operators"], data["keys"]
+    b.events.clear()
     t0 = time.monotonic()
     b.open(url)
     checks.check(b.wait_for("document.body.dataset.ready === 'true'"), "the page renders (body[data-ready])")
@@ -370,13 +357,24 @@ def check_sample(b, checks, data, url, screenshot):
         steps: Array.from(p.querySelectorAll('tbody tr')).map(tr => Array.from(tr.cells).map(td => td.textContent)),
         meaning: p.querySelector('.meaning').textContent}))(document.getElementById('explain'))""")
     S = data["strings"]
-    want_steps = [[s[0], S[s[1]], S[s[2]]] for s in cell["steps"]]
+    want_steps = [[s[0], S[s[1]].replace("{key}", keys[j]["name"]), S[s[2]]] for s in cell["steps"]]
     checks.check(popup["op"] == str(i) and popup["key"] == str(j) and keys[j]["name"] in popup["title"],
                  f"the popup is about the clicked cell: {popup['title']}")
     checks.check(popup["status"] == cell["status"], f"popup status {popup['status']} == {cell['status']}")
     checks.check(popup["kernel"] == (S[cell["kernel"]] if cell["kernel"] is not None else "—"), "popup kernel")
     checks.check(popup["steps"] == want_steps, f"popup shows every explain step: {popup['steps']}")
-    checks.check(popup["meaning"] == S[cell["meaning"]], "popup shows the meaning")
+    meaning = S[cell["meaning"]].replace("{op}", ops[i]["name"]).replace("{available}", S[ops[i]["available"]])
+    meaning = meaning.replace("{key}", keys[j]["name"])
+    checks.check(popup["meaning"] == meaning, "popup shows the meaning, the operator's name and keys filled in")
+    # The popup says what `dispatchtool explain` says for that operator and key.
+    text = explain(ops[i]["name"], keys[j]["name"])
+    width = max(len(q) for _, q, _ in popup["steps"])
+    lines = ""
+    for step, question, answer in popup["steps"]:
+        first, *notes = answer.split("\n")
+        lines += f"  {step:<5} {question:<{width}}  {first}\n" + "".join(f"        {n}\n" for n in notes)
+    checks.check(lines in text, f"the popup's steps are explain's:\n{lines}\nexplain:\n{text}")
+    checks.check(text.endswith("\n" + popup["meaning"] + "\n"), "the popup's meaning is explain's")
     if screenshot:
         b.eval("(g => { g.scrollLeft = 0; g.scrollTop = 0; })(document.getElementById('grid'))")
         time.sleep(0.1)
@@ -400,6 +398,7 @@ def check_big(b, checks, data, url):
     load = time.monotonic() - t0
     print(f"big: {n_ops} × {n_keys} ready in {load:.2f} s")
     checks.check(ready and load < 10, f"{n_ops} × {n_keys}: ready in {load:.2f} s (< 10 s)")
+    checks.check(n_ops > 3000 and n_keys > 100, f"the whole library: {n_ops} operators × {n_keys} keys")
     shown = b.eval("document.querySelectorAll('#rows .c').length")
     checks.check(0 < shown <= 200 * n_keys, f"only rows in view are in the DOM ({shown} cells)")
     # Scroll to the end: the last operator's row appears.
@@ -409,8 +408,8 @@ def check_big(b, checks, data, url):
     ok = b.wait_for(f"!!document.querySelector('#rows .r[data-op=\"{last}\"]')", timeout=5)
     checks.check(ok, f"scrolled to the end, the last operator is rendered ({time.monotonic() - t0:.2f} s)")
     t0 = time.monotonic()
-    set_control(b, "#f-ns", "myops", "change")
-    want = sum(1 for o in data["operators"] if o["namespace"] == "myops")
+    set_control(b, "#f-ns", "aten", "change")
+    want = sum(1 for o in data["operators"] if o["namespace"] == "aten")
     took = time.monotonic() - t0
     checks.check(b.eval("document.getElementById('summary').textContent").startswith(f"{want} operators"),
                  "namespace filter on the big data")
@@ -423,53 +422,91 @@ def check_big(b, checks, data, url):
     checks.check(not problems, f"big data: no console errors or warnings: {problems}")
 
 
+def check_escape(b, checks, template, tool, d):
+    """A kernel named like markup is text in the page: shown, never run."""
+    evil = "</script><script>document.body.dataset.pwned = 'yes'</script><!--"
+    src = os.path.join(d, "evil.toml")
+    with open(src, "w", encoding="utf-8") as f:
+        f.write('namespace = "myops"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n'
+                f'dispatch = {{ CPU = {json.dumps(evil)} }}\n')
+    out = os.path.join(d, "evil.html")
+    run_html(tool, d, out, "--profile", PROFILE, "--keys", "CPU", src)
+    data = read_page(checks, template, out, "a kernel named </script>")
+    if data is None:
+        return
+    url = "file://" + out
+    b.events.clear()
+    b.open(url)
+    checks.check(b.wait_for("document.body.dataset.ready === 'true'"), "the page with a </script> kernel renders")
+    checks.check(b.eval("document.body.dataset.pwned === undefined"), "the kernel's markup does not run")
+    title = b.eval("document.querySelector('#rows .c').title")
+    checks.check(title == f"CPU: kernel · {evil}", f"the hover text shows the kernel's name as text: {title!r}")
+    problems = b.problems(url)
+    checks.check(not problems, f"a </script> kernel: no console errors or warnings: {problems}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--template", required=True)
-    ap.add_argument("--data", required=True)
+    ap.add_argument("--tool", required=True, help="the dispatchtool binary")
+    ap.add_argument("--root", default=ROOT, help="the source tree (configs/examples)")
     ap.add_argument("--screenshot")
-    ap.add_argument("--tool", help="also check that --data is what make_sample.py makes (run in --root)")
-    ap.add_argument("--root")
-    ap.add_argument("--no-big", action="store_true", help="skip the 3,400 × 130 data set")
+    ap.add_argument("--no-all", action="store_true", help="skip the page of the whole library (--all)")
     a = ap.parse_args()
     checks = Checks()
     binary = chromium_binary()
     if binary is None:
         print("chromium is not installed; skipping (tools/install-deps --tests installs it)")
         return 77
-    template = open(a.template, encoding="utf-8").read()
-    data = json.load(open(a.data, encoding="utf-8"))
+    tool = os.path.abspath(a.tool)
+    template = open(TEMPLATE, encoding="utf-8").read()
     checks.check(template.count(PLACEHOLDER) == 1, f"the template holds {PLACEHOLDER} exactly once")
     checks.check(not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", template, re.I),
                  "the template loads nothing from the network")
 
-    if a.tool:
-        # The committed sample is what make_sample.py makes from today's binary.
-        with tempfile.TemporaryDirectory() as d:
-            out = os.path.join(d, "sample.json")
-            files = ["configs/examples/custom_op.toml", "configs/examples/autogradother_ambiguity.toml",
-                     "configs/examples/out_of_tree_backend.toml", "configs/examples/xla_fallback.toml"]
-            subprocess.run([sys.executable, os.path.join(HERE, "make_sample.py"), "--tool", a.tool, "-o", out,
-                            *files], cwd=a.root, check=True, capture_output=True)
-            checks.check(json.load(open(out)) == data,
-                         "docs/html/sample.json is what tests/html/make_sample.py makes from the binary "
-                         "(regenerate: tests/html/make_sample.py --tool build/dispatchtool -o docs/html/sample.json "
-                         + " ".join(files) + ")")
+    def explainer(profile, files):
+        def explain(op, key):
+            r = subprocess.run([tool, "explain", "--profile", profile, "--op", op, "--keys", key, "--color", "never",
+                                *files], cwd=a.root, capture_output=True, text=True)
+            return r.stdout if r.returncode == 0 else f"exit {r.returncode}: {r.stderr}"
+        return explain
 
     with tempfile.TemporaryDirectory() as d:
         page = os.path.join(d, "matrix.html")
-        with open(page, "w", encoding="utf-8") as f:
-            f.write(fill(template, data))
-        big = os.path.join(d, "big.html")
-        if not a.no_big:
-            with open(big, "w", encoding="utf-8") as f:
-                f.write(fill(template, synthetic()))
-            print(f"big page: {os.path.getsize(big) / 1e6:.1f} MB")
+        took = run_html(tool, a.root, page, "--profile", PROFILE, *EXAMPLES)
+        print(f"examples: dispatchtool html took {took:.2f} s, {os.path.getsize(page)} bytes")
+        data = read_page(checks, template, page, "examples")
+        want = "dispatchtool: " + ", ".join(os.path.basename(f) for f in EXAMPLES)
+        checks.check(data is not None and data["title"] == want, f"the examples' page is titled {want!r}")
+        # Without -o (and with -o -) the same page goes to standard output, byte for byte, every time.
+        with open(page, "rb") as f:
+            written = f.read()
+        for args in (["-o", "-"], []):
+            r = subprocess.run([tool, "html", *args, "--profile", PROFILE, *EXAMPLES], cwd=a.root, capture_output=True)
+            checks.check(r.returncode == 0 and r.stdout == written and not r.stderr,
+                         f"html {' '.join(args) or '(no -o)'} writes the page -o FILE writes to standard output")
+        # Every shipped example at once (a renamed PrivateUse1 needs torch-main).
+        every = sorted(os.path.relpath(p, a.root) for p in glob.glob(os.path.join(a.root, "configs", "examples", "*.toml")))
+        page_every = os.path.join(d, "every.html")
+        run_html(tool, a.root, page_every, *every)
+        data_every = read_page(checks, template, page_every, "every example (torch-main)")
+        whole = os.path.join(d, "all.html")
+        data_all = None
+        if not a.no_all:
+            took = run_html(tool, a.root, whole, "--all", "--profile", PROFILE)
+            print(f"--all: dispatchtool html took {took:.2f} s, {os.path.getsize(whole) / 1e6:.1f} MB")
+            checks.check(took < 30, f"--all renders in {took:.2f} s (< 30 s)")
+            data_all = read_page(checks, template, whole, "--all")
+            want = f"dispatchtool: PyTorch's own operators ({PROFILE})"
+            checks.check(data_all is not None and data_all["title"] == want, f"the --all page is titled {want!r}")
         b = Browser(binary, os.path.join(d, "profile"))
         try:
-            check_sample(b, checks, data, "file://" + page, a.screenshot)
-            if not a.no_big:
-                check_big(b, checks, synthetic(), "file://" + big)
+            if data is not None:
+                check_sample(b, checks, data, "file://" + page, a.screenshot, explainer(PROFILE, EXAMPLES))
+            if data_every is not None:
+                check_sample(b, checks, data_every, "file://" + page_every, None, explainer("torch-main", every))
+            if data_all is not None:
+                check_big(b, checks, data_all, "file://" + whole)
+            check_escape(b, checks, template, tool, d)
         finally:
             b.close()
 

@@ -22,7 +22,8 @@ same share/bash-completion/completions/dispatchtool completions/dispatchtool.bas
 same share/zsh/vendor-completions/_dispatchtool completions/_dispatchtool
 same share/fish/vendor_completions.d/dispatchtool.fish completions/dispatchtool.fish
 for f in README.md:README.md lint.md:docs/lint.md ci.md:docs/ci.md json.md:docs/json.md \
-         profile-format.md:docs/profile-format.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml; do
+         profile-format.md:docs/profile-format.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
+         html/README.md:docs/html/README.md html/matrix.png:docs/html/matrix.png; do
   same "share/doc/dispatchtool/${f%%:*}" "${f#*:}"
 done
 for f in "$src"/docs/schema/*.schema.json; do same "share/doc/dispatchtool/schema/${f##*/}" "docs/schema/${f##*/}"; done
@@ -37,6 +38,10 @@ export PATH="$prefix/bin:$PATH"
 v=$(cd / && dispatchtool --version) && [[ $v == "dispatchtool "* ]] && ok || bad "installed dispatchtool --version: $v"
 out=$(cd / && dispatchtool table --raw "$prefix/share/doc/dispatchtool/examples/custom_op.toml")
 [[ $out == *"CPU: myadd_cpu [kernel]"* ]] && ok || bad "installed dispatchtool table on an installed example: $out"
+# The installed binary writes the matrix page with no file of the source tree (the template is embedded).
+out=$(cd / && dispatchtool html -o - "$prefix/share/doc/dispatchtool/examples/custom_op.toml")
+[[ $out == "<!DOCTYPE html>"* && $out == *'"name":"myops::myadd"'* && $out == *"</html>" ]] && ok \
+  || bad "installed dispatchtool html on an installed example: ${out:0:200}"
 # man finds the page through the prefix.
 if command -v man >/dev/null; then
   page=$(MANPATH="$prefix/share/man" MANWIDTH=80 man dispatchtool 2>&1 | tr -s ' ')

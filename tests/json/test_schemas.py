@@ -11,7 +11,8 @@
    required member removed, an unknown member added, members out of order,
    a colour escape in a string, a status or provenance outside the
    vocabulary, another version, a wrong type;
-4. docs/html/sample.json validates against html.schema.json;
+4. the data of the page `html` writes for the shipped examples validates
+   against html.schema.json (and a broken variant does not);
 5. real output of the binary validates: `lint --format json` of every shipped
    example and of every failing example of docs/lint.md (every other
    command's output: tests/json/test_outputs.py, ctest json.outputs).
@@ -33,17 +34,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lint_examples import doc_examples  # noqa: E402
 
 
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}")
-        return ok
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import Checks  # noqa: E402
 
 
 def objects(node, path=()):
@@ -134,10 +126,16 @@ def main():
     for name in names:
         if name not in ("common", "lint", "html"):
             checks.check(name in documented, f"docs/json.md has an example of {name}")
-    # The HTML matrix's data: its sample (docs/html/README.md).
-    sample = json.load(open(os.path.join(root, "docs", "html", "sample.json"), encoding="utf-8"))
+    # The HTML matrix's data: what `dispatchtool html` writes into the template (docs/html/README.md).
+    template = open(os.path.join(root, "docs", "html", "matrix_template.html"), encoding="utf-8").read()
+    head, tail = template.split("{{DISPATCHTOOL_DATA}}")
+    page = subprocess.run([tool, "html", "-o", "-"] +
+                          sorted(glob.glob(os.path.join(root, "configs", "examples", "*.toml"))),
+                          capture_output=True, text=True, check=True).stdout
+    checks.check(page.startswith(head) and page.endswith(tail), "html writes the template with its data")
+    sample = json.loads(page[len(head):len(page) - len(tail)])
     errs = validate.validate(os.path.join(schema_dir, "html.schema.json"), sample)
-    checks.check(not errs, f"docs/html/sample.json validates against html.schema.json: {errs[:5]}")
+    checks.check(not errs, f"the data of html's page validates against html.schema.json: {errs[:5]}")
     bad = copy.deepcopy(sample)
     bad["cells"][0]["steps"][0].append(0)
     checks.check(validate.validate(os.path.join(schema_dir, "html.schema.json"), bad),

@@ -111,4 +111,14 @@ TEST_CASE("JsonWriter: compact layout has no whitespace and no final newline") {
   CHECK(out == "{\"a\":1,\"b\":[\"x\",null,{}]}");
 }
 
+TEST_CASE("JsonWriter: raw_value writes JSON written elsewhere as a value, with separators") {
+  std::string out;
+  JsonWriter w(out, JsonWriter::Layout::Compact);
+  w.begin_array();
+  w.raw_value("{\"a\":1}");
+  w.raw_value("[2]");
+  w.end_array();
+  CHECK(out == "[{\"a\":1},[2]]");
+}
+
 }  // namespace dt::test

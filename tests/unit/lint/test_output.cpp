@@ -120,4 +120,24 @@ TEST_CASE("summary_line: counts by severity, baseline and stale entries") {
         "with --write-baseline)");
 }
 
+TEST_CASE("lint output: --color paints severity, rule id, note and help in text only") {
+  const auto findings = lint_files({{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2")}});
+  const auto dup = of_rule(findings, "duplicate-registration");
+  REQUIRE(dup.size() == 1);
+  std::string plain, colored;
+  lint::render_text(dup, plain);
+  lint::render_text(dup, colored, true);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  CHECK(colored.rfind("a.toml:10:7: \x1b[1;31merror\x1b[0m: Overriding a previously registered kernel", 0) == 0);
+  CHECK(contains(colored, " [\x1b[1mduplicate-registration\x1b[0m]\n    a.toml:6:7: \x1b[1;36mnote:\x1b[0m the "));
+  CHECK(contains(colored, "    \x1b[1;32mhelp:\x1b[0m "));
+  const lint::OutputInfo info{"9.9.9", "torch-main", ""};
+  for (const auto format : {lint::Format::Json, lint::Format::Sarif, lint::Format::Github}) {
+    std::string out;
+    lint::render(format, dup, info, lint::summarize(dup), out, true);
+    CHECK(!out.empty());
+    CHECK(out.find('\x1b') == std::string::npos);
+  }
+}
+
 }  // namespace dt::test
