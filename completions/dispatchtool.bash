@@ -60,13 +60,13 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint coverage ops html"
+  local commands="table registrations explain keys lint coverage ops html trace diff"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
   fi
   case "$prev" in
-    --profile)
+    --profile|--against)
       COMPREPLY=($(compgen -W "torch-main torch-1.13" -- "$cur"))
       local builtin=("${COMPREPLY[@]}")
       __dispatchtool_files '*.toml'
@@ -95,6 +95,14 @@ _dispatchtool() {
     --tag|--exclude-tag) COMPREPLY=($(compgen -W "$(__dispatchtool_tags)" -- "$cur")); return ;;
     --ignore-tag) __dispatchtool_list "$(__dispatchtool_tags)"; return ;;
     --namespace|--name) return ;;
+    --include|--exclude|--keyset)
+      __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
+      return ;;
+    --arg)
+      # A tensor: [LAYOUT_]DEVICE[,MODIFIER...] (dispatchtool trace --help).
+      __dispatchtool_list "cpu cuda xla meta hip xpu mps ipu hpu ve lazy privateuse1 sparse_cpu sparse_cuda sparse_meta sparse_csr_cpu sparse_csr_cuda quantized_cpu quantized_cuda mkldnn_cpu nested_cpu nested_cuda requires_grad inference conj neg zerotensor python named functional none"
+      return ;;
+    --autocast) COMPREPLY=($(compgen -W "cpu cuda xpu" -- "$cur")); return ;;
     --keys|--register)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
@@ -127,6 +135,8 @@ _dispatchtool() {
     coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
     html) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --register --output -o --help" ;;
+    trace) opts="--profile --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
+    diff) opts="--profile --against --op --format --expand --no-library --color --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -1,6 +1,6 @@
 # fish completion for dispatchtool. Install: copy to ~/.config/fish/completions/
 # (`cmake --install` puts it in share/fish/vendor_completions.d/).
-set -l commands table registrations explain keys lint coverage ops html
+set -l commands table registrations explain keys lint coverage ops html trace diff
 set -l statuses kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing
 
 # A comma-separated list (--keys CPU,Auto): completes the item after the last
@@ -55,10 +55,12 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a lint 
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a coverage -d 'what a backend still has to implement'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a ops -d 'operators, schemas, tags'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a html -d 'the operator × key matrix as a page'
+complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a trace -d 'which kernels a call runs'
+complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a change does to the tables'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
-complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html" -a '(__dispatchtool_toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_toml)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l tag -x -a '(__dispatchtool_tags)' -d 'only operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l exclude-tag -x -a '(__dispatchtool_tags)' -d 'leave out operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore-tag -x -a '(__dispatchtool_list (__dispatchtool_tags | string replace -r "\t.*" ""))' -d 'drop findings about tagged operators'
@@ -68,8 +70,8 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l format -x -a 't
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l count -d 'counts per namespace and tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l list-tags -d "the profile's tags"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l all -d "every operator of PyTorch's own library"
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html" -l no-library -d "without PyTorch's own operators"
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l op -x -d 'only this operator'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -l no-library -d "without PyTorch's own operators"
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html trace diff" -l op -x -d 'only this operator'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l raw -d 'exactly what PyTorch prints'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l style -x -a 'human raw python-dispatcher'
@@ -97,3 +99,15 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l fail-on -x
 complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l format -x -a 'text json'
 complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l color -x -a 'auto always never'
 complete -c dispatchtool -n "__fish_seen_subcommand_from html" -s o -l output -r -F -d 'write the page to this file (- : standard output)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l arg -x -a '(__dispatchtool_list cpu cuda xla meta hip xpu mps ipu hpu ve lazy privateuse1 sparse_cpu sparse_cuda sparse_meta sparse_csr_cpu sparse_csr_cuda quantized_cpu quantized_cuda mkldnn_cpu nested_cpu nested_cuda requires_grad inference conj neg zerotensor python named functional none)' -d 'a tensor argument'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l keyset -x -a '(__dispatchtool_keys)' -d 'raw keys added to the arguments'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l include -x -a '(__dispatchtool_keys)' -d 'thread-local included keys'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l exclude -x -a '(__dispatchtool_keys)' -d 'thread-local excluded keys'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l no-grad -d 'under torch.no_grad()'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l inference-mode -d 'under torch.inference_mode()'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l autocast -x -a 'cpu cuda xpu' -d 'under torch.autocast(DEVICE)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l python-mode -d 'a TorchDispatchMode is active'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l format -x -a 'text json'
+complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l color -x -a 'auto always never'
+complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l against -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'the new side: same files, this profile'
+complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l expand -d 'one line per key'

@@ -193,6 +193,9 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append(toml_array("privateuse1_reserved_names", p.get("privateuse1_reserved_names", [])))
     o.append("meta_on_composite = %s\n" % toml_str(p["meta_on_composite"]))
     o.append("dimname_prints_as_str = %s\n" % ("true" if p["dimname_prints_as_str"] else "false"))
+    o.append("# Run-time texts of the AutogradOther ambiguity (ambiguous_autogradother_kernel).\n")
+    o.append("ambiguity_assert_prefix = %s\n" % toml_str(p["ambiguity_assert_prefix"]))
+    o.append("ambiguity_hint = %s\n" % toml_str(p["ambiguity_hint"]))
     o.append("\n# Backend fallbacks core PyTorch registers, in table (A.4) order.\n")
     for key, ft, debug in p["fallbacks"]:
         o.append("\n[[fallback]]\n")
@@ -813,6 +816,23 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     fails.check(meta_refused("CompositeImplicitAutograd"), "Meta impl refused with a CIA kernel")
     meta_on_composite = "substring" if meta_refused("CompositeImplicitAutogradNestedTensor") else "exact"
 
+    # The AutogradOther ambiguity raised at run time: a CIA and a MkldnnCPU kernel,
+    # called with an mkldnn tensor (ambiguous_autogradother_kernel).
+    _, aop = fresh_op()
+    amb_lib = tl.Library(aop.split("::")[0], "IMPL")
+    libs.append(amb_lib)
+    amb_lib.impl("p", lambda x: x, "CompositeImplicitAutograd")
+    amb_lib.impl("p", lambda x: x, "MkldnnCPU")
+    amb_prefix = amb_hint = ""
+    try:
+        getattr(getattr(torch.ops, aop.split("::")[0]), "p")(torch.randn(2, 2).to_mkldnn())
+        fails.check(False, "the AutogradOther ambiguity raises at run time")
+    except RuntimeError as e:
+        m = re.match(r"(.*?)" + re.escape(aop) + r" has kernels registered to both CompositeImplicitAutograd and a "
+                     r"backend mapped to AutogradOther\..*?\n(.*?)\nCanonical state\n", str(e), re.S)
+        if fails.check(m is not None, "ambiguity message shape", str(e).split("\n")[0]):
+            amb_prefix, amb_hint = m.group(1), m.group(2)
+
     # Dimname printing
     _, dop = fresh_op("(Tensor x, Dimname d) -> Tensor")
     sch = [ln for ln in C._dispatch_dump(dop).split("\n") if ln.startswith("schema: ")][0]
@@ -862,6 +882,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "privateuse1_rename": hasattr(torch.utils, "rename_privateuse1_backend"),
         "meta_on_composite": meta_on_composite,
         "dimname_prints_as_str": dimname_as_str,
+        "ambiguity_assert_prefix": amb_prefix,
+        "ambiguity_hint": amb_hint,
         "fallbacks": fallbacks,
         "libraries": core_libraries,
         "privateuse1_reserved_names": [],

@@ -119,6 +119,13 @@ def build(dm, fails: Failures) -> dict:
         "privateuse1_reserved_names": ["cpu", "cuda", "hip", "mps", "xpu", "mtia"],
         "meta_on_composite": "exact",
         "dimname_prints_as_str": False,
+        # ambiguous_autogradother_kernel (c10/core/boxing/KernelFunction.cpp, main): the
+        # assert's location cannot be known without a build (spec C.4).
+        "ambiguity_assert_prefix": "0 INTERNAL ASSERT FAILED at \"<src>/aten/src/ATen/core/boxing/KernelFunction.cpp\":<n>, "
+                                   "please report a bug to PyTorch. ",
+        "ambiguity_hint": "If you only want to run inference instead of training, in C++, add `c10::InferenceMode mode;` "
+                          "before model.forward(); in Python, use `torch.inference_mode()` as a context manager (see "
+                          "https://pytorch.org/docs/stable/generated/torch.autograd.grad_mode.inference_mode.html).",
         # spec F.5: "aten already has a DEF library" (torchgen's RegisterSchema.cpp).
         # Other core namespaces (quantized, sparse, c10d, ...) exist in main too, but
         # which ones a build registers, and where, cannot be measured here.

@@ -386,11 +386,14 @@ int run(int argc, const char* const* argv, const Io& io) {
       "  dispatchtool keys --profile torch-1.13\n"
       "  dispatchtool coverage --profile torch-1.13 --backend PrivateUse1 configs/examples/npu_backend/*.toml\n"
       "  dispatchtool html -o matrix.html configs/examples/*.toml\n"
+      "  dispatchtool trace --profile torch-1.13 --op aten::add.Tensor --arg cpu,requires_grad --arg cpu\n"
+      "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "Run 'dispatchtool SUBCOMMAND --help' for the options of each subcommand.");
-  const std::vector<Command> commands = {add_table_command(app, io),   add_registrations_command(app, io),
-                                         add_explain_command(app, io), add_keys_command(app, io),
-                                         add_lint_command(app, io),    add_coverage_command(app, io),
-                                         add_ops_command(app, io),     add_html_command(app, io)};
+  const std::vector<Command> commands = {
+      add_table_command(app, io), add_registrations_command(app, io), add_explain_command(app, io),
+      add_keys_command(app, io),  add_lint_command(app, io),          add_coverage_command(app, io),
+      add_ops_command(app, io),   add_html_command(app, io),          add_trace_command(app, io),
+      add_diff_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());
@@ -398,8 +401,11 @@ int run(int argc, const char* const* argv, const Io& io) {
       return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1], did_you_mean(argv[1], names),
                                          fmt::join(names, ", ")));
   }
+  const std::vector<std::string> args = rewrite_diff_separator(argc, argv);
+  std::vector<const char*> arg_ptrs;
+  for (const auto& a : args) arg_ptrs.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(arg_ptrs.size()), arg_ptrs.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0) return parse_error(io, e, commands, argc > 1 ? argv[1] : "");
     std::ostringstream out, err;  // --help, --version

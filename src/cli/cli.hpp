@@ -164,6 +164,11 @@ Command add_ops_command(CLI::App& app, const Io& io);
 Command add_html_command(CLI::App& app, const Io& io);
 // --tag / --exclude-tag (ops, table, coverage).
 void add_op_filter_options(CLI::App& sub, OpFilter& f);
+Command add_trace_command(CLI::App& app, const Io& io);
+Command add_diff_command(CLI::App& app, const Io& io);
+// `diff OLD... -- NEW...`: the arguments after "--" become --new=ARG (CLI11
+// would merge them with the positional old files); other commands unchanged.
+std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv);
 
 int run(int argc, const char* const* argv, const Io& io);
 

@@ -81,6 +81,11 @@ struct ProfileQuirks {
   bool privateuse1_rename = false;                      // torch.utils.rename_privateuse1_backend exists
   std::vector<std::string> privateuse1_reserved_names;  // names it refuses ("in-tree device name")
   std::vector<std::string> python_library_kinds;        // kinds torch.library.Library accepts
+  // The AutogradOther ambiguity raised at run time (ambiguous_autogradother_kernel):
+  // the internal assert's "... INTERNAL ASSERT FAILED at ..., please report a bug
+  // to PyTorch. " and the inference-mode hint after the message's first line.
+  std::string ambiguity_assert_prefix;
+  std::string ambiguity_hint;
 };
 
 class Profile {

@@ -64,6 +64,8 @@ class ProfileBuilder {
                   "reserved_namespace_kinds",
                   "meta_on_composite",
                   "dimname_prints_as_str",
+                  "ambiguity_assert_prefix",
+                  "ambiguity_hint",
                   "autocast_keys",
                   "python_library_kinds",
                   "privateuse1_rename",
@@ -300,6 +302,8 @@ class ProfileBuilder {
     if (auto d = r.boolean("privateuse1_rename")) q.privateuse1_rename = d->value;
     q.privateuse1_reserved_names = strings(r, "privateuse1_reserved_names");
     q.python_library_kinds = strings(r, "python_library_kinds");
+    if (auto a = r.str("ambiguity_assert_prefix")) q.ambiguity_assert_prefix = a->value;
+    if (auto h = r.str("ambiguity_hint")) q.ambiguity_hint = h->value;
     return !r.failed();
   }
 

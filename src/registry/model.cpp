@@ -70,7 +70,7 @@ const KernelStack* Operator::all(KeyId k) const {
 Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
   for (const auto& f : profile.fallbacks())
     fallbacks_[static_cast<std::size_t>(profile.key(f.key).slot)] =
-        Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}};
+        Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0};
 }
 
 Registry::Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library) : Registry(profile) {
@@ -360,6 +360,7 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
 
 Expected<Ok, Diagnostic> Registry::fallback(Fallback f) {
   const Profile& p = *profile_;
+  f.seq = seq_++;
   std::vector<KeyId> targets = p.is_alias(f.key) ? p.alias_members(f.key) : std::vector<KeyId>{f.key};
   for (KeyId k : targets) {
     const int slot = p.key(k).slot;

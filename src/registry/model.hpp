@@ -132,6 +132,9 @@ struct Fallback {
   // c10::Library::_fallback moves the debug string into the first
   // registration, so the others get debugString("", file, line).
   std::string debug_after_first;
+  // Registration order, counted with the kernels' seq (0 for PyTorch's own):
+  // replaying registrations in order (resolve/runtime_table.hpp) needs it.
+  std::uint32_t seq = 0;
 };
 
 // A kernel's or fallback's debug text as people read it. Where a profile

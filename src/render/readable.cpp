@@ -106,15 +106,15 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
   return out;
 }
 
-// "CPU", "CPU, CUDA, HIP" or "CPU … Meta (14 keys)".
-std::string label_of(const Run& run) {
-  const auto& ks = run.keys;
-  if (ks.size() == 1) return ks[0];
-  if (ks.size() <= 3) return fmt::format("{}", fmt::join(ks, ", "));
-  return fmt::format("{} \u2026 {} ({} keys)", ks.front(), ks.back(), ks.size());
-}
+std::string label_of(const Run& run) { return key_run_label(run.keys); }
 
 }  // namespace
+
+std::string key_run_label(const std::vector<std::string>& keys) {
+  if (keys.size() == 1) return keys[0];
+  if (keys.size() <= 3) return fmt::format("{}", fmt::join(keys, ", "));
+  return fmt::format("{} \u2026 {} ({} keys)", keys.front(), keys.back(), keys.size());
+}
 
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                         std::string& out) {

@@ -16,6 +16,10 @@ struct HumanStyle {
   bool show_core_fallbacks = false;
   bool expand = false;  // one line per key instead of runs of equal rows
 };
+// A run of adjacent keys as the readable views label it: "CPU",
+// "CPU, CUDA, HIP" or "CPU \u2026 Meta (14 keys)" (table, diff).
+std::string key_run_label(const std::vector<std::string>& keys);
+
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                         std::string& out);
 void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,

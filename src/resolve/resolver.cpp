@@ -131,7 +131,7 @@ Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
   if (ftbd_ != kUndefined) note("2.5", ftbd_, s.ftbd, v.ftbd, s.ftbd && v.ftbd != nullptr);
   if (s.ftbd && v.ftbd != nullptr) return from(v.ftbd, Provenance::Batched, ftbd_);
   // 3. Backend fallback.
-  const Fallback* f = reg_->fallback_for(s.key);
+  const Fallback* f = v.fallbacks != nullptr ? (*v.fallbacks)[slot] : reg_->fallback_for(s.key);
   note("3", s.key, true, nullptr, f != nullptr);
   if (f != nullptr) return Entry{Provenance::BackendFallback, nullptr, f, s.key};
   return Entry{};

@@ -65,6 +65,9 @@ class Resolver {
     const Kernel *ceanf = nullptr, *cea = nullptr, *nested = nullptr, *cia = nullptr, *autograd = nullptr,
                  *ftbd = nullptr;
     bool autogradother_backend = false;  // has_any(autogradother_backends)
+    // Backend fallbacks by table slot in place of the registry's (replaying
+    // registrations in order sees the fallbacks of a moment); null: the registry's.
+    const std::vector<const Fallback*>* fallbacks = nullptr;
   };
 
   explicit Resolver(const Registry& reg);

@@ -65,7 +65,7 @@ check "dispatchtool lint --severity missing-a" missing-autograd=
 check "dispatchtool lint --severity missing-autograd=i" info
 cd - >/dev/null
 # Every option a subcommand's --help lists is offered (the lists cannot drift).
-for sub in table registrations explain keys lint; do
+for sub in table registrations explain keys lint trace diff; do
   for opt in $(dispatchtool "$sub" --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
     check "dispatchtool $sub $opt" "$opt"
   done

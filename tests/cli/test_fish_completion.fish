@@ -15,7 +15,7 @@ function check --argument-names line want
     echo "FAIL: '$line' does not offer '$want'"
     set -g fail (math $fail + 1)
 end
-for sub in table registrations explain keys lint
+for sub in table registrations explain keys lint trace diff
     check "dispatchtool " $sub
     # Every option the subcommand's --help lists (but --help itself).
     for opt in (dispatchtool $sub --help | string match -r -g '^ +(?:-[a-zA-Z],)?(--[a-z-]+)')

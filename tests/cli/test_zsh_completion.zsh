@@ -99,7 +99,7 @@ check_inserts() {
 }
 
 local sub opt rule
-for sub in table registrations explain keys lint; do
+for sub in table registrations explain keys lint trace diff; do
   check "dispatchtool " $sub
   # Every option the subcommand's --help lists (-h,--help too).
   for opt in ${(f)"$(dispatchtool $sub --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+')"}; do

@@ -4,7 +4,8 @@
     test_outputs.py --tool build/dispatchtool --root .
 
 1. the golden outputs: every tests/cli/cases/*.test that runs a command with
-   `--format json` (table, registrations, keys, explain, coverage, lint)
+   `--format json` (table, registrations, keys, explain, coverage, lint,
+   trace, diff)
    holds a document that validates against that command's schema in
    docs/schema/ (validate.py: JSON Schema, member order, no colour); the
    golden test itself checks the binary still prints exactly that;
@@ -30,7 +31,7 @@ import validate  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cli"))
 import run_golden  # noqa: E402
 
-COMMANDS = ("table", "registrations", "keys", "explain", "coverage", "lint")
+COMMANDS = ("table", "registrations", "keys", "explain", "coverage", "lint", "trace", "diff")
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))

@@ -116,7 +116,8 @@ def main():
     errors = validate.check_schemas(schema_dir)
     checks.check(not errors, f"schemas valid against the 2020-12 metaschema: {errors}")
     names = sorted(os.path.basename(p)[:-len(".schema.json")] for p in glob.glob(os.path.join(schema_dir, "*.schema.json")))
-    for required in ("table", "registrations", "keys", "explain", "coverage", "lint", "html", "common"):
+    for required in ("table", "registrations", "keys", "explain", "coverage", "lint", "html", "common", "trace",
+                     "diff"):
         checks.check(required in names, f"docs/schema/{required}.schema.json exists")
 
     doc = open(os.path.join(root, "docs", "json.md"), encoding="utf-8").read()

@@ -135,9 +135,9 @@ TEST_CASE("readable views escape control characters in names") {
 
 TEST_CASE("readable registrations: 'defined at', aligned columns, the files' fallbacks listed and counted") {
   const LoadResult l = must_load("torch-1.13", {{"a.toml",
-                                                "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
-                                                "dispatch = { CPU = \"c\", CUDA = \"a_long_kernel_name\" }\n"
-                                                "[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fb\"\n"}});
+                                                 "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n"
+                                                 "dispatch = { CPU = \"c\", CUDA = \"a_long_kernel_name\" }\n"
+                                                 "[[fallback]]\nkey = \"XLA\"\nkernel = \"xla_fb\"\n"}});
   std::string out;
   render_registrations_human(l.registry, *l.registry.find("t::foo"), KeyFilter{}, HumanStyle{}, out);
   CHECK(out ==
@@ -166,6 +166,16 @@ TEST_CASE("readable registrations: 'defined at', aligned columns, the files' fal
   out.clear();
   render_no_operators(l.registry, out);
   CHECK(out == "no operators: the files define none and register no kernels\n");
+}
+
+}  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("key_run_label: one key, up to three listed, longer runs by their ends") {
+  CHECK(key_run_label({"CPU"}) == "CPU");
+  CHECK(key_run_label({"CPU", "CUDA", "HIP"}) == "CPU, CUDA, HIP");
+  CHECK(key_run_label({"CPU", "CUDA", "HIP", "XLA"}) == "CPU \u2026 XLA (4 keys)");
 }
 
 }  // namespace dt::test

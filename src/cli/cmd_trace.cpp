@@ -1,0 +1,105 @@
+// dispatchtool trace: which kernels run, in which order, when an operator is
+// called with given arguments under given thread-local state.
+#include <fmt/format.h>
+
+#include "cli/cli.hpp"
+#include "render/trace.hpp"
+
+namespace dt::cli {
+
+namespace {
+
+struct TraceOptions {
+  InputOptions input;
+  std::vector<std::string> args;
+  std::string keyset;
+  TlsOptions tls;
+  std::string format = "text";
+};
+
+void repeatable(CLI::Option* opt) {
+  opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+int run_trace(const Io& io, const TraceOptions& o) {
+  auto s = open_session(io, o.input);
+  if (!s) return kExitError;
+  if (s->ops.size() != 1)
+    return usage_error(io, fmt::format("trace needs one operator; {} match (choose one with --op)", s->ops.size()));
+  const Registry& reg = s->loaded->registry;
+  const Operator& op = *s->ops.front();
+  const KeysetAlgebra ks(*s->profile);
+  const std::string& pu1 = reg.privateuse1_name;
+  KeySet extra = 0;
+  if (!o.keyset.empty()) {
+    auto bits = ks.parse(o.keyset, pu1);
+    if (!bits) return usage_error(io, "--keyset: " + bits.error());
+    extra = *bits;
+  }
+  auto call = bind_arguments(ks, pu1, op.def ? &op.def->schema : nullptr, o.args, !o.keyset.empty());
+  if (!call) return usage_error(io, fmt::format("--arg: {}: {}", op.name, call.error()));
+  auto tls = make_tls(ks, pu1, o.tls);
+  if (!tls) return usage_error(io, tls.error());
+
+  const Resolver resolver(reg);
+  const RuntimeTable table(resolver, ks, op);
+  const CallTrace trace = trace_call(table, ks, CallInput{call->args, extra, *tls});
+  const TraceView view{&table, &ks, &*call, extra, *tls, &trace, o.input.profile, s->color};
+  Writer w(io.out);
+  if (o.format == "json")
+    render_trace_json(view, w.buf());
+  else
+    render_trace_human(view, w.buf());
+  return kExitOk;
+}
+
+}  // namespace
+
+Command add_trace_command(CLI::App& app, const Io& io) {
+  auto o = std::make_shared<TraceOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "trace", "Which kernels run, in which order, when an operator is called with these arguments and this state");
+  InputOptions& in = o->input;
+  sub->add_option("files", in.files, "registration files (TOML); - reads standard input");
+  add_profile_option(*sub, in.profile);
+  repeatable(
+      sub->add_option("--op", in.ops, "the operator to call (ns::name.overload, or unqualified if unambiguous)"));
+  repeatable(
+      sub->add_option("--arg", o->args,
+                      "one per tensor argument, in schema order: [LAYOUT_]DEVICE[,MODIFIER...] (cpu, "
+                      "cuda,requires_grad, sparse_cpu, nested_cuda,inference, ...), none, 'a;b' or [] for lists"));
+  sub->add_option("--keyset", o->keyset,
+                  "keys added to the arguments' key set, comma-separated (a raw escape hatch; missing --args are then "
+                  "no error)");
+  sub->add_flag("--no-grad", o->tls.no_grad, "under torch.no_grad() (grad mode off: changes no key)");
+  sub->add_flag("--inference-mode", o->tls.inference_mode,
+                "under torch.inference_mode() (ADInplaceOrView not included, autograd keys excluded)");
+  repeatable(sub->add_option("--autocast", o->tls.autocast,
+                             "under torch.autocast(DEVICE): its autocast key is no longer excluded (cpu, cuda, ...)"));
+  sub->add_flag("--python-mode", o->tls.python_mode,
+                "a TorchDispatchMode is active (Python and PythonTLSSnapshot included)");
+  repeatable(sub->add_option("--include", o->tls.include,
+                             "keys added to the thread-local included set (repeatable, comma-separated)"));
+  repeatable(sub->add_option("--exclude", o->tls.exclude,
+                             "keys added to the thread-local excluded set, as ExcludeDispatchKeyGuard (repeatable, "
+                             "comma-separated; Autograd = _AutoDispatchBelowAutograd)"));
+  sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
+  sub->add_flag("--no-library", in.no_library, "without PyTorch's own operators: only the files' registrations");
+  sub->add_option("--color", in.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
+      ->check(one_of({"auto", "always", "never"}))
+      ->capture_default_str();
+  sub->footer(
+      "Tensor words: a device (cpu, cuda, xla, meta, privateuseone, ...; a renamed PrivateUse1 by its name),\n"
+      "optionally with a layout prefix (sparse_, sparse_csr_, quantized_, mkldnn_, nested_), and modifiers:\n"
+      "requires_grad, inference (made in inference mode), conj, neg, zerotensor, python (a __torch_dispatch__\n"
+      "subclass), named, functional (wrapped by functionalization).\n"
+      "Examples:\n"
+      "  dispatchtool trace --profile torch-1.13 --op aten::add.Tensor --arg cpu,requires_grad --arg cpu\n"
+      "  dispatchtool trace --op myops::myadd --arg cuda,requires_grad --arg cuda --no-grad "
+      "configs/examples/custom_op.toml\n"
+      "  dispatchtool trace --profile torch-1.13 --op aten::mm --arg cpu --arg cpu --autocast cpu\n"
+      "  dispatchtool trace --profile torch-1.13 --op aten::empty.memory_format --include Meta --format json");
+  return {sub, [o, &io]() -> int { return run_trace(io, *o); }};
+}
+
+}  // namespace dt::cli

@@ -1,0 +1,215 @@
+#include "render/diff.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "base/json_writer.hpp"
+#include "base/text.hpp"
+#include "render/readable.hpp"
+
+namespace dt {
+
+DiffCounts count(const TableDiff& d) {
+  DiffCounts c;
+  for (const auto& op : d.ops) {
+    if (op.kind == OpChangeKind::Added) ++c.added;
+    if (op.kind == OpChangeKind::Removed) ++c.removed;
+    if (op.kind == OpChangeKind::Changed) ++c.changed;
+    if (op.kind == OpChangeKind::Changed && op.old_schema != op.new_schema) ++c.schemas;
+    if (op.kind == OpChangeKind::Changed) c.keys += op.keys.size();
+  }
+  return c;
+}
+
+std::string diff_summary(const TableDiff& d) {
+  const auto plural = [](std::size_t n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  if (d.ops.empty()) return fmt::format("no differences ({} compared)", plural(d.compared, "operator", "operators"));
+  const DiffCounts c = count(d);
+  return fmt::format("{} of {} differ: {} added, {} removed, {} changed ({}, {})", d.ops.size(),
+                     plural(d.compared, "operator", "operators"), c.added, c.removed, c.changed,
+                     plural(c.schemas, "schema", "schemas"), plural(c.keys, "key entry", "key entries"));
+}
+
+namespace {
+
+// One side of a key's entry, in the raw table's words: "KERNEL [provenance]",
+// with the alias or fallback key when it is not the key itself.
+std::string cell(const EntryFacts& f, const std::string& key) {
+  if (!f.key_exists) return "(no such key)";
+  if (!f.valid) return "missing";
+  std::string out = f.core_fallback_file.empty() ? printable(f.kernel) : "PyTorch's " + printable(f.core_fallback_file);
+  out += " [" + f.provenance;
+  if (f.source != key) out += " via " + f.source;
+  out += ']';
+  if (f.fallthrough) out += " fallthrough";
+  return out;
+}
+
+struct Run {
+  std::vector<std::string> keys;
+  std::size_t last = 0;
+  std::string old_text, new_text;
+};
+
+// Adjacent keys whose old and new entries read the same (ignoring the key in
+// "via") form one run. A key's own kernel ("[kernel]") names the key, so two
+// keys with direct kernels never merge, as in `table`.
+// An added or removed operator: the rows PyTorch's own backend fallbacks serve
+// are counted, not listed (as `table` does).
+bool fallback_only(const OpDiff& d, const KeyChange& k) {
+  if (d.kind == OpChangeKind::Changed) return false;
+  return !(d.kind == OpChangeKind::Added ? k.new_entry : k.old_entry).core_fallback_file.empty();
+}
+
+std::vector<Run> runs_of(const OpDiff& d, bool expand) {
+  std::vector<Run> out;
+  for (const auto& k : d.keys) {
+    if (!k.old_entry.key_exists || !k.new_entry.key_exists) continue;  // listed by name (keys_only)
+    if (fallback_only(d, k)) continue;
+    std::string o = cell(k.old_entry, k.key), n = cell(k.new_entry, k.key);
+    if (!expand && !out.empty() && out.back().last + 1 == k.index && out.back().old_text == o &&
+        out.back().new_text == n) {
+      out.back().keys.push_back(k.key);
+      out.back().last = k.index;
+      continue;
+    }
+    out.push_back(Run{{k.key}, k.index, std::move(o), std::move(n)});
+  }
+  return out;
+}
+
+std::size_t width_of(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
+  return n;
+}
+
+void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
+  const char* sign = d.kind == OpChangeKind::Added ? "+" : d.kind == OpChangeKind::Removed ? "-" : "~";
+  const std::string& schema = d.kind == OpChangeKind::Removed ? d.old_schema : d.new_schema;
+  out += paint(fmt::format("{} {}", sign, schema.empty() ? d.name : printable(schema)), "1", v.color);
+  out += fmt::format("  ({})\n", to_string(d.kind));
+  if (d.kind == OpChangeKind::Changed && d.old_schema != d.new_schema) {
+    out += "  schema  " + (d.old_schema.empty() ? std::string("(no def)") : printable(d.old_schema)) + '\n';
+    out += "       \u2192 " + (d.new_schema.empty() ? std::string("(no def)") : printable(d.new_schema)) + '\n';
+  }
+  for (const bool old_only : {true, false}) {
+    std::vector<std::string> names;
+    for (const auto& k : d.keys)
+      if ((old_only ? k.new_entry : k.old_entry).key_exists == false) names.push_back(k.key);
+    if (names.empty()) continue;
+    const std::string& prof = old_only ? v.old_side.profile : v.new_side.profile;
+    std::string list = fmt::format(
+        "{}", fmt::join(names.begin(), names.begin() + std::min<std::ptrdiff_t>(4, std::ssize(names)), ", "));
+    if (names.size() > 4) list += ", \u2026";
+    out += fmt::format("  {} {} only {} has: {}\n", names.size(), names.size() == 1 ? "key" : "keys", prof, list);
+  }
+  const std::vector<Run> runs = runs_of(d, v.expand);
+  if (runs.empty()) return;
+  std::vector<std::string> labels;
+  std::size_t wk = 3, wo = 3;
+  for (const auto& r : runs) {
+    labels.push_back(key_run_label(r.keys));
+    wk = std::max(wk, width_of(labels.back()));
+    wo = std::max(wo, width_of(r.old_text));
+  }
+  const auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w - width_of(s), ' '); };
+  out += paint(fmt::format("  {}  {}    {}", pad("KEY", wk), pad("OLD", wo), "NEW"), "2", v.color) + '\n';
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    out += fmt::format("  {}  {} \u2192 {}\n", pad(labels[i], wk), pad(runs[i].old_text, wo), runs[i].new_text);
+  const auto served = std::count_if(d.keys.begin(), d.keys.end(), [&](const KeyChange& k) {
+    return k.old_entry.key_exists && k.new_entry.key_exists && fallback_only(d, k);
+  });
+  if (served > 0)
+    out += fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--format json lists them)\n", served);
+}
+
+void json_entry(JsonWriter& w, std::string_view name, const EntryFacts& f) {
+  w.key(name);
+  w.begin_object();
+  w.bool_member("key_exists", f.key_exists);
+  if (f.valid) {
+    w.member("kernel", f.kernel);
+    w.member("provenance", f.provenance);
+    w.member("source_key", f.source);
+    w.bool_member("fallthrough", f.fallthrough);
+  } else {
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.null_member(m);
+  }
+  w.end_object();
+}
+
+void json_side(JsonWriter& w, std::string_view name, const DiffSideLabel& s) {
+  w.key(name);
+  w.begin_object();
+  w.member("profile", s.profile);
+  w.key("files");
+  w.begin_array();
+  for (const auto& f : s.files) w.str(f);
+  w.end_array();
+  w.end_object();
+}
+
+void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
+  if (s.empty())
+    w.null_member(name);
+  else
+    w.member(name, s);
+}
+
+}  // namespace
+
+void render_diff_human(const DiffView& v, std::string& out) {
+  for (const auto& d : v.diff->ops) {
+    human_op(v, d, out);
+    out += '\n';
+  }
+  out += diff_summary(*v.diff);
+  out += '\n';
+}
+
+void render_diff_json(const DiffView& v, std::string& out) {
+  const TableDiff& t = *v.diff;
+  const DiffCounts c = count(t);
+  JsonWriter w(out);
+  begin_envelope(w, DT_VERSION, v.old_side.profile);
+  json_side(w, "old", v.old_side);
+  json_side(w, "new", v.new_side);
+  w.key("summary");
+  w.begin_object();
+  w.member("compared", std::uint64_t{t.compared});
+  w.member("differ", std::uint64_t{t.ops.size()});
+  w.member("added", std::uint64_t{c.added});
+  w.member("removed", std::uint64_t{c.removed});
+  w.member("changed", std::uint64_t{c.changed});
+  w.member("schema_changes", std::uint64_t{c.schemas});
+  w.member("key_changes", std::uint64_t{c.keys});
+  w.end_object();
+  w.key("operators");
+  w.begin_array();
+  for (const auto& d : t.ops) {
+    w.begin_object();
+    w.member("operator", d.name);
+    w.member("change", to_string(d.kind));
+    nullable(w, "old_schema", d.old_schema);
+    nullable(w, "new_schema", d.new_schema);
+    w.key("keys");
+    w.begin_array();
+    for (const auto& k : d.keys) {
+      w.begin_object();
+      w.member("key", k.key);
+      json_entry(w, "old", k.old_entry);
+      json_entry(w, "new", k.new_entry);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace dt

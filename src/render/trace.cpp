@@ -1,0 +1,444 @@
+#include "render/trace.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "base/json_writer.hpp"
+#include "base/text.hpp"
+#include "render/raw.hpp"
+
+namespace dt {
+
+namespace {
+
+const Profile& profile_of(const TraceView& v) { return v.ks->profile(); }
+const Registry& registry_of(const TraceView& v) { return v.table->resolver().registry(); }
+const Operator& op_of(const TraceView& v) { return v.table->op(); }
+
+std::string key_list(const TraceView& v, KeySet ks) {
+  const auto names = v.ks->names(ks, registry_of(v).privateuse1_name);
+  return names.empty() ? std::string("(empty)") : join(names, ", ");
+}
+
+// A TLS set: functionality keys, and backend bits if any (a Meta include adds Dense + the Meta bit).
+std::string tls_list(const TraceView& v, KeySet ks) {
+  std::string out = join(v.ks->functionality_names(ks), ", ");
+  const auto backends = v.ks->backend_names(ks);
+  if (!backends.empty()) out += (out.empty() ? "" : "; ") + std::string("backend bits ") + join(backends, ", ");
+  return out.empty() ? std::string("(empty)") : out;
+}
+
+std::string entry_text(const Profile& p, const Entry& e) {
+  if (!e.valid()) return "missing (no kernel, no fallback)";
+  std::string via = to_string(e.why);
+  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
+      e.why != Provenance::AmbiguousAutogradOther)
+    via += " via " + p.name_of(e.source);
+  return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(readable_debug(e.debug())), via);
+}
+
+std::string why_text(const TraceView& v, const HighestKey& h) {
+  const Profile& p = profile_of(v);
+  if (h.functionality == kUndefined) return "the key set is empty: the Undefined slot";
+  if (p.key(h.functionality).kind != KeyKind::BuildingBlock)
+    return fmt::format("the highest functionality is {}", p.name_of(h.functionality));
+  if (h.backend < 0)
+    return fmt::format(
+        "the highest functionality is {}, and no backend bit is set: the first backend's slot, "
+        "named {}",
+        p.name_of(h.functionality), h.name);
+  return fmt::format("the highest functionality is {}, the highest backend {}", p.name_of(h.functionality),
+                     p.backends()[static_cast<std::size_t>(h.backend)]);
+}
+
+// The runtime keys with a valid entry, as listAllDispatchKeys prints them.
+std::string available(const TraceView& v) {
+  std::vector<std::string> names;
+  for (KeyId k : v.trace->result.available) names.push_back(profile_of(v).name_of(k));
+  return fmt::format("[{}]", join(names, ", "));
+}
+
+std::string computed_table(const TraceView& v) {
+  std::string table;
+  render_table_raw(v.table->resolver(), op_of(v), KeyFilter{}, table);
+  return table;
+}
+
+std::string error_type(CallError e) {
+  return e == CallError::CouldNotRun || e == CallError::NoTensorArguments ? "NotImplementedError" : "RuntimeError";
+}
+
+// The result's kind in the JSON ("kernel", "error", "torch_dispatch", "not_simulated").
+const char* result_kind(Next n) {
+  switch (n) {
+    case Next::Error:
+      return "error";
+    case Next::TorchDispatch:
+      return "torch_dispatch";
+    case Next::NotSimulated:
+      return "not_simulated";
+    default:
+      return "kernel";
+  }
+}
+
+const CallStep* first_input_kernel(const CallTrace& t) {
+  for (const auto& s : t.steps)
+    if (s.entry.valid() && !s.pytorch && s.entry.why != Provenance::AmbiguousAutogradOther) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string call_error_message(const TraceView& v) {
+  const CallResult& r = v.trace->result;
+  const std::string& op = op_of(v).name;
+  const ProfileQuirks& q = profile_of(v).quirks();
+  switch (r.error) {
+    case CallError::CouldNotRun:
+      return fmt::format(
+          "Could not run '{}' with arguments from the '{}' backend. This could be because the operator doesn't exist "
+          "for this backend, or was omitted during the selective/custom build process (if using custom build). If "
+          "you are a Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
+          "resolutions. '{}' is only available for these backends: {}.\n\n{}",
+          op, r.key, op, available(v), computed_table(v));
+    case CallError::NoTensorArguments:
+      return fmt::format(
+          "There were no tensor arguments to this function (e.g., you passed an empty list of Tensors), but no "
+          "fallback function is registered for schema {}.  This usually means that this function requires a "
+          "non-empty list of Tensors, or that you (the operator writer) forgot to register a fallback function.  "
+          "Available functions are {}.\n\n{}",
+          op, available(v), computed_table(v));
+    case CallError::AmbiguousAutogradOther: {
+      std::string state;
+      render_registrations_raw(registry_of(v), op_of(v), KeyFilter{}, state);
+      return fmt::format(
+          "{}{} has kernels registered to both CompositeImplicitAutograd and a backend mapped to AutogradOther. This "
+          "makes the backend kernel unreachable; the dispatcher will always prefer the CompositeImplicitAutograd "
+          "lowering (see Note [Ambiguity in AutogradOther kernel]). If you want to override "
+          "CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key for the "
+          "backend.\n{}\nCanonical state\n~~~~~~~~~~~\n{}\n\n",
+          q.ambiguity_assert_prefix, op, q.ambiguity_hint, state);
+    }
+    case CallError::NamedNotSupported:
+      return fmt::format(
+          "{} is not yet supported with named tensors. Please drop names via `tensor = tensor.rename(None)`, call "
+          "the op with an unnamed tensor, and set names on the result of the operation.",
+          op);
+    case CallError::InvariantAssert:
+      return fmt::format(
+          "(an internal assert of OperatorEntry::checkInvariants: the runtime table of {} is stale, "
+          "so the error for '{}' is not reported; the assert prints the canonical state)",
+          op, r.key);
+    case CallError::PythonTlsAssert:
+      return "(an internal assert of the Python fallback: tls_on_entry.has_value(), because PythonTLSSnapshot did "
+             "not run)";
+    case CallError::PythonNoInterpreter:
+      return "(an internal assert of the Python fallback: no argument has a Python interpreter)";
+    case CallError::FallthroughExecuted:
+      return "(fallthrough_kernel was executed but it should have been short-circuited by the dispatcher)";
+    case CallError::PyDispatcherAttributeError:
+      return fmt::format("(an AttributeError from torch/_ops.py: Python cannot name the key '{}')", r.key);
+    case CallError::PyDispatcherNoKernel:
+      return "could not find kernel";
+    case CallError::PyDispatcherAmbiguous:
+      return "ambiguous autogradother kernel";
+    case CallError::Loop:
+      return "(the simulation did not end)";
+    case CallError::None:
+      break;
+  }
+  return {};
+}
+
+namespace {
+
+void human_header(const TraceView& v, std::string& out) {
+  const Operator& op = op_of(v);
+  const BoundCall& c = *v.call;
+  out += paint(op.def ? op.def->printed : op.name + "  (no schema: every --arg is one Tensor argument)", "1", v.color);
+  out +=
+      fmt::format("\na call from Python ({}): Tensor, Tensor?, Tensor[] and Tensor?[] arguments carry dispatch keys\n",
+                  profile_of(v).name());
+  std::vector<std::array<std::string, 4>> rows;
+  for (const auto& a : c.args) {
+    std::string value = a.text.empty() ? (a.items.empty() ? "(not given)" : "none (not given)") : a.text;
+    rows.push_back({a.name, a.type, value, key_list(v, arguments_keyset(*v.ks, {a}))});
+  }
+  for (const auto& a : c.ignored) rows.push_back({a.name, a.type, "", "not a dispatch argument"});
+  if (v.extra != 0) rows.push_back({"--keyset", "", "", key_list(v, v.extra)});
+  std::size_t w[3] = {0, 0, 0};
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < 3; ++i) w[i] = std::max(w[i], r[i].size());
+  out += "\narguments\n";
+  if (rows.empty()) out += "  (none)\n";
+  for (const auto& r : rows)
+    out += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {}\n", r[0], w[0], r[1], w[1], r[2], w[2], r[3]);
+  out += "thread-local state\n";
+  out += fmt::format("  included  {}\n  excluded  {}\n", tls_list(v, v.tls.included), tls_list(v, v.tls.excluded));
+  out += fmt::format("  grad mode {}{}{}; requires_grad and no_grad change no key (the autograd kernel decides)\n",
+                     v.tls.grad_mode ? "on" : "off", v.tls.inference_mode ? ", inference mode" : "",
+                     v.tls.python_mode ? ", a TorchDispatchMode is active" : "");
+}
+
+// "(+BackendSelect, -AutocastCPU)": runtime keys a step added or removed.
+std::string change(const TraceView& v, KeySet from, KeySet to) {
+  const auto a = v.ks->names(from, registry_of(v).privateuse1_name);
+  const auto b = v.ks->names(to, registry_of(v).privateuse1_name);
+  std::vector<std::string> parts;
+  for (const auto& k : b)
+    if (std::find(a.begin(), a.end(), k) == a.end()) parts.push_back("+" + k);
+  for (const auto& k : a)
+    if (std::find(b.begin(), b.end(), k) == b.end()) parts.push_back("-" + k);
+  return parts.empty() ? std::string() : fmt::format("  ({})", join(parts, ", "));
+}
+
+void human_fresh_call(const TraceView& v, const CallStep& s, int call, std::string& out) {
+  out += paint(fmt::format("call {}{}", call, call == 1 ? "" : " (a fresh call: key set recomputed)"), "1", v.color) +
+         "\n";
+  if (call > 1)
+    out += fmt::format("  thread-local state: included {}; excluded {}\n", tls_list(v, s.tls.included),
+                       tls_list(v, s.tls.excluded));
+  const std::string mask = s.mask_backend < 0
+                               ? std::string("the operator's")
+                               : profile_of(v).backends()[static_cast<std::size_t>(s.mask_backend)] + "'s";
+  out += fmt::format("  arguments           {}\n", key_list(v, s.arguments));
+  out += fmt::format("  with TLS            {}{}\n", key_list(v, s.unmasked), change(v, s.arguments, s.unmasked));
+  out += fmt::format("  without fallthrough {}{}  ({} fallthrough mask)\n", key_list(v, s.keyset),
+                     change(v, s.unmasked, s.keyset), mask);
+}
+
+// Who registered a step's kernel: PyTorch, or where in the input files.
+std::string origin_text(const CallStep& s) {
+  if (!s.entry.valid() || s.entry.why == Provenance::AmbiguousAutogradOther) return {};
+  if (s.pytorch) return "  (PyTorch's)";
+  const Location& where = s.entry.fallback != nullptr ? s.entry.fallback->where : s.entry.kernel->where;
+  return where.known() ? fmt::format("  ({})", to_string(where)) : std::string();
+}
+
+void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::string& out) {
+  const Profile& p = profile_of(v);
+  out += fmt::format("  {}. {}\n", n, paint(s.picked.name, "1", v.color));
+  out += fmt::format("     key set  {}\n", key_list(v, s.keyset));
+  out += fmt::format("     picked   {}\n", why_text(v, s.picked));
+  out += fmt::format("     kernel   {}{}\n", entry_text(p, s.entry), origin_text(s));
+  if (s.stale)
+    out += fmt::format(
+        "     stale    the dumps compute {}: the runtime entry predates a later registration "
+        "(spec G.5)\n",
+        entry_text(p, s.fresh_entry));
+  out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "", s.does);
+  if (s.next == Next::Redispatch)
+    out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));
+}
+
+void human_result(const TraceView& v, std::string& out) {
+  const CallTrace& t = *v.trace;
+  const CallStep& last = t.steps.back();
+  out += paint("result: ", "1", v.color);
+  switch (t.result.how) {
+    case Next::Error:
+      out += fmt::format("the call raises {} ({})\n{}\n", error_type(t.result.error), to_string(t.result.error),
+                         call_error_message(v));
+      return;
+    case Next::TorchDispatch:
+      out += fmt::format("Python takes over: __torch_dispatch__ of the {}\n", t.result.torch_dispatch);
+      return;
+    case Next::NotSimulated:
+      out += fmt::format("{}: {}; the trace stops here\n", last.picked.name, last.does);
+      return;
+    default:
+      out += fmt::format("{} runs {}\n", last.picked.name, entry_text(profile_of(v), last.entry));
+  }
+}
+
+}  // namespace
+
+void render_trace_human(const TraceView& v, std::string& out) {
+  human_header(v, out);
+  int call = 0;
+  std::size_t n = 0;
+  for (const auto& s : v.trace->steps) {
+    out += '\n';
+    if (s.fresh) human_fresh_call(v, s, ++call, out);
+    human_step(v, s, ++n, out);
+  }
+  out += '\n';
+  human_result(v, out);
+}
+
+namespace {
+
+// A string member, null when empty.
+void nullable(JsonWriter& w, std::string_view name, std::string_view text) {
+  if (text.empty())
+    w.null_member(name);
+  else
+    w.member(name, text);
+}
+
+void json_keys(JsonWriter& w, std::string_view name, const std::vector<std::string>& keys) {
+  w.key(name);
+  w.begin_array();
+  for (const auto& k : keys) w.str(k);
+  w.end_array();
+}
+
+void json_tls(JsonWriter& w, const TraceView& v, const ThreadLocalState& s) {
+  w.key("tls");
+  w.begin_object();
+  for (const auto& [name, set] : {std::pair{"included", s.included}, std::pair{"excluded", s.excluded}}) {
+    w.key(name);
+    w.begin_object();
+    json_keys(w, "functionality", v.ks->functionality_names(set));
+    json_keys(w, "backends", v.ks->backend_names(set));
+    w.end_object();
+  }
+  w.bool_member("grad_mode", s.grad_mode);
+  w.bool_member("inference_mode", s.inference_mode);
+  w.bool_member("python_mode", s.python_mode);
+  w.end_object();
+}
+
+void json_entry(JsonWriter& w, const Profile& p, const Entry& e) {
+  if (!e.valid()) {  // every member is present (docs/json.md): null when missing
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.null_member(m);
+    return;
+  }
+  w.member("kernel", e.debug());
+  w.member("provenance", to_string(e.why));
+  w.member("source_key", p.name_of(e.source));
+  w.bool_member("fallthrough", e.fallthrough());
+}
+
+void json_arguments(JsonWriter& w, const TraceView& v) {
+  w.key("arguments");
+  w.begin_array();
+  for (const auto& a : v.call->args) {
+    w.begin_object();
+    w.member("name", a.name);
+    w.member("type", a.type);
+    w.member("value", a.text);
+    w.key("tensors");
+    w.begin_array();
+    for (const auto& t : a.items) {
+      if (!t) {
+        w.null();
+        continue;
+      }
+      w.begin_object();
+      w.member("words", t->text);
+      auto bits = tensor_keyset(*v.ks, *t);
+      json_keys(w, "keyset", v.ks->names(bits ? *bits : 0, registry_of(v).privateuse1_name));
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("ignored_arguments");
+  w.begin_array();
+  for (const auto& a : v.call->ignored) {
+    w.begin_object();
+    w.member("name", a.name);
+    w.member("type", a.type);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t n) {
+  const Profile& p = profile_of(v);
+  const std::string& pu1 = registry_of(v).privateuse1_name;
+  w.begin_object();
+  w.member("step", std::uint64_t{n});
+  w.member("call", s.fresh ? "fresh" : "redispatch");
+  if (s.fresh) {
+    json_keys(w, "arguments", v.ks->names(s.arguments, pu1));
+    json_keys(w, "with_tls", v.ks->names(s.unmasked, pu1));
+    nullable(w, "mask_backend",
+             s.mask_backend < 0 ? std::string_view()
+                                : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
+  } else {  // a redispatch looks up the previous step's next_keyset as is
+    for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.null_member(m);
+  }
+  json_keys(w, "keyset", v.ks->names(s.keyset, pu1));
+  w.member("key", s.picked.name);
+  w.member("why", why_text(v, s.picked));
+  w.key("entry");
+  w.begin_object();
+  json_entry(w, p, s.entry);
+  w.end_object();
+  w.member("origin", !s.entry.valid() ? "none" : s.pytorch ? "pytorch" : "input");
+  w.key("stale_computed");
+  if (s.stale) {
+    w.begin_object();
+    json_entry(w, p, s.fresh_entry);
+    w.end_object();
+  } else {
+    w.null();
+  }
+  json_tls(w, v, s.tls);
+  w.member("next", to_string(s.next));
+  w.bool_member("assumed", s.assumed);
+  w.member("does", s.does);
+  if (s.next == Next::Redispatch)
+    json_keys(w, "next_keyset", v.ks->names(s.next_keyset, pu1));
+  else
+    w.null_member("next_keyset");
+  w.end_object();
+}
+
+void json_result(JsonWriter& w, const TraceView& v) {
+  const CallTrace& t = *v.trace;
+  const CallStep& last = t.steps.back();
+  w.key("result");
+  w.begin_object();
+  w.member("kind", result_kind(t.result.how));
+  w.member("key", last.picked.name);
+  if (t.result.how == Next::Ends) {
+    w.member("kernel", last.entry.debug());
+    w.member("origin", last.pytorch ? "pytorch" : "input");
+  } else {
+    w.null_member("kernel");
+    w.null_member("origin");
+  }
+  w.key("first_input_kernel");
+  if (const CallStep* s = first_input_kernel(t)) {
+    w.begin_object();
+    w.member("key", s->picked.name);
+    w.member("kernel", s->entry.debug());
+    w.end_object();
+  } else {
+    w.null();
+  }
+  const bool error = t.result.how == Next::Error;
+  nullable(w, "error", error ? to_string(t.result.error) : "");
+  nullable(w, "exception", error ? error_type(t.result.error) : std::string());
+  nullable(w, "message", error ? call_error_message(v) : std::string());
+  nullable(w, "torch_dispatch", t.result.torch_dispatch);
+  w.end_object();
+}
+
+}  // namespace
+
+void render_trace_json(const TraceView& v, std::string& out) {
+  JsonWriter w(out);
+  begin_envelope(w, DT_VERSION, v.profile_label);
+  w.member("operator", op_of(v).name);
+  nullable(w, "schema", op_of(v).def ? std::string_view(op_of(v).def->printed) : std::string_view());
+  json_arguments(w, v);
+  json_keys(w, "keyset", v.ks->names(v.extra, registry_of(v).privateuse1_name));
+  json_tls(w, v, v.tls);
+  w.key("steps");
+  w.begin_array();
+  std::size_t n = 0;
+  for (const auto& s : v.trace->steps) json_step(w, v, s, ++n);
+  w.end_array();
+  json_result(w, v);
+  w.end_object();
+}
+
+}  // namespace dt

@@ -1,0 +1,439 @@
+#include "resolve/chain.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "resolve/python_resolve.hpp"
+
+namespace dt {
+
+const char* to_string(Next n) {
+  switch (n) {
+    case Next::Redispatch:
+      return "redispatch";
+    case Next::FreshCall:
+      return "fresh call";
+    case Next::Ends:
+      return "end";
+    case Next::Error:
+      return "error";
+    case Next::TorchDispatch:
+      return "torch_dispatch";
+    case Next::NotSimulated:
+      return "not simulated";
+  }
+  return "end";
+}
+
+const char* to_string(CallError e) {
+  switch (e) {
+    case CallError::None:
+      return "none";
+    case CallError::CouldNotRun:
+      return "could_not_run";
+    case CallError::NoTensorArguments:
+      return "no_tensor_arguments";
+    case CallError::AmbiguousAutogradOther:
+      return "ambiguous_autogradother";
+    case CallError::InvariantAssert:
+      return "invariant_assert";
+    case CallError::FallthroughExecuted:
+      return "fallthrough_executed";
+    case CallError::NamedNotSupported:
+      return "named_not_supported";
+    case CallError::PythonTlsAssert:
+      return "python_tls_assert";
+    case CallError::PythonNoInterpreter:
+      return "python_no_interpreter";
+    case CallError::PyDispatcherAttributeError:
+      return "python_dispatcher_attribute_error";
+    case CallError::PyDispatcherNoKernel:
+      return "python_dispatcher_no_kernel";
+    case CallError::PyDispatcherAmbiguous:
+      return "python_dispatcher_ambiguous";
+    case CallError::Loop:
+      return "loop";
+  }
+  return "none";
+}
+
+namespace {
+
+constexpr int kMaxSteps = 64;
+
+// The functionality keys whose standard kernels the chain knows, by name
+// (the names are c10's in every release; a profile without one has 0 bits).
+struct Roles {
+  explicit Roles(const KeysetAlgebra& ks)
+      : autograd(autograd_keyset(ks)),
+        ad_inplace(ks.named("ADInplaceOrView")),
+        backend_select(ks.named("BackendSelect")),
+        python(ks.named("Python")),
+        snapshot(ks.named("PythonTLSSnapshot")),
+        named(ks.named("Named")),
+        functionalize(ks.named("Functionalize")),
+        python_dispatcher(ks.named("PythonDispatcher")),
+        math_bits(ks.named("Conjugate") | ks.named("Negative") | ks.named("ZeroTensor")) {
+    const Profile& p = ks.profile();
+    for (const auto& [b, k] : p.autocast_keys()) autocast |= p.key(k).bits;
+    for (const char* name :
+         {"Tracer", "Batched", "BatchedNestedTensor", "DeferredInit", "Fake", "PreDispatch",
+          "TESTING_ONLY_GenericWrapper", "TESTING_ONLY_GenericMode", "FuncTorchBatched", "FuncTorchGradWrapper",
+          "FuncTorchDynamicLayerBackMode", "FuncTorchDynamicLayerFrontMode", "FuncTorchVmapMode", "VmapMode"})
+      unmodelled |= ks.named(name);
+  }
+  KeySet autograd, ad_inplace, backend_select, python, snapshot, named, functionalize, python_dispatcher, math_bits;
+  KeySet autocast = 0, unmodelled = 0;
+};
+
+class Simulator {
+ public:
+  Simulator(const RuntimeTable& t, const KeysetAlgebra& ks, CallInput in)
+      : t_(t), ks_(ks), p_(ks.profile()), roles_(ks), in_(std::move(in)) {}
+
+  CallTrace run() {
+    CallStep step = fresh_call();
+    for (int n = 0; n < kMaxSteps; ++n) {
+      look_up(step);
+      decide(step);
+      const Next next = step.next;
+      const KeySet redispatch = step.next_keyset;
+      out_.steps.push_back(std::move(step));
+      if (next == Next::Redispatch) {
+        step = CallStep{};
+        step.tls = in_.tls;
+        step.keyset = redispatch;
+        step.python_dispatcher = std::exchange(to_python_, false);
+      } else if (next == Next::FreshCall) {
+        step = fresh_call();
+      } else {
+        out_.result.how = next;
+        return std::move(out_);
+      }
+    }
+    fail(CallError::Loop, "");
+    return std::move(out_);
+  }
+
+ private:
+  // DispatchKeyExtractor::getDispatchKeySetBoxed + computeDispatchKeySet.
+  CallStep fresh_call() {
+    CallStep s;
+    s.fresh = true;
+    s.tls = in_.tls;
+    s.arguments = arguments_keyset(ks_, in_.args) | in_.extra;
+    s.unmasked = ks_.minus(s.arguments | s.tls.included, s.tls.excluded);
+    s.mask = t_.mask(s.arguments);
+    s.mask_backend = t_.per_backend() ? static_cast<int>(ks_.backend_index(s.arguments)) : -1;
+    s.keyset = s.unmasked & s.mask;
+    return s;
+  }
+
+  void look_up(CallStep& s) {
+    s.picked = ks_.highest(s.keyset);
+    if (s.python_dispatcher) return python_look_up(s);
+    s.entry = t_.entry(s.picked.slot);
+    for (const auto& row : t_.stale())
+      if (row.slot == s.picked.slot) {
+        s.stale = true;
+        s.fresh_entry = row.fresh;
+      }
+    s.pytorch = t_.from_pytorch(s.entry);
+  }
+
+  void fail(CallError e, std::string key) {
+    out_.result.how = Next::Error;
+    out_.result.error = e;
+    out_.result.key = std::move(key);
+  }
+
+  bool in(KeySet roles, KeyId functionality) const {
+    const KeySet b = ks_.functionality(p_.key(functionality).bits);
+    return b != 0 && (roles & b) == b;
+  }
+
+  void decide(CallStep& s) {
+    if (s.python_dispatcher) return python_resolved(s);
+    const Entry& e = s.entry;
+    if (!e.valid() || e.why == Provenance::AmbiguousAutogradOther || e.fallthrough()) return error_step(s);
+    const KeyId f = s.picked.functionality;
+    switch (e.why) {
+      case Provenance::DefaultBackend:
+        return end(s, fmt::format("the {} kernel runs for this backend; the operators it calls are fresh calls",
+                                  p_.name_of(e.source)));
+      case Provenance::Math:
+      case Provenance::Nested:
+      case Provenance::Batched:
+        return end(s, fmt::format("the {} kernel runs: it decomposes the operator into other operators, each a "
+                                  "fresh call (autograd and the backends work through those)",
+                                  p_.name_of(e.source)));
+      default:
+        break;
+    }
+    if (in(roles_.autograd, f)) return autograd_step(s);
+    if (in(roles_.ad_inplace, f)) {
+      s.assumed = !s.pytorch;
+      below(s,
+            "ADInplaceOrView kernel: bumps version counters / sets up views, then redispatches below "
+            "ADInplaceOrView (AutoDispatchBelowADInplaceOrView)");
+      in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
+      return;
+    }
+    if (!s.pytorch) return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
+    pytorch_step(s, f);
+  }
+
+  void error_step(CallStep& s) {
+    const Entry& e = s.entry;
+    s.next = Next::Error;
+    if (e.why == Provenance::AmbiguousAutogradOther) {
+      s.does = "ambiguous_autogradother_kernel raises an internal assert";
+      return fail(CallError::AmbiguousAutogradOther, s.picked.name);
+    }
+    if (e.valid()) {
+      s.does = "fallthrough_kernel raises: a fallthrough must be masked out before lookup";
+      return fail(CallError::FallthroughExecuted, s.picked.name);
+    }
+    const auto& keys = p_.runtime_keys();
+    for (std::size_t slot = 1; slot < keys.size(); ++slot)
+      if (t_.entry(slot).valid()) out_.result.available.push_back(keys[slot]);
+    if (t_.visibly_stale()) {
+      s.does = "no kernel; reporting the error, checkInvariants() finds the runtime table stale and asserts";
+      return fail(CallError::InvariantAssert, s.picked.name);
+    }
+    s.does = s.picked.key == kUndefined ? "no kernel for Undefined: no tensor arguments reached the dispatcher"
+                                        : "no kernel and no fallback: the call raises NotImplementedError";
+    fail(s.picked.key == kUndefined ? CallError::NoTensorArguments : CallError::CouldNotRun, s.picked.name);
+  }
+
+  void end(CallStep& s, std::string does) {
+    s.next = Next::Ends;
+    s.does = std::move(does);
+  }
+
+  // Redispatch with the key set restricted to the keys below the step's key.
+  void below(CallStep& s, std::string does, KeyId below_key = kUndefined) {
+    s.next = Next::Redispatch;
+    s.does = std::move(does);
+    s.next_keyset = s.keyset & ks_.full_after(below_key == kUndefined ? s.picked.key : below_key);
+  }
+
+  void autograd_step(CallStep& s) {
+    // VariableType (gen_variable_type.py): AutoDispatchBelowADInplaceOrView, then
+    // redispatch(ks & after_autograd_keyset); after_autograd_keyset = FULL_AFTER(AutogradOther).
+    s.assumed = !s.pytorch;
+    const std::string grad = in_.tls.grad_mode ? "records the backward (a grad_fn) if an input requires grad"
+                                               : "records no backward (grad mode is off)";
+    std::string who = s.entry.fallback != nullptr ? "the autograd backend fallback" : "the autograd kernel";
+    below(s,
+          fmt::format("{} {} and redispatches below autograd (key set & after_autograd_keyset, "
+                      "AutoDispatchBelowADInplaceOrView)",
+                      who, grad),
+          *p_.find("AutogradOther"));
+    in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
+  }
+
+  void pytorch_step(CallStep& s, KeyId f) {
+    const bool fallback = s.entry.fallback != nullptr;
+    if (in(roles_.backend_select, f)) return backend_select(s);
+    if (in(roles_.snapshot, f)) {
+      snapshot_ = true;
+      return below(s,
+                   "saves the thread-local state for Python (MaybeSetTLSOnEntryGuard) and redispatches below "
+                   "PythonTLSSnapshot");
+    }
+    if (in(roles_.python, f)) return python(s);
+    if (in(roles_.python_dispatcher, f) && fallback) {
+      s.next = Next::Redispatch;
+      s.next_keyset = ks_.minus(s.keyset, roles_.python_dispatcher);
+      s.does =
+          "the PythonDispatcher fallback hands the call to Python (torch/_ops.py), which resolves the highest "
+          "key below it afresh";
+      to_python_ = true;
+      return;
+    }
+    if (in(roles_.math_bits, f) && fallback) {
+      materialize(f);
+      return below(s, fmt::format("the {} fallback materializes the flagged Tensor and Tensor[] arguments "
+                                  "(at::clone) and redispatches below {}",
+                                  p_.name_of(f), p_.name_of(f)));
+    }
+    if (in(roles_.named, f) && fallback) {
+      s.next = Next::Error;
+      s.does = "named tensors are not supported by this operator";
+      return fail(CallError::NamedNotSupported, s.picked.name);
+    }
+    if (in(roles_.functionalize, f)) {
+      unwrap();
+      in_.tls.excluded |= roles_.functionalize;
+      s.next = Next::FreshCall;
+      s.does =
+          "functionalization unwraps the functional arguments and calls the operator again with "
+          "Functionalize excluded (AutoDispatchSkipFunctionalize)";
+      return;
+    }
+    if ((roles_.autocast & ks_.functionality(p_.key(f).bits)) != 0 && !fallback) {
+      in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
+      s.next = Next::FreshCall;
+      s.does = fmt::format(
+          "the autocast kernel casts the arguments and calls the operator again with {} "
+          "excluded",
+          p_.name_of(f));
+      return;
+    }
+    if (in(roles_.unmodelled, f)) {
+      s.next = Next::NotSimulated;
+      s.does = fmt::format("{} machinery (not simulated)", p_.name_of(f));
+      return;
+    }
+    end(s, fallback ? "PyTorch's backend fallback runs" : "the kernel computes the result");
+  }
+
+  void backend_select(CallStep& s) {
+    // RegisterBackendSelect.cpp (torchgen gen.py): the key of the TensorOptions,
+    // with the tensor arguments' keys when there are some.
+    const KeySet options = p_.key(*p_.find(p_.backends().front())).bits;
+    const KeySet args = arguments_keyset(ks_, in_.args) | in_.extra;
+    s.next = Next::Redispatch;
+    if (args == 0) {
+      s.next_keyset = options;
+      s.does =
+          "BackendSelect picks the backend from the factory's dtype/layout/device (trace assumes torch's "
+          "defaults: strided, cpu) and redispatches to it (no TLS, no mask)";
+    } else {
+      s.next_keyset =
+          ks_.minus(options | args | in_.tls.included, in_.tls.excluded) & ks_.full_after(*p_.find("BackendSelect"));
+      s.does =
+          "BackendSelect combines the TensorOptions' key (trace assumes cpu) with the tensor arguments' and "
+          "redispatches below BackendSelect";
+    }
+  }
+
+  void python(CallStep& s) {
+    if (!snapshot_) {
+      s.next = Next::Error;
+      s.does = "the Python fallback needs the state PythonTLSSnapshot saves, and it did not run";
+      return fail(CallError::PythonTlsAssert, s.picked.name);
+    }
+    const bool subclass = std::any_of(in_.args.begin(), in_.args.end(), [](const BoundArgument& a) {
+      return std::any_of(a.items.begin(), a.items.end(),
+                         [](const auto& t) { return t && t->python && !t->functional; });
+    });
+    if (in_.tls.python_mode || subclass) {
+      s.next = Next::TorchDispatch;
+      out_.result.torch_dispatch = in_.tls.python_mode ? "mode" : "subclass";
+      s.does = in_.tls.python_mode ? "the active TorchDispatchMode's __torch_dispatch__ handles the call"
+                                   : "the tensor subclass's __torch_dispatch__ handles the call";
+      return;
+    }
+    s.next = Next::Error;
+    s.does = "no argument has a Python interpreter and no mode is active";
+    fail(CallError::PythonNoInterpreter, s.picked.name);
+  }
+
+  // The Python dispatcher: resolve_key over the current registrations, then
+  // callBoxedForDispatchKey runs the key's kernel, or its backend fallback.
+  void python_look_up(CallStep& s) {
+    const Registry& reg = t_.resolver().registry();
+    const bool unnamed = s.picked.backend < 0 && p_.key(s.picked.functionality).kind == KeyKind::BuildingBlock;
+    const PyResolved r = unnamed ? PyResolved{PyResolveError::AttributeError, kUndefined, nullptr, nullptr}
+                                 : python_resolve_key(reg, t_.op(), s.picked.key);
+    py_error_ = r.error;
+    if (r.kernel != nullptr) {
+      const AliasRule a = p_.key(r.key).alias;
+      const Provenance why = a == AliasRule::None                           ? Provenance::Kernel
+                             : a == AliasRule::CEA || a == AliasRule::CEANF ? Provenance::DefaultBackend
+                             : a == AliasRule::CIANested                    ? Provenance::Nested
+                             : a == AliasRule::CIA                          ? Provenance::Math
+                             : a == AliasRule::Autograd                     ? Provenance::Autograd
+                                                                            : Provenance::Batched;
+      s.entry = Entry{why, r.kernel, nullptr, r.key};
+    } else if (r.fallback != nullptr) {
+      s.entry = Entry{Provenance::BackendFallback, nullptr, r.fallback, r.key};
+    }
+    s.pytorch = t_.from_pytorch(s.entry);
+  }
+
+  void python_resolved(CallStep& s) {
+    const Entry& e = s.entry;
+    if (py_error_ != PyResolveError::None) {
+      s.next = Next::Error;
+      s.does = py_error_ == PyResolveError::AttributeError
+                   ? "Python cannot name this key (OpOverload.__getattr__ raises AttributeError)"
+                   : "resolve_key finds no kernel for this key";
+      const CallError err = py_error_ == PyResolveError::AttributeError ? CallError::PyDispatcherAttributeError
+                            : py_error_ == PyResolveError::Ambiguous    ? CallError::PyDispatcherAmbiguous
+                                                                        : CallError::PyDispatcherNoKernel;
+      return fail(err, s.picked.name);
+    }
+    if (e.kernel != nullptr) {
+      if (!s.pytorch) return end(s, "the Python dispatcher runs your kernel (callBoxedForDispatchKey)");
+      s.next = Next::NotSimulated;
+      s.does = "the Python dispatcher runs PyTorch's kernel (callBoxedForDispatchKey); not simulated further";
+      return;
+    }
+    if (e.fallthrough()) {
+      s.next = Next::Error;
+      s.does = "callBoxedForDispatchKey runs a fallthrough kernel, which raises";
+      return fail(CallError::FallthroughExecuted, s.picked.name);
+    }
+    if (!s.pytorch) return end(s, "the Python dispatcher runs your backend fallback");
+    const KeyId f = ks_.highest(p_.key(e.source).bits).functionality;
+    // A redispatching fallback gets the key set callBoxedForDispatchKey computed afresh.
+    const KeySet fresh = fresh_call().keyset;
+    if (in(roles_.snapshot, f)) snapshot_ = true;
+    if (in(roles_.math_bits, f)) materialize(f);
+    if (in(roles_.snapshot | roles_.math_bits, f)) {
+      s.next = Next::Redispatch;
+      s.next_keyset = fresh & ks_.full_after(e.source);
+      s.does = fmt::format(
+          "the Python dispatcher runs the {} fallback, which redispatches below {} (with the key "
+          "set computed afresh, PythonDispatcher still in it)",
+          p_.name_of(f), p_.name_of(f));
+      return;
+    }
+    pytorch_step(s, f);
+  }
+
+  // MathOpFallback / ZeroTensor fallback: flagged Tensor and Tensor[] arguments
+  // (not Tensor?[]) are replaced by at::clone(arg), then redispatch below the key.
+  void materialize(KeyId f) {
+    const std::string& name = p_.name_of(f);
+    for (auto& a : in_.args) {
+      if (a.kind == DispatchArgKind::OptionalTensorList) continue;
+      for (auto& t : a.items) {
+        if (!t) continue;
+        bool& flag = name == "Conjugate" ? t->conj : name == "Negative" ? t->neg : t->zerotensor;
+        if (!flag) continue;
+        flag = false;
+        t->inference = in_.tls.inference_mode;
+      }
+    }
+  }
+
+  void unwrap() {
+    for (auto& a : in_.args)
+      for (auto& t : a.items)
+        if (t) t->functional = false;
+  }
+
+  const RuntimeTable& t_;
+  const KeysetAlgebra& ks_;
+  const Profile& p_;
+  Roles roles_;
+  CallInput in_;
+  CallTrace out_;
+  bool snapshot_ = false;   // PythonTLSSnapshot's fallback ran (tls_on_entry is set)
+  bool to_python_ = false;  // the next step is resolved by the Python dispatcher
+  PyResolveError py_error_ = PyResolveError::None;
+};
+
+}  // namespace
+
+CallTrace trace_call(const RuntimeTable& table, const KeysetAlgebra& ks, CallInput in) {
+  return Simulator(table, ks, std::move(in)).run();
+}
+
+}  // namespace dt

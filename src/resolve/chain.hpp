@@ -1,0 +1,92 @@
+// Simulates a call of an operator (spec G): the call's key set (arguments,
+// thread-local state, the operator's fallthrough mask), the highest priority
+// key, its runtime table entry, and then what that kernel does next -- the
+// chain of redispatches and fresh calls PyTorch's standard kernels make --
+// until a kernel that computes the result, an error, or a kernel whose
+// behaviour is not simulated.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "resolve/call.hpp"
+#include "resolve/runtime_table.hpp"
+
+namespace dt {
+
+// What happens after a step's kernel runs.
+enum class Next : std::uint8_t {
+  Redispatch,     // the kernel redispatches with a smaller key set (no TLS, no mask re-applied)
+  FreshCall,      // the kernel calls the operator again (key set recomputed from the arguments and TLS)
+  Ends,           // the kernel computes the result: the chain ends here
+  Error,          // the call raises
+  TorchDispatch,  // Python's __torch_dispatch__ takes over
+  NotSimulated,   // a kernel whose behaviour the tool does not model (functorch, tracing, ...)
+};
+const char* to_string(Next n);
+
+struct CallStep {
+  // How the key set was formed. A fresh call: arguments, TLS and the mask;
+  // a redispatch: the previous key set restricted by the previous kernel.
+  bool fresh = false;
+  KeySet arguments = 0;   // fresh: the union of the arguments' key sets (and --keyset)
+  ThreadLocalState tls;   // the thread-local state when the kernel is looked up
+  KeySet unmasked = 0;    // fresh: (arguments | included) - excluded
+  KeySet mask = 0;        // fresh: the operator's non-fallthrough mask used
+  int mask_backend = -1;  // fresh: which per-backend mask (-1: the global one)
+  KeySet keyset = 0;      // what is looked up
+  HighestKey picked;
+  Entry entry;  // the runtime table's entry
+  bool stale = false;
+  Entry fresh_entry;     // what the dumps show, when the runtime entry is stale
+  bool pytorch = false;  // PyTorch's own kernel or fallback (else the input files')
+  bool assumed = false;  // the inputs' kernel: what it does next is PyTorch's convention for the key
+  // Resolved by the Python dispatcher (python_resolve.hpp), not looked up in
+  // the runtime table: `entry` is what callBoxedForDispatchKey runs.
+  bool python_dispatcher = false;
+  Next next = Next::Ends;
+  std::string does;        // what the kernel does (one sentence)
+  KeySet next_keyset = 0;  // Redispatch: the key set of the next step
+};
+
+// Error classes of a call (docs/json.md "trace").
+enum class CallError : std::uint8_t {
+  None,
+  CouldNotRun,                 // NotImplementedError "Could not run ... backend"
+  NoTensorArguments,           // NotImplementedError "There were no tensor arguments ..."
+  AmbiguousAutogradOther,      // internal assert from ambiguous_autogradother_kernel
+  InvariantAssert,             // checkInvariants() saw a stale runtime table
+  FallthroughExecuted,         // a fallthrough kernel was called
+  NamedNotSupported,           // the Named fallback
+  PythonTlsAssert,             // the Python fallback without PythonTLSSnapshot having run
+  PythonNoInterpreter,         // the Python fallback with no Python tensor and no mode
+  PyDispatcherAttributeError,  // the Python dispatcher cannot name the key (AttributeError)
+  PyDispatcherNoKernel,        // RuntimeError("could not find kernel") from resolve_key
+  PyDispatcherAmbiguous,       // RuntimeError("ambiguous autogradother kernel") from resolve_key
+  Loop,                        // the simulation did not end (a guard)
+};
+const char* to_string(CallError e);
+
+struct CallResult {
+  Next how = Next::Ends;  // Ends, Error, TorchDispatch or NotSimulated
+  CallError error = CallError::None;
+  std::string key;             // the key named by the error ("AutogradMeta", "Unknown")
+  std::string torch_dispatch;  // "mode" or "subclass"
+  // CouldNotRun / NoTensorArguments: the runtime keys with a valid entry, table order.
+  std::vector<KeyId> available;
+};
+
+struct CallTrace {
+  std::vector<CallStep> steps;
+  CallResult result;
+};
+
+struct CallInput {
+  std::vector<BoundArgument> args;
+  KeySet extra = 0;  // --keyset: added to the arguments' key set
+  ThreadLocalState tls;
+};
+
+CallTrace trace_call(const RuntimeTable& table, const KeysetAlgebra& ks, CallInput in);
+
+}  // namespace dt

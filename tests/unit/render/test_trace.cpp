@@ -1,0 +1,108 @@
+// The views of a simulated call (render/trace.hpp): the exact error texts of
+// torch 1.13, the readable trace and the JSON document.
+#include "base/text.hpp"
+#include "call_helpers.hpp"
+#include "render/trace.hpp"
+
+namespace dt::test {
+
+namespace {
+
+TraceView view_of(const Traced& t) {
+  return TraceView{t.table.get(), &t.ks, &t.call, 0, t.tls, &t.trace, "torch-1.13", false};
+}
+
+// tests/unit/data/error-texts-1.13.txt: what torch 1.13 raised, measured by
+// this script (/work/notes/trace/measure_error_texts.py):
+//   lib = Library("errs", "DEF")
+//   lib.define("f(Tensor x) -> Tensor"); lib.impl("f", lambda x: x, "CPU")
+//   lib.define("g(Tensor[] xs) -> Tensor"); lib.impl("g", lambda xs: torch.zeros(1), "CPU")
+//   lib.define("h(Tensor x) -> Tensor"); lib.impl("h", lambda x: x, "CompositeImplicitAutograd")
+//   lib.impl("h", lambda x: x, "MkldnnCPU")
+//   torch.ops.errs.f(torch.empty(2, device="meta")); torch.ops.errs.g([])
+//   torch.ops.errs.h(torch.randn(2, 2).to_mkldnn())
+// printed as "== TITLE: TYPE\nMESSAGE\n".
+std::string measured(const std::string& title) {
+  const std::string all = read_text(std::string(DT_TEST_DATA_DIR) + "/error-texts-1.13.txt");
+  const std::size_t start = all.find("== " + title + ":");
+  REQUIRE(start != std::string::npos);
+  const std::size_t body = all.find('\n', start) + 1;
+  const std::size_t end = all.find("\n== ", body);
+  return std::string(trim(all.substr(body, end == std::string::npos ? std::string::npos : end - body), "\n"));
+}
+
+const std::string kErrs =
+    "namespace = \"errs\"\n"
+    "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ndebug = \"registered at /dev/null:5\"\n"
+    "[[impl]]\nop = \"f\"\nkey = \"CPU\"\nkernel = \"registered at /dev/null:5\"\nboxed_only = true\n"
+    "[[def]]\nschema = \"g(Tensor[] xs) -> Tensor\"\ndebug = \"registered at /dev/null:5\"\n"
+    "[[impl]]\nop = \"g\"\nkey = \"CPU\"\nkernel = \"registered at /dev/null:5\"\nboxed_only = true\n"
+    "[[def]]\nschema = \"h(Tensor x) -> Tensor\"\ndebug = \"registered at /dev/null:5\"\n"
+    "[[impl]]\nop = \"h\"\nkey = \"CompositeImplicitAutograd\"\nkernel = \"registered at /dev/null:5\"\n"
+    "boxed_only = true\n"
+    "[[impl]]\nop = \"h\"\nkey = \"MkldnnCPU\"\nkernel = \"registered at /dev/null:5\"\nboxed_only = true\n";
+
+std::unique_ptr<Traced> errs(const std::string& op, std::vector<std::string> args) {
+  CallSpec c;
+  c.files = {{"errs.toml", kErrs}};
+  c.op = op;
+  c.args = std::move(args);
+  return traced(c);
+}
+
+}  // namespace
+
+TEST_CASE("error texts equal torch 1.13's, byte for byte") {
+  auto meta = errs("errs::f", {"meta"});
+  CHECK(std::string(trim(call_error_message(view_of(*meta)), "\n")) ==
+        measured("Meta tensor, no Meta/Autograd kernel"));
+  auto empty = errs("errs::g", {"[]"});
+  CHECK(std::string(trim(call_error_message(view_of(*empty)), "\n")) == measured("empty Tensor[]"));
+  auto amb = errs("errs::h", {"mkldnn_cpu"});
+  CHECK(std::string(trim(call_error_message(view_of(*amb)), "\n")) ==
+        measured("mkldnn tensor, CIA + MkldnnCPU (AutogradOther ambiguity)"));
+}
+
+TEST_CASE("the readable trace: arguments, state, each step, the result") {
+  CallSpec c;
+  c.library = true;
+  c.op = "aten::add.Tensor";
+  c.args = {"cpu,requires_grad", "cpu"};
+  auto t = traced(c);
+  std::string out;
+  render_trace_human(view_of(*t), out);
+  CHECK(out.starts_with("aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"));
+  CHECK(out.find("  self   Tensor  cpu,requires_grad  CPU, ADInplaceOrView, AutogradCPU, AutocastCPU\n") !=
+        std::string::npos);
+  CHECK(out.find("  alpha  Scalar                     not a dispatch argument\n") != std::string::npos);
+  CHECK(out.find("  with TLS            CPU, BackendSelect, ADInplaceOrView, AutogradCPU  (+BackendSelect, "
+                 "-AutocastCPU)\n") != std::string::npos);
+  CHECK(out.find("  1. AutogradCPU\n") != std::string::npos);
+  CHECK(out.find("     redispatch with CPU  (-AutogradCPU)\n") != std::string::npos);
+  CHECK(out.ends_with("result: CPU runs registered at ./build/aten/src/ATen/RegisterCPU.cpp:30798 [kernel]\n"));
+  auto meta = errs("errs::f", {"meta"});
+  out.clear();
+  render_trace_human(view_of(*meta), out);
+  CHECK(out.find("result: the call raises NotImplementedError (could_not_run)\nCould not run 'errs::f'") !=
+        std::string::npos);
+  CHECK(out.find("(errs.toml:") == std::string::npos);  // no kernel of the files ran
+}
+
+TEST_CASE("the JSON document: envelope, steps, result") {
+  auto t = errs("errs::f", {"cpu"});
+  std::string out;
+  render_trace_json(view_of(*t), out);
+  CHECK(out.starts_with("{\n  \"version\": 1,\n  \"tool\": {\n    \"name\": \"dispatchtool\",\n"));
+  CHECK(out.find("\"operator\": \"errs::f\"") != std::string::npos);
+  CHECK(out.find("\"origin\": \"input\"") != std::string::npos);
+  CHECK(out.find("\"first_input_kernel\": {\n      \"key\": \"CPU\",") != std::string::npos);
+  CHECK(out.find("\"error\": null") != std::string::npos);
+  auto meta = errs("errs::f", {"meta"});
+  out.clear();
+  render_trace_json(view_of(*meta), out);
+  CHECK(out.find("\"error\": \"could_not_run\"") != std::string::npos);
+  CHECK(out.find("\"exception\": \"NotImplementedError\"") != std::string::npos);
+  CHECK(out.find("\"kernel\": null") != std::string::npos);
+}
+
+}  // namespace dt::test
