@@ -53,8 +53,10 @@ RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Ope
   partial_.name = op.name;
   for (const auto& kk : op.kernels) {
     KeyKernels mine{kk.key, {}};
+    std::vector<const Kernel*> newest_first;
     for (const Kernel& k : kk.kernels)
-      if (k.seq < user_start_) mine.kernels.push_back(k);
+      if (k.seq < user_start_) newest_first.push_back(&k);
+    for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) mine.kernels.push_newest(**it);
     if (!mine.kernels.empty()) partial_.kernels.push_back(std::move(mine));
   }
   table_.assign(n, Entry{});
@@ -94,7 +96,7 @@ void RuntimeTable::replay() {
     auto it = std::lower_bound(partial_.kernels.begin(), partial_.kernels.end(), e.key,
                                [](const KeyKernels& kk, KeyId k) { return kk.key < k; });
     if (it == partial_.kernels.end() || it->key != e.key) it = partial_.kernels.insert(it, KeyKernels{e.key, {}});
-    it->kernels.insert(it->kernels.begin(), *e.kernel);
+    it->kernels.push_newest(*e.kernel);
     r_->prepare(partial_, view_);
     if (e.kernel->catch_all) {  // updateDispatchTableFull_
       refresh(0);
