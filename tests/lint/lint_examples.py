@@ -7,6 +7,10 @@ import json
 import os
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from checks import Checks  # noqa: E402,F401  (re-exported to the lint test scripts)
 
 _SECTION = re.compile(r"^## `([a-z-]+)`\s*$", re.M)
 _TOML = re.compile(r"^```toml\n(.*?)^```", re.M | re.S)
@@ -52,21 +56,3 @@ def write(path, text):
         f.write(text)
 
 
-class Checks:
-    """Counts checks; prints failures; ends with the 'N passed, N failed' line."""
-
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def check(self, ok, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL: {what}")
-        return ok
-
-    def finish(self):
-        print(f"{self.passed} passed, {self.failed} failed")
-        return 0 if self.failed == 0 else 1
