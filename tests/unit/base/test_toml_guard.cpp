@@ -127,6 +127,13 @@ TEST_CASE("toml guard: the four assertions of toml++ 3.3.0 that input can violat
   CHECK(guard("x = 1979-05-27 1\n") == "t.toml:1:16: error: a date-time needs a time (HH:MM:SS) after the space\n");
   CHECK(guard("x = [1979-05-27 1]") == "t.toml:1:17: error: a date-time needs a time (HH:MM:SS) after the space\n");
   CHECK(guard("x = 1979-05-27 07:32:00\ny = 1979-05-27 # c\n").empty());
+  // toml++ counts the value's characters without underscores and only looks
+  // at the 5th and 8th of them (found by fuzz_lint_config at 848k executions:
+  // tests/fuzz/regressions/lint_config/toml-assert-scan-underscores.toml).
+  CHECK(guard("v = 1-m)-__---v/ 1\n") == "t.toml:1:18: error: a date-time needs a time (HH:MM:SS) after the space\n");
+  CHECK(guard("v = 1979-05-27_ 1\n") == "t.toml:1:17: error: a date-time needs a time (HH:MM:SS) after the space\n");
+  CHECK(guard("v = 1_979-05-27 1\n") == "t.toml:1:17: error: a date-time needs a time (HH:MM:SS) after the space\n");
+  CHECK(guard("v = 1979-05-2_ 1\n").empty());  // 9 characters: toml++ does not look past the space
 }
 
 TEST_CASE("toml guard: control characters and lone carriage returns outside strings") {
