@@ -135,8 +135,8 @@ _dispatchtool() {
     coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
     html) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --register --output -o --help" ;;
-    trace) opts="--profile --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
-    diff) opts="--profile --against --op --format --expand --no-library --color --help" ;;
+    trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
+    diff) opts="--profile --max-input-size --against --op --format --expand --no-library --color --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -59,7 +59,7 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a trace
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a change does to the tables'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_toml)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l tag -x -a '(__dispatchtool_tags)' -d 'only operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l exclude-tag -x -a '(__dispatchtool_tags)' -d 'leave out operators with this tag'

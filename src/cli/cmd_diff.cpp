@@ -24,6 +24,7 @@ struct DiffOptions {
   std::string color = "auto";
   bool expand = false;
   bool no_library = false;
+  std::string max_input_size;  // --max-input-size
 };
 
 // One side: its profile, registrations and operators (members point into
@@ -65,6 +66,7 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, c
 }
 
 int run_diff(const Io& io, const DiffOptions& o) {
+  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
   const bool against = !o.against.empty();
   if (against && !o.new_files.empty())
     return usage_error(io, "diff takes OLD... -- NEW... or --against PROFILE FILE..., not both");
@@ -144,6 +146,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
   sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
   sub->add_flag("--no-library", o->no_library, "without PyTorch's own operators: only the files' registrations");
+  add_max_input_size_option(*sub, o->max_input_size);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
