@@ -42,7 +42,7 @@ TEST_CASE("JsonWriter: two-space indentation, members in order, strings quoted")
         "}\n");
 }
 
-TEST_CASE("JsonWriter: a top-level value ends its line; the writer appends") {
+TEST_CASE("JsonWriter: a top-level value ends its line, the writer appends") {
   std::string out = "prefix\n";
   JsonWriter w(out);
   w.begin_array();

@@ -47,7 +47,7 @@ TEST_CASE("TableReader: typed fields with their locations") {
   CHECK_FALSE(error.has_value());
 }
 
-TEST_CASE("TableReader: an unknown field, with a suggestion; afterwards nothing reads") {
+TEST_CASE("TableReader: an unknown field, with a suggestion, afterwards nothing reads") {
   const toml::table root = parsed("name = \"n\"\nnmae = \"typo\"\n");
   std::optional<Diagnostic> error;
   TableReader r(root, "t.toml", "the test table", &error);
@@ -58,7 +58,7 @@ TEST_CASE("TableReader: an unknown field, with a suggestion; afterwards nothing 
   CHECK_FALSE(r.str("name").has_value());
 }
 
-TEST_CASE("TableReader: a value of the wrong type is an error at the value; the first error is kept") {
+TEST_CASE("TableReader: a value of the wrong type is an error at the value, the first error is kept") {
   const toml::table root = parsed("name = 3\nlist = [\"a\", 2]\nitems = [1]\n");
   std::optional<Diagnostic> error;
   TableReader r(root, "t.toml", "the test table", &error);

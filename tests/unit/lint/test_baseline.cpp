@@ -9,7 +9,7 @@
 
 namespace dt::test {
 
-TEST_CASE("lint baseline: keyed on rule, operator and key; counts; round trip") {
+TEST_CASE("lint baseline: keyed on rule, operator and key, counts, round trip") {
   const Files before{{"a.toml", kDef + impl("CPU", "k1") + impl("CPU", "k2")}};
   auto findings = lint_files(before);
   const auto baseline = lint::make_baseline(findings);

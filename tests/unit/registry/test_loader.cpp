@@ -14,7 +14,7 @@ TEST_CASE("test helper rows(): lines of the given keys, last line with or withou
   CHECK(rows("CPU: a\nCUDA: b\n", {"CPU", "CUDA"}) == "CPU: a\nCUDA: b\n");
 }
 
-TEST_CASE("standard input can be named once; directories are not files") {
+TEST_CASE("standard input can be named once, directories are not files") {
   // Two "-" would have two worker threads read std::cin at once.
   auto twice = load(profile("torch-main"), {"-", "a.toml", "-"}, memory_reader({{"a.toml", kDef}}), {});
   REQUIRE_FALSE(twice.has_value());

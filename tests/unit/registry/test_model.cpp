@@ -105,7 +105,7 @@ Fallback fallback_on(KeyId key, std::string debug) {
 
 }  // namespace
 
-TEST_CASE("Registry: kernels per key, newest first; operators in registration order and by name") {
+TEST_CASE("Registry: kernels per key, newest first, operators in registration order and by name") {
   Registry reg(profile("torch-main"));
   const KeyId cpu = *reg.profile().find("CPU");
   REQUIRE(reg.impl("t::foo", cpu, kernel("k1", {"a.toml", 1, 1})).has_value());
@@ -166,7 +166,7 @@ TEST_CASE("KernelStack::erase_if: asks newest first, keeps the others in order")
   CHECK(ks.back().debug == "a");
 }
 
-TEST_CASE("Registry::define: the operator is named by its schema; a second def is refused") {
+TEST_CASE("Registry::define: the operator is named by its schema, a second def is refused") {
   Registry reg(profile("torch-main"));
   CHECK(reg.define(def_of("t::foo.out(Tensor x) -> Tensor", {"a.toml", 2, 1})).empty());
   REQUIRE(reg.find("t::foo.out") != nullptr);
@@ -194,7 +194,7 @@ TEST_CASE("Registry::define: kernels whose signature contradicts the def are dro
   CHECK(reg.find("t::foo")->kernels.empty());
 }
 
-TEST_CASE("Registry::fallback: an alias key fills each of its runtime keys; a building block fills none") {
+TEST_CASE("Registry::fallback: an alias key fills each of its runtime keys, a building block fills none") {
   Registry reg(profile("torch-1.13"));
   const Profile& p = reg.profile();
   Fallback f = fallback_on(*p.find("CompositeImplicitAutogradNestedTensor"), "nt");

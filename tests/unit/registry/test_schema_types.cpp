@@ -43,7 +43,7 @@ TEST_CASE("schema types: types inside other types print as compared") {
         "__torch__.torch.classes.quantized.Conv2dPackedParamsBase");
 }
 
-TEST_CASE("schema types: Union members deduplicated and sorted; with None, an optional") {
+TEST_CASE("schema types: Union members deduplicated and sorted, with None, an optional") {
   CHECK(type_of("Union(str, int, str)") == "Union(int, str)");
   CHECK(type_of("Union(None, str)") == "str?");
   CHECK(type_of("Union(Tensor, Tensor?)") == "Tensor?");

@@ -85,7 +85,7 @@ TEST_CASE("coverage views: summary, rows, JSON") {
         "]\n");
 }
 
-TEST_CASE("coverage views: a renamed PrivateUse1 is shown by its name; no rows is an empty array") {
+TEST_CASE("coverage views: a renamed PrivateUse1 is shown by its name, no rows is an empty array") {
   const LoadResult l = must_load("torch-main", {{"npu.toml",
                                                  "privateuse1_backend = \"npu\"\nnamespace = \"c\"\n"
                                                  "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"

@@ -147,7 +147,7 @@ TEST_CASE("html page: a kernel named </script> stays inside the data") {
   CHECK(page.find("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>\\u003c!--") != std::string::npos);
 }
 
-TEST_CASE("html page: the embedded template holds the placeholder once; the data replaces it") {
+TEST_CASE("html page: the embedded template holds the placeholder once, the data replaces it") {
   const std::string_view t = html_template();
   CHECK(count(t, kHtmlPlaceholder) == 1);
   CHECK(t.starts_with("<!DOCTYPE html>"));

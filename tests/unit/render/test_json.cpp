@@ -133,7 +133,7 @@ TEST_CASE("registrations json: --register kernels have no location") {
   CHECK(out.find("      \"tags\": [],\n      \"location\": null,\n") != std::string::npos);
 }
 
-TEST_CASE("keys json: rows, values, kinds, fallbacks; a renamed PrivateUse1") {
+TEST_CASE("keys json: rows, values, kinds, fallbacks, a renamed PrivateUse1") {
   std::string out;
   render_keys_json(Registry(profile("torch-1.13")), kDoc, out);
   CHECK(out.find("  \"privateuse1_backend\": null,\n  \"runtime_keys\": [\n    {\n      \"name\": \"Undefined\",\n"

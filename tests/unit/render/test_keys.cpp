@@ -17,7 +17,7 @@ TEST_CASE("render_key_names: every name a registration may use, in enum order") 
   CHECK(out.ends_with("\nCompositeExplicitAutogradNonFunctional\n"));
 }
 
-TEST_CASE("render_keys: runtime keys with row, kind and PyTorch's fallbacks; building blocks; aliases") {
+TEST_CASE("render_keys: runtime keys with row, kind and PyTorch's fallbacks, building blocks, aliases") {
   std::string out;
   render_keys(Registry(profile("torch-1.13")), out);
   CHECK(out.rfind("profile torch-1.13: PyTorch 1.13", 0) == 0);
