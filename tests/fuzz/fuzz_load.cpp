@@ -1,9 +1,11 @@
-// libFuzzer harness: the input loader, the resolver, every renderer and lint.
+// libFuzzer harness: the input loader, the resolver, every renderer (table,
+// registrations, explain as text, raw and JSON; coverage, html, trace, diff)
+// and lint.
 //
 // Input: up to 4 registration files separated by "\n#---\n". The first byte
 // picks the profile (torch-main / torch-1.13), whether refusals stop loading
-// (table) or are recorded (lint) and the readable view's style; it is also
-// part of the first file.
+// (table) or are recorded (lint), the readable view's style and the key
+// explained; the last byte whether documents and traces are rendered and trace's tensor. Both are also part of the files.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,13 +16,97 @@
 #include "lint/lint.hpp"
 #include "lint/output.hpp"
 #include "registry/loader.hpp"
+#include "render/coverage.hpp"
+#include "render/diff.hpp"
 #include "render/explain.hpp"
+#include "render/html.hpp"
+#include "render/json.hpp"
 #include "render/python_dispatcher_view.hpp"
 #include "render/raw.hpp"
 #include "render/readable.hpp"
+#include "render/trace.hpp"
+#include "resolve/call.hpp"
+#include "resolve/coverage.hpp"
+#include "resolve/diff.hpp"
 #include "resolve/resolver.hpp"
+#include "resolve/runtime_table.hpp"
 
 using namespace dt;
+
+namespace {
+
+// What scripts and pages read: JSON of table, registrations, keys and
+// explain; coverage of CPU; the html page (no text of the input may close
+// its script element); diff of every other operator against all of them.
+void render_documents(const Resolver& resolver, const std::vector<const Operator*>& ops, KeyId key,
+                      const HumanStyle& style, std::string& out) {
+  const Registry& reg = resolver.registry();
+  const KeyFilter all;
+  const JsonDocument doc{"fuzz", "torch-main", {}};
+  out.clear();
+  render_table_json(resolver, ops, all, doc, out);
+  render_registrations_json(reg, ops, all, doc, out);
+  render_keys_json(reg, doc, out);
+  for (const Operator* op : ops) render_explain_json(resolver, *op, {key}, doc, out);
+
+  if (auto keys = coverage_keys(reg, "CPU")) {
+    const auto rows = compute_coverage(resolver, ops, *keys);
+    const CoverageView view{&reg, *keys, ops.size(), style.color};
+    render_coverage_summary(rows, view, out);
+    render_coverage_rows(rows, view, out);
+    render_coverage_json(rows, view, out);
+  }
+
+  std::string data, page;
+  render_html_data(resolver, ops, all, HtmlDocument{"fuzz", "torch-main", "fuzz"}, data);
+  render_html_page(html_template(), data, page);
+  const auto closings = [](std::string_view text) {
+    std::size_t n = 0;
+    for (auto at = text.find("</"); at != std::string_view::npos; at = text.find("</", at + 2)) ++n;
+    return n;
+  };
+  if (closings(page) != closings(html_template())) fuzz::fail();
+
+  DiffSide old_side{&resolver, {}};
+  for (std::size_t i = 0; i < ops.size(); i += 2) old_side.ops.push_back(ops[i]);
+  const TableDiff d = diff_tables(old_side, DiffSide{&resolver, ops});
+  if (count(d).added != ops.size() / 2 || count(d).changed != 0) fuzz::fail();
+  DiffView view{&d, {"old", {"a.toml"}}, {"new", {"b.toml"}}, style.color, style.expand};
+  render_diff_human(view, out);
+  render_diff_json(view, out);
+}
+
+// trace: each operator called with one tensor (the device the input picks)
+// for every dispatch argument, under the default thread-local state.
+void render_traces(const Resolver& resolver, const std::vector<const Operator*>& ops, unsigned pick,
+                   const HumanStyle& style, std::string& out) {
+  const Registry& reg = resolver.registry();
+  const KeysetAlgebra ks(reg.profile());
+  const auto words = device_words(reg.profile(), reg.privateuse1_name);
+  if (words.empty()) fuzz::fail();
+  std::string word = words[pick % words.size()];
+  if ((pick & 0x80) != 0) word += ",requires_grad";
+  const auto tls = make_tls(ks, reg.privateuse1_name, TlsOptions{});
+  if (!tls) fuzz::fail();
+  for (const Operator* op : ops) {
+    const Schema* schema = op->def ? &op->def->schema : nullptr;
+    std::size_t n = 1;
+    if (schema != nullptr) {
+      n = 0;
+      for (const auto& a : schema->arguments) n += dispatch_arg_kind(a.type).has_value() ? 1 : 0;
+    }
+    auto call = bind_arguments(ks, reg.privateuse1_name, schema, std::vector<std::string>(n, word), true);
+    if (!call) continue;  // e.g. a layout this device has no key for
+    const RuntimeTable table(resolver, ks, *op);
+    const CallTrace trace = trace_call(table, ks, CallInput{call->args, 0, *tls});
+    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, "torch-main", style.color};
+    out.clear();
+    render_trace_human(view, out);
+    render_trace_json(view, out);
+  }
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0 || size > fuzz::kMaxInput) return -1;  // -1: not added to the corpus
@@ -67,6 +153,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // explain on every runtime key would be slow: one key the input picks.
     const auto& rt = profile.runtime_keys();
     render_explain(resolver, *op, rt[(mode >> 5) % rt.size()], HumanStyle{}, out);
+  }
+  // The documents and traces of at most 4 operators, for one input in two:
+  // they cost more than everything above, and the other half keeps the
+  // fuzzer fast on the loader and the tables.
+  if ((data[size - 1] & 0x40) != 0) {
+    auto ops = loaded->registry.sorted_operators();
+    ops.resize(std::min<std::size_t>(ops.size(), 4));
+    const auto& rt = profile.runtime_keys();
+    render_documents(resolver, ops, rt[(mode >> 5) % rt.size()], style, out);
+    render_traces(resolver, ops, data[size - 1], style, out);
   }
 
   if (record) {
