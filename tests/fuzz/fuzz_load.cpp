@@ -127,11 +127,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lo.threads = 1;  // deterministic, and no thread pool per execution
   auto loaded = load(profile, paths, fuzz::memory_reader(files), lo);
   if (!loaded) {
-    // Every error names one of the files, and is one line.
+    // Every error names one of the files, and is one line (and its notes').
     const auto& d = loaded.error();
     if (d.where.file.view().empty() || !files->contains(std::string(d.where.file.view()))) fuzz::fail();
     const std::string shown = format(d);
-    if (std::count(shown.begin(), shown.end(), '\n') != 1 && !d.multi_line) fuzz::fail();
+    // One line, and one per note ("note: the original definition is here").
+    if (static_cast<std::size_t>(std::count(shown.begin(), shown.end(), '\n')) != 1 + d.notes.size() &&
+        !d.multi_line)
+      fuzz::fail();
     return 0;
   }
   for (const auto& w : loaded->registry.warnings()) (void)format(w);
