@@ -1093,6 +1093,46 @@ def _(ctx):
     return [] if r.rc == 2 else [f"expected exit 2, got {r.status()}"]
 
 
+def _refused_output(r, reason):
+    """exit 2, nothing on stdout, one line: the output file named (it is no input: no LINE:COL) and why."""
+    if r.timed_out or r.sig is not None or r.rc != 2:
+        return [f"expected exit 2, got {r.status()}"]
+    want = rb"dispatchtool: error: html: cannot write 'page\.html': " + reason.encode() + rb"\n"
+    problems = [] if re.fullmatch(want, r.stderr) else ["stderr: " + shorten(r.stderr)]
+    return problems + ([f"{r.stdout_size} bytes on stdout"] if r.stdout_size else [])
+
+
+@case("html-output-symlink", "hostile repository",
+      "html -o P where P is a committed symlink to a file outside (victim.txt)",
+      "refused with exit 2 naming the symlink; victim.txt and the symlink unchanged")
+def _(ctx):
+    repo = ctx.path("repo")
+    os.mkdir(repo)
+    victim = write(ctx.path("victim.txt"), "precious\n")
+    link = os.path.join(repo, "page.html")
+    os.symlink(victim, link)
+    write(os.path.join(repo, "ok.toml"), VALID)
+    r = ctx.run(["html", "-o", "page.html", "ok.toml"], cwd=repo)
+    problems = _refused_output(r, r"it is a symbolic link; refusing to write through it")
+    with open(victim) as f:
+        if f.read() != "precious\n":
+            problems.append("the symlink's target was overwritten")
+    if not os.path.islink(link):
+        problems.append("the symlink was replaced")
+    return problems
+
+
+@case("html-output-fifo", "hostile repository",
+      "html -o P where P is a FIFO nobody reads", "refused (exit 2), no hang")
+def _(ctx):
+    repo = ctx.path("repo")
+    os.mkdir(repo)
+    os.mkfifo(os.path.join(repo, "page.html"))
+    write(os.path.join(repo, "ok.toml"), VALID)
+    r = ctx.run(["html", "-o", "page.html", "ok.toml"], cwd=repo)
+    return _refused_output(r, r"not a regular file; refusing to replace it")
+
+
 def _outside_setup(ctx, key, value_fn):
     repo = ctx.path("repo")
     outside = ctx.path("outside")
