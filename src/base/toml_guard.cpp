@@ -213,13 +213,15 @@ class Scanner {
   bool bare_value() {
     const std::size_t start = pos_;
     // toml++ decides on a date-time with a space from the value's characters
-    // without its underscores: the first 11 of them are kept here.
-    std::array<char, 11> kept{};
+    // without its underscores, looking at the 5th and 8th: the first 8 are kept.
+    std::array<char, 8> kept{};
     std::size_t kept_count = 0;
     while (!end() && !value_end(t_[pos_])) {
       if (!ascii_outside_strings(pos_)) return false;
-      if (t_[pos_] != '_' && kept_count < kept.size()) kept[kept_count] = t_[pos_];
-      if (t_[pos_] != '_') ++kept_count;
+      if (t_[pos_] != '_') {
+        if (kept_count < kept.size()) kept[kept_count] = t_[pos_];
+        ++kept_count;
+      }
       ++pos_;
       // A date-time may have a space instead of the 'T' ("1979-05-27 07:32:00").
       if (kept_count == 10 && pos_ + 1 < t_.size() && t_[pos_] == ' ' &&

@@ -5,7 +5,8 @@
 // Input: up to 4 registration files separated by "\n#---\n". The first byte
 // picks the profile (torch-main / torch-1.13), whether refusals stop loading
 // (table) or are recorded (lint), the readable view's style and the key
-// explained; the last byte whether documents and traces are rendered and trace's tensor. Both are also part of the files.
+// explained; the last byte whether documents and traces are rendered, and
+// trace's tensor. Both bytes are also part of the files.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,8 +42,9 @@ namespace {
 void render_documents(const Resolver& resolver, const std::vector<const Operator*>& ops, KeyId key,
                       const HumanStyle& style, std::string& out) {
   const Registry& reg = resolver.registry();
+  const std::string_view profile = reg.profile().name();
   const KeyFilter all;
-  const JsonDocument doc{"fuzz", "torch-main", {}};
+  const JsonDocument doc{"fuzz", profile, {}};
   out.clear();
   render_table_json(resolver, ops, all, doc, out);
   render_registrations_json(reg, ops, all, doc, out);
@@ -58,7 +60,7 @@ void render_documents(const Resolver& resolver, const std::vector<const Operator
   }
 
   std::string data, page;
-  render_html_data(resolver, ops, all, HtmlDocument{"fuzz", "torch-main", "fuzz"}, data);
+  render_html_data(resolver, ops, all, HtmlDocument{"fuzz", profile, "fuzz"}, data);
   render_html_page(html_template(), data, page);
   const auto closings = [](std::string_view text) {
     std::size_t n = 0;
@@ -71,7 +73,8 @@ void render_documents(const Resolver& resolver, const std::vector<const Operator
   for (std::size_t i = 0; i < ops.size(); i += 2) old_side.ops.push_back(ops[i]);
   const TableDiff d = diff_tables(old_side, DiffSide{&resolver, ops});
   if (count(d).added != ops.size() / 2 || count(d).changed != 0) fuzz::fail();
-  DiffView view{&d, {"old", {"a.toml"}}, {"new", {"b.toml"}}, style.color, style.expand};
+  const DiffSideLabel label{std::string(profile), {"f.toml"}};
+  DiffView view{&d, label, label, style.color, style.expand};
   render_diff_human(view, out);
   render_diff_json(view, out);
 }
@@ -99,7 +102,7 @@ void render_traces(const Resolver& resolver, const std::vector<const Operator*>&
     if (!call) continue;  // e.g. a layout this device has no key for
     const RuntimeTable table(resolver, ks, *op);
     const CallTrace trace = trace_call(table, ks, CallInput{call->args, 0, *tls});
-    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, "torch-main", style.color};
+    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, reg.profile().name(), style.color};
     out.clear();
     render_trace_human(view, out);
     render_trace_json(view, out);
@@ -140,6 +143,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& w : loaded->registry.warnings()) (void)format(w);
 
   const Resolver resolver(loaded->registry);
+  // explain on every runtime key would be slow: one key the input picks.
+  const KeyId explained = profile.runtime_keys()[(mode >> 5) % profile.runtime_keys().size()];
   std::string out, raw;
   const KeyFilter all;
   const HumanStyle style{(mode & 4) != 0, (mode & 8) != 0, (mode & 16) != 0};
@@ -153,9 +158,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     render_registrations_python_dispatcher(profile, raw, out);
     render_table_human(resolver, *op, all, style, out);
     render_registrations_human(loaded->registry, *op, all, style, out);
-    // explain on every runtime key would be slow: one key the input picks.
-    const auto& rt = profile.runtime_keys();
-    render_explain(resolver, *op, rt[(mode >> 5) % rt.size()], HumanStyle{}, out);
+    render_explain(resolver, *op, explained, HumanStyle{}, out);
   }
   // The documents and traces of at most 4 operators, for one input in two:
   // they cost more than everything above, and the other half keeps the
@@ -163,8 +166,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if ((data[size - 1] & 0x40) != 0) {
     auto ops = loaded->registry.sorted_operators();
     ops.resize(std::min<std::size_t>(ops.size(), 4));
-    const auto& rt = profile.runtime_keys();
-    render_documents(resolver, ops, rt[(mode >> 5) % rt.size()], style, out);
+    render_documents(resolver, ops, explained, style, out);
     render_traces(resolver, ops, data[size - 1], style, out);
   }
 

@@ -1060,16 +1060,21 @@ def _(ctx):
     return expect_error(r, file_re="dispatchtool-lint", whole_file=True)
 
 
+def _repo_with_valid(ctx):
+    """A repository directory holding one valid registration file, ok.toml."""
+    repo = ctx.path("repo")
+    os.mkdir(repo)
+    write(os.path.join(repo, "ok.toml"), VALID)
+    return repo
+
+
 @case("write-baseline-symlink", "hostile repository",
       "lint --write-baseline B where B is a committed symlink to a file outside (victim.txt)",
       "victim.txt unchanged; the symlink refused (exit 2) or replaced by a regular file")
 def _(ctx):
-    repo = ctx.path("repo")
-    os.mkdir(repo)
-    victim = ctx.path("victim.txt")
-    write(victim, "precious\n")
+    repo = _repo_with_valid(ctx)
+    victim = write(ctx.path("victim.txt"), "precious\n")
     os.symlink(victim, os.path.join(repo, "lint-baseline.toml"))
-    write(os.path.join(repo, "ok.toml"), VALID)
     r = ctx.run(["lint", "--write-baseline", "lint-baseline.toml", "ok.toml"], cwd=repo)
     problems = []
     with open(victim) as f:
@@ -1083,10 +1088,8 @@ def _(ctx):
 @case("write-baseline-fifo", "hostile repository",
       "lint --write-baseline B where B is a FIFO nobody reads", "refused (exit 2), no hang")
 def _(ctx):
-    repo = ctx.path("repo")
-    os.mkdir(repo)
+    repo = _repo_with_valid(ctx)
     os.mkfifo(os.path.join(repo, "lint-baseline.toml"))
-    write(os.path.join(repo, "ok.toml"), VALID)
     r = ctx.run(["lint", "--write-baseline", "lint-baseline.toml", "ok.toml"], cwd=repo)
     if r.timed_out or r.sig is not None:
         return [r.status()]
@@ -1106,12 +1109,10 @@ def _refused_output(r, reason):
       "html -o P where P is a committed symlink to a file outside (victim.txt)",
       "refused with exit 2 naming the symlink; victim.txt and the symlink unchanged")
 def _(ctx):
-    repo = ctx.path("repo")
-    os.mkdir(repo)
+    repo = _repo_with_valid(ctx)
     victim = write(ctx.path("victim.txt"), "precious\n")
     link = os.path.join(repo, "page.html")
     os.symlink(victim, link)
-    write(os.path.join(repo, "ok.toml"), VALID)
     r = ctx.run(["html", "-o", "page.html", "ok.toml"], cwd=repo)
     problems = _refused_output(r, r"it is a symbolic link; refusing to write through it")
     with open(victim) as f:
@@ -1125,10 +1126,8 @@ def _(ctx):
 @case("html-output-fifo", "hostile repository",
       "html -o P where P is a FIFO nobody reads", "refused (exit 2), no hang")
 def _(ctx):
-    repo = ctx.path("repo")
-    os.mkdir(repo)
+    repo = _repo_with_valid(ctx)
     os.mkfifo(os.path.join(repo, "page.html"))
-    write(os.path.join(repo, "ok.toml"), VALID)
     r = ctx.run(["html", "-o", "page.html", "ok.toml"], cwd=repo)
     return _refused_output(r, r"not a regular file; refusing to replace it")
 
