@@ -242,15 +242,27 @@ JS_BANDS = """Array.from(document.querySelectorAll('.bandrow')).map(b => [b.data
 JS_SHOWN = "[document.querySelectorAll('#rows .r').length, document.querySelectorAll('.keys .k').length]"
 
 
+# Counts the page's pending timers (its filters re-render through a debounce
+# timer), so a test waits for the re-render itself, not for a fixed time that
+# a busy machine can exceed.
+JS_TRACK_TIMERS = """(() => { if (window.__liveTimers) return;
+  const live = new Set(), st = window.setTimeout.bind(window), ct = window.clearTimeout.bind(window);
+  window.setTimeout = (f, ms, ...a) => { const id = st(() => { live.delete(id); f(...a); }, ms); live.add(id); return id; };
+  window.clearTimeout = id => { live.delete(id); ct(id); };
+  window.__liveTimers = live; })()"""
+
+
 def set_control(b, selector, value, event):
     """Sets a filter control like a user would, then waits for the debounced re-render."""
+    b.eval(JS_TRACK_TIMERS)
     if value is True or value is False:
         b.eval(f"(e => {{ e.checked = {str(value).lower()}; e.dispatchEvent(new Event('{event}')); }})"
                f"(document.querySelector('{selector}'))")
     else:
         b.eval(f"(e => {{ e.value = {json.dumps(value)}; e.dispatchEvent(new Event('{event}')); }})"
                f"(document.querySelector('{selector}'))")
-    time.sleep(0.25 if event == "input" else 0.02)
+    if not b.wait_for("window.__liveTimers.size === 0", timeout=30):
+        raise TimeoutError(f"{selector}: the page did not re-render within 30 s")
 
 
 def check_sample(b, checks, data, url, screenshot, explain):
