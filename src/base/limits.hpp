@@ -30,6 +30,13 @@ inline constexpr std::size_t kSchemaTypeDepth = 32;
 // is 3): the printed schema must stay proportional to its text.
 inline constexpr std::size_t kSchemaDefaultElements = 4096;
 
+// Type comparisons (subtype and equality tests) that normalising one schema's
+// Union and Optional types may make: c10's algorithm compares every pair of
+// members and recurses into tuples. A real Union has 2-4 members and needs a
+// few dozen; an 11 KB schema of Unions of tuples of Unions nested 4 deep
+// (hostile.schema-union-nested) needs 1.4 million, about 10 ms.
+inline constexpr std::size_t kSchemaUnionWork = 50'000'000;
+
 // Bytes of a name: dispatch keys, operators, namespaces, kernels and debug
 // strings, device types, library kinds, tags, field names, profile names,
 // lint rule ids.

@@ -81,14 +81,15 @@ struct SchemaPrintOptions {
 //   - "double" and "int64_t" are rejected with a hint (1.13 takes them for
 //     type variables; later releases reject them);
 //   - SymFloat and SymBool (later releases) are accepted;
-//   - Union members are deduplicated and sorted and Union(T, None) becomes
-//     T?, but Union(int, float, complex) is not unified to Scalar;
 //   - list sizes, integers and device indices must be well-formed numbers
 //     (PyTorch reads "int[1.5]" as "int[1]", "0x10" as 0 and wraps device
 //     indices above 127); list sizes are limited to 65535;
 //   - complex default values are rejected;
 //   - custom class types (__torch__.torch.classes.ns.Name) are not checked
 //     for registration.
+// Union and Optional types follow c10's rules (schema_type_tree.hpp), torch
+// 1.13's printing of a Union that holds Scalar ("Union(, str, Scalar)")
+// included.
 Expected<Schema, SchemaError> parse_schema(std::string_view text);
 
 // "ns::name.overload(args) -> returns" ("(args) -> returns" when nameless).

@@ -1,6 +1,7 @@
 // Internal: the schema parser behind parse_schema() and comparable_type()
 // (schema.hpp). It produces normalised text directly: a type is printed while
-// it is parsed, so no type tree is built.
+// it is parsed; a type tree (schema_type_tree.hpp) is built only where c10's
+// Union and Optional rules need one.
 //
 // PyTorch sources mirrored (1.13):
 //   torch/csrc/jit/frontend/function_schema_parser.cpp  (declarations: schema_parser.cpp;
@@ -21,41 +22,9 @@
 
 #include "registry/schema.hpp"
 #include "registry/schema_lexer.hpp"
+#include "registry/schema_type_tree.hpp"
 
 namespace dt::schema_detail {
-
-// The type kinds that matter here, in c10::TypeKind order (Union members are
-// sorted by it). Kinds are those of PyTorch's "fake" types: ScalarType,
-// Layout, MemoryFormat and SymInt are Int, Dimname is String.
-enum class Kind : std::uint8_t {
-  Any,
-  AnyEnum,
-  Tensor,
-  Storage,
-  Tuple,
-  List,
-  Dict,
-  Number,
-  Float,
-  Complex,
-  Future,
-  RRef,
-  Int,
-  None,
-  String,
-  Generator,
-  Quantizer,
-  Bool,
-  Optional,
-  Var,
-  Device,
-  Stream,
-  Class,
-  Capsule,
-  QScheme,
-  AnyClass,
-  Union,
-};
 
 // What the default-value parser needs to know about an argument's type.
 struct TypeShape {
@@ -161,22 +130,24 @@ class Parser {
   bool parse_argument_type(Mode mode, std::string& out, TypeShape& shape, std::optional<std::int64_t>& size);
   // schema_type_parser.cpp's parseFakeAndRealType: a primary type, its alias
   // annotation, then any number of "[]" (each with an alias annotation) and "?".
-  bool parse_type(Mode mode, std::string& out, TypeShape& shape);
+  // With `tree`, also builds the type's tree (for Union members).
+  bool parse_type(Mode mode, std::string& out, TypeShape& shape, TypeNode* tree = nullptr);
   // The type before any "[]" or "?"; `alias_allowed`: whether an alias
-  // annotation may follow it.
-  bool parse_primary_type(Mode mode, std::string& out, TypeShape& shape, bool& alias_allowed);
+  // annotation may follow it. `known` (in: build the tree; out: `node` was
+  // built, as it always is for a Union or Scalar).
+  bool parse_primary_type(Mode mode, std::string& out, TypeShape& shape, bool& alias_allowed, TypeNode& node,
+                          bool& known);
   // Future(T) or RRef(T).
-  bool parse_future_or_rref(std::string& out, TypeShape& shape);
+  bool parse_future_or_rref(std::string& out, TypeShape& shape, TypeNode* tree);
   // Dict(K, V).
-  bool parse_dict(std::string& out, TypeShape& shape);
+  bool parse_dict(std::string& out, TypeShape& shape, TypeNode* tree);
   // Lower-case words that are no known type are type variables ("t").
   bool parse_type_variable(std::string& out);
   // "(T1, T2)"; "()" is the empty tuple.
-  bool parse_tuple(std::string& out);
-  // Union(T1, T2, ...): PyTorch's UnionType deduplicates its members, splits
-  // optional members into T and NoneType, sorts by type kind and turns a
-  // Union of T and NoneType into T?.
-  bool parse_union(std::string& out, TypeShape& shape);
+  bool parse_tuple(std::string& out, TypeNode* tree);
+  // Union(T1, T2, ...), normalised as c10's UnionType::create does
+  // (TypeAlgebra::make_union); `node` is the Union, or an Optional.
+  bool parse_union(std::string& out, TypeShape& shape, TypeNode& node);
   // __torch__.torch.classes.<namespace>.<class>
   bool parse_class(std::string& out);
   // An alias annotation such as (a), (a!), (a|b), (a -> *), (*): the sets
@@ -217,7 +188,8 @@ class Parser {
   Lexer lex_;
   SchemaError error_;
   std::size_t type_depth_ = 0;       // types being parsed inside each other (limits::kSchemaTypeDepth)
-  std::size_t default_elements_ = 0;  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)
+  std::size_t default_elements_ = 0;
+  TypeAlgebra types_;  // Union normalisation, with its work budget for this schema  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)
 };
 
 }  // namespace dt::schema_detail

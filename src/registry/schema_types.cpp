@@ -90,85 +90,148 @@ bool Parser::parse_argument_type(Mode mode, std::string& out, TypeShape& shape, 
   return true;
 }
 
-bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape) {
+bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape, TypeNode* tree) {
   // Nested types recurse through here: bounded, so that no input overflows the stack.
   const DepthGuard nested(type_depth_);
   if (type_depth_ > limits::kSchemaTypeDepth)
     return fail(fmt::format("type nested more than {} levels deep (limit: {})", limits::kSchemaTypeDepth,
                             limits::kSchemaTypeDepth));
+  const std::size_t start = out.size();
+  TypeNode local;
+  TypeNode& node = tree != nullptr ? *tree : local;
+  // Whether `node` describes the type: always inside a Union (tree given),
+  // otherwise only for a Union or Scalar, whose Optional needs c10's rules.
+  bool known = tree != nullptr;
   bool alias_allowed = true;
-  if (!parse_primary_type(mode, out, shape, alias_allowed)) return false;
+  if (!parse_primary_type(mode, out, shape, alias_allowed, node, known)) return false;
+  std::size_t primary_end = out.size();
   if (alias_allowed && !parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
+  std::size_t alias_end = out.size();
+  if (alias_end != primary_end && shape.kind == Kind::Optional) {
+    // A Union that is an Optional, with an alias annotation: PyTorch prints
+    // the annotation before the '?' ("Union(Tensor, None)(a)" is "Tensor(a)?").
+    out.erase(primary_end - 1, 1);
+    out += '?';
+    --primary_end;
+    --alias_end;
+  }
   for (;;) {
     if (is_punct('[') && lex_.peek().kind == Tok::Punct && lex_.peek().punct == ']') {
       advance();
       advance();
       out += "[]";
       shape = wrap(Kind::List, shape);
+      if (known) node = TypeNode{Kind::List, {}, {std::move(node)}};
       if (!parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
-    } else if (accept('?')) {
+    } else if (is_punct('?')) {
+      const Token question = cur();
+      advance();
       if (alias_allowed && is_punct('(')) return fail("an alias annotation goes before the '?', as in 'Tensor(a!)?'");
-      out += '?';
-      shape = wrap(Kind::Optional, shape);
+      if (!known) {
+        // An Optional of an Optional is that Optional ("int??" is "int?").
+        if (shape.kind != Kind::Optional) {
+          out += '?';
+          shape = wrap(Kind::Optional, shape);
+        }
+        continue;
+      }
+      auto optional = types_.make_optional(node);
+      if (!optional) return fail_at(question, std::move(optional.error()));
+      TypeNode& contained = optional->elems[0];
+      if (same_tree(contained, node)) {
+        out += '?';
+        shape = wrap(Kind::Optional, shape);
+      } else if (!same_tree(*optional, node)) {
+        // The Optional of a Union or of Scalar? is written anew, as c10
+        // prints it, with the primary type's alias annotation (no "[]" can
+        // have followed: the type is a Union or an Optional).
+        std::string alias = out.substr(primary_end, alias_end - primary_end);
+        out.resize(start);
+        append_type_str(out, contained);
+        primary_end = out.size();
+        out += alias;
+        alias_end = out.size();
+        out += '?';
+        shape = {Kind::Optional, contained.kind};
+      }
+      node = std::move(*optional);
     } else {
       return true;
     }
   }
 }
 
-bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, bool& alias_allowed) {
+bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, bool& alias_allowed, TypeNode& node,
+                                bool& known) {
+  TypeNode* const tree = known ? &node : nullptr;
   if (is_punct('(')) {
     alias_allowed = false;
     shape = {Kind::Tuple};
-    return parse_tuple(out);
+    return parse_tuple(out, tree);
   }
   if (cur().kind != Tok::Ident) return fail_expected("a type");
   const std::string_view word = text(cur());
   if (word == "Future" || word == "RRef") {
     alias_allowed = false;
-    return parse_future_or_rref(out, shape);
+    return parse_future_or_rref(out, shape, tree);
   }
-  if (word == "Dict") return parse_dict(out, shape);
-  if (word == "Union") return parse_union(out, shape);
+  if (word == "Dict") return parse_dict(out, shape, tree);
+  if (word == "Union") {
+    known = true;
+    return parse_union(out, shape, node);
+  }
+  const std::size_t start = out.size();
   if (word == "__torch__") {
     alias_allowed = false;
     shape = {Kind::Class};
-    return parse_class(out);
+    if (!parse_class(out)) return false;
+    if (tree != nullptr) node = TypeNode{Kind::Class, out.substr(start), {}};
+    return true;
   }
   if (const BaseType* base = find_base_type(word)) {
     advance();
     out += mode == Mode::Real ? base->real : base->fake;
     shape = {base->kind, Kind::Any, base->real_int};
+    if (base->kind == Kind::Number || base->kind == Kind::None) known = true;
+    if (known) node = TypeNode{base->kind, std::string(base->fake), {}};
     return true;
   }
   shape = {Kind::Var};
-  return parse_type_variable(out);
+  if (!parse_type_variable(out)) return false;
+  if (tree != nullptr) node = TypeNode{Kind::Var, out.substr(start), {}};
+  return true;
 }
 
-bool Parser::parse_future_or_rref(std::string& out, TypeShape& shape) {
+bool Parser::parse_future_or_rref(std::string& out, TypeShape& shape, TypeNode* tree) {
   const std::string_view word = text(cur());
   advance();
   out += word;
   if (!expect('(', fmt::format("after '{}'", word))) return false;
   out += '(';
   TypeShape inner;
-  if (!parse_type(Mode::Fake, out, inner)) return false;
+  TypeNode elem;
+  if (!parse_type(Mode::Fake, out, inner, tree != nullptr ? &elem : nullptr)) return false;
   if (!expect(')', fmt::format("to close the {} type", word))) return false;
   out += ')';
   shape = {word == "Future" ? Kind::Future : Kind::RRef};
+  if (tree != nullptr) *tree = TypeNode{shape.kind, {}, {std::move(elem)}};
   return true;
 }
 
-bool Parser::parse_dict(std::string& out, TypeShape& shape) {
+bool Parser::parse_dict(std::string& out, TypeShape& shape, TypeNode* tree) {
   advance();
   out += "Dict(";
   TypeShape inner;
-  if (!expect('(', "after 'Dict'") || !parse_type(Mode::Fake, out, inner)) return false;
+  std::array<TypeNode, 2> kv;
+  const bool build = tree != nullptr;
+  if (!expect('(', "after 'Dict'") || !parse_type(Mode::Fake, out, inner, build ? &kv[0] : nullptr)) return false;
   if (!expect(',', "between the key and value types of the Dict")) return false;
   out += ", ";
-  if (!parse_type(Mode::Fake, out, inner) || !expect(')', "to close the Dict type")) return false;
+  if (!parse_type(Mode::Fake, out, inner, build ? &kv[1] : nullptr) || !expect(')', "to close the Dict type"))
+    return false;
   out += ')';
   shape = {Kind::Dict};
+  if (build) *tree = TypeNode{Kind::Dict, {}, {std::move(kv[0]), std::move(kv[1])}};
   return true;
 }
 
@@ -188,16 +251,18 @@ bool Parser::parse_type_variable(std::string& out) {
   return true;
 }
 
-bool Parser::parse_tuple(std::string& out) {
+bool Parser::parse_tuple(std::string& out, TypeNode* tree) {
   advance();
   out += '(';
+  if (tree != nullptr) *tree = TypeNode{Kind::Tuple, {}, {}};
   if (!is_punct(')')) {
     bool first = true;
     do {
       if (!first) out += ", ";
       first = false;
       TypeShape inner;
-      if (!parse_type(Mode::Fake, out, inner)) return false;
+      TypeNode* elem = tree != nullptr ? &tree->elems.emplace_back() : nullptr;
+      if (!parse_type(Mode::Fake, out, inner, elem)) return false;
     } while (accept(','));
   }
   if (!expect(')', "to close the tuple type")) return false;
@@ -205,41 +270,28 @@ bool Parser::parse_tuple(std::string& out) {
   return true;
 }
 
-bool Parser::parse_union(std::string& out, TypeShape& shape) {
+bool Parser::parse_union(std::string& out, TypeShape& shape, TypeNode& node) {
   const Token union_token = cur();
   advance();
   if (!expect('(', "after 'Union'")) return false;
-  std::vector<std::pair<Kind, std::string>> members;
+  std::vector<TypeNode> members;
   do {
     std::string member;
     TypeShape inner;
-    if (!parse_type(Mode::Fake, member, inner)) return false;
-    if (inner.kind == Kind::Optional) {
-      member.pop_back();  // the '?'
-      members.emplace_back(inner.inner, std::move(member));
-      members.emplace_back(Kind::None, "NoneType");
-    } else {
-      members.emplace_back(inner.kind, std::move(member));
-    }
+    if (!parse_type(Mode::Fake, member, inner, &members.emplace_back())) return false;
   } while (accept(','));
   if (!expect(')', "to close the Union type")) return false;
-  std::sort(members.begin(), members.end());
-  members.erase(std::unique(members.begin(), members.end()), members.end());
-  if (members.size() < 2) return fail_at(union_token, "a Union needs at least two different types");
-  if (members.size() == 2 && (members[0].first == Kind::None || members[1].first == Kind::None)) {
-    const auto& other = members[0].first == Kind::None ? members[1] : members[0];
-    out += other.second;
+  auto type = types_.make_union(std::move(members));
+  if (!type) return fail_at(union_token, std::move(type.error()));
+  node = std::move(*type);
+  if (node.kind == Kind::Optional) {
+    append_type_str(out, node.elems[0]);
     out += '?';
-    shape = {Kind::Optional, other.first};
-    return true;
+    shape = {Kind::Optional, node.elems[0].kind};
+  } else {
+    append_type_str(out, node);
+    shape = {Kind::Union};
   }
-  out += "Union(";
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += members[i].second;
-  }
-  out += ')';
-  shape = {Kind::Union};
   return true;
 }
 

@@ -695,6 +695,37 @@ def _(ctx):
     return [] if r.rc == 0 else [f"expected exit 0 or 2, got {r.status()}"]
 
 
+def union_bounded(ctx, name, type_text):
+    """A schema whose Union normalisation compares many pairs: exit 0 with the
+    Union printed, or a located error that names the limit, exit 2."""
+    p = toml_file(ctx, name, def_file(f"f({type_text} x) -> Tensor"))
+    r = ctx.run(["registrations", "--raw", p])
+    if r.rc == 2:
+        return expect_error(r, file_re=re.escape(name), msg_re=r"limit: 50000000 type comparisons")
+    if r.rc != 0:
+        return [f"expected exit 0 or 2, got {r.status()}"]
+    return [] if b"schema: h::f(Union(" in r.stdout else ["no Union in the printed schema: " + shorten(r.stdout[:300])]
+
+
+@case("schema-union-wide", "quadratic (c10 unifies every pair of Union members)",
+      "a Union of 500 distinct custom class types (15 KB schema): 125,000 member pairs",
+      "the Union printed (exit 0) or a located error naming the limit (exit 2), in bounds")
+def _(ctx):
+    return union_bounded(ctx, "wide.toml", "Union(%s)" % ", ".join(
+        f"__torch__.torch.classes.a.c{i}" for i in range(500)))
+
+
+@case("schema-union-nested", "exponential (tuple unification recurses into Unions)",
+      "Unions of tuples of Unions of tuples, 4 levels of 4 (11 KB), every pair of members almost equal",
+      "the Union printed (exit 0) or a located error naming the limit (exit 2), in bounds")
+def _(ctx):
+    bases = ["int", "str", "bool", "float", "Device", "Tensor", "Stream", "Storage"]
+    t = "Union(%s)" % ", ".join(bases[:4])
+    for level in range(4):
+        t = "Union(%s)" % ", ".join(f"({t}, {bases[4 + i]})" for i in range(4))
+    return union_bounded(ctx, "nested.toml", t)
+
+
 # ---- 4. profiles ---------------------------------------------------------------
 
 

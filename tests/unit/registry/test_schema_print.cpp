@@ -22,13 +22,15 @@ TEST_CASE("schema: printed schemas parse back to the same schema") {
   // Except where torch's own printing cannot be parsed back, which dt
   // reproduces: an int list of equal values prints as one value even when
   // unsized, Device defaults and str defaults of non-str types print
-  // unquoted, and bytes outside printable ASCII get c10::printQuotedString's
-  // broken octal escapes.
+  // unquoted, bytes outside printable ASCII get c10::printQuotedString's
+  // broken octal escapes, and unionStr misplaces its commas around "Scalar".
   const std::set<std::string> kTorchCannotReparse = {
       "f(int[] x=1) -> Tensor",
       "f(int x=a) -> Tensor",
       "f(Device x=cuda:0) -> Tensor",
       "f(str x=\"\\0)+\\/.)\") -> Tensor",
+      "f(Union(, str, Scalar) x) -> ()",
+      "f(Union(TensorScalar) x) -> ()",
   };
   for (const Normalisation& n : kMatchesTorch) {
     INFO("input: " << std::string(n.input));
@@ -41,6 +43,12 @@ TEST_CASE("schema: printed schemas parse back to the same schema") {
       continue;
     }
     REQUIRE(second);
+    if (printed == "f(Union(Scalar)? x) -> ()") {
+      // torch 1.13 too: the Optional of Scalar? is Optional[Union[int, float,
+      // complex]], which reads back as the Optional of that Union: Scalar?.
+      CHECK(dt::print_schema(*second) == "f(Scalar? x) -> ()");
+      continue;
+    }
     CHECK(dt::print_schema(*second) == printed);
     second->returns_parenthesised = first->returns_parenthesised;
     CHECK(*second == *first);

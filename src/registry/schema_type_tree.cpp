@@ -1,0 +1,350 @@
+// c10's Union and Optional normalisation (schema_type_tree.hpp).
+#include "registry/schema_type_tree.hpp"
+
+#include <fmt/format.h>
+
+
+#include <algorithm>
+#include <utility>
+
+namespace dt::schema_detail {
+
+namespace {
+
+TypeNode leaf(Kind kind, std::string name) { return TypeNode{kind, std::move(name), {}}; }
+TypeNode none_type() { return leaf(Kind::None, "NoneType"); }
+TypeNode number_type() { return leaf(Kind::Number, "Scalar"); }
+
+bool is_number_member(Kind k) { return k == Kind::Int || k == Kind::Float || k == Kind::Complex; }
+
+// flattenUnion: nested Unions and Optionals dissolve, Scalar becomes int,
+// float and complex.
+void flatten(const TypeNode& t, std::vector<TypeNode>& out) {
+  if (t.kind == Kind::Union) {
+    for (const TypeNode& e : t.elems) flatten(e, out);
+  } else if (t.kind == Kind::Optional) {
+    flatten(t.elems[0], out);
+    out.push_back(none_type());
+  } else if (t.kind == Kind::Number) {
+    out.push_back(leaf(Kind::Int, "int"));
+    out.push_back(leaf(Kind::Float, "float"));
+    out.push_back(leaf(Kind::Complex, "complex"));
+  } else {
+    out.push_back(t);
+  }
+}
+
+std::string too_complex(std::size_t limit) {
+  return fmt::format("the Union types of this schema are too complex to normalise (limit: {} type comparisons)",
+                     limit);
+}
+
+}  // namespace
+
+bool TypeAlgebra::spend() {
+  if (++work_ > work_limit_) exhausted_ = true;
+  return !exhausted_;
+}
+
+bool TypeAlgebra::equals(const TypeNode& a, const TypeNode& b) {
+  if (!spend()) return false;
+  switch (a.kind) {
+    case Kind::Number:  // NumberType::equals
+      if (b.kind == Kind::Union) return b.elems.size() == 3 && can_hold(b, a);
+      return b.kind == Kind::Number;
+    case Kind::List:
+    case Kind::Future:
+    case Kind::RRef:
+    case Kind::Optional:  // (a normalised Union is never equal to an Optional)
+      return b.kind == a.kind && equals(a.elems[0], b.elems[0]);
+    case Kind::Dict:
+    case Kind::Tuple:
+      if (b.kind != a.kind || b.elems.size() != a.elems.size()) return false;
+      for (std::size_t i = 0; i < a.elems.size(); ++i)
+        if (!equals(a.elems[i], b.elems[i])) return false;
+      return true;
+    case Kind::Class:
+      return b.kind == Kind::Class && a.name == b.name;
+    case Kind::Union:
+      if (b.kind == Kind::Number) return a.elems.size() == 3 && can_hold(a, b);
+      if (b.kind != Kind::Union || b.elems.size() != a.elems.size()) return false;
+      return std::all_of(a.elems.begin(), a.elems.end(), [&](const TypeNode& x) {
+        return std::any_of(b.elems.begin(), b.elems.end(), [&](const TypeNode& y) { return equals(x, y); });
+      });
+    default:  // singletons and type variables (VarType::equals compares kinds only)
+      return b.kind == a.kind;
+  }
+}
+
+bool TypeAlgebra::can_hold(const TypeNode& u, const TypeNode& t) {
+  if (t.kind == Kind::Number) {
+    return can_hold(u, leaf(Kind::Int, "int")) && can_hold(u, leaf(Kind::Float, "float")) &&
+           can_hold(u, leaf(Kind::Complex, "complex"));
+  }
+  return std::any_of(u.elems.begin(), u.elems.end(), [&](const TypeNode& m) { return is_subtype(t, m); });
+}
+
+// Type::isSubtypeOfExt.
+bool TypeAlgebra::subtype_base(const TypeNode& a, const TypeNode& b) {
+  if (b.kind == Kind::Any || equals(a, b)) return true;
+  if (b.kind == Kind::Optional) return is_subtype(a, b.elems[0]);
+  if (b.kind == Kind::Union)
+    return std::any_of(b.elems.begin(), b.elems.end(), [&](const TypeNode& m) { return is_subtype(a, m); });
+  return false;
+}
+
+bool TypeAlgebra::is_subtype(const TypeNode& a, const TypeNode& b) {
+  if (!spend()) return false;
+  switch (a.kind) {
+    case Kind::None:
+      return b.kind == Kind::Optional || subtype_base(a, b);
+    case Kind::Int:
+    case Kind::Float:
+    case Kind::Complex:
+      return b.kind == Kind::Number || subtype_base(a, b);
+    case Kind::Number:
+      if (b.kind == Kind::Union) return can_hold(b, a);
+      return subtype_base(a, b);
+    case Kind::Class:
+      return b.kind == Kind::AnyClass || subtype_base(a, b);
+    case Kind::Tuple:  // covariant
+      if (subtype_base(a, b)) return true;
+      if (b.kind != Kind::Tuple || b.elems.size() != a.elems.size()) return false;
+      for (std::size_t i = 0; i < a.elems.size(); ++i)
+        if (!is_subtype(a.elems[i], b.elems[i])) return false;
+      return true;
+    case Kind::Future:  // covariant
+      return subtype_base(a, b) || (b.kind == Kind::Future && is_subtype(a.elems[0], b.elems[0]));
+    case Kind::Optional:
+      if (b.kind == Kind::Optional) return is_subtype(a.elems[0], b.elems[0]);
+      if (b.kind == Kind::Union) return can_hold(b, none_type()) && can_hold(b, a.elems[0]);
+      return subtype_base(a, b);
+    case Kind::Union: {
+      // Every member is a subtype of one of b's types (b's members; NoneType
+      // and the element of an Optional; int, float and complex for Scalar).
+      static const TypeNode kNone = none_type();
+      static const std::vector<TypeNode> kNumbers = [] {
+        std::vector<TypeNode> v;
+        flatten(number_type(), v);
+        return v;
+      }();
+      std::vector<const TypeNode*> rhs;
+      if (b.kind == Kind::Union) {
+        for (const TypeNode& m : b.elems) rhs.push_back(&m);
+      } else if (b.kind == Kind::Optional) {
+        rhs.push_back(&kNone);
+        if (b.elems[0].kind == Kind::Number) {
+          for (const TypeNode& m : kNumbers) rhs.push_back(&m);
+        } else {
+          rhs.push_back(&b.elems[0]);
+        }
+      } else if (b.kind == Kind::Number) {
+        for (const TypeNode& m : kNumbers) rhs.push_back(&m);
+      } else {
+        rhs.push_back(&b);
+      }
+      return std::all_of(a.elems.begin(), a.elems.end(), [&](const TypeNode& x) {
+        return std::any_of(rhs.begin(), rhs.end(), [&](const TypeNode* y) { return is_subtype(x, *y); });
+      });
+    }
+    default:
+      return subtype_base(a, b);
+  }
+}
+
+Expected<std::optional<TypeNode>, std::string> TypeAlgebra::unify(const TypeNode& t1, const TypeNode& t2) {
+  if (is_subtype(t1, t2)) return std::optional<TypeNode>(t2);
+  if (is_subtype(t2, t1)) return std::optional<TypeNode>(t1);
+  const TypeNode none = none_type();
+  const bool none1 = is_subtype(t1, none);
+  const bool none2 = is_subtype(t2, none);
+  if (none1 != none2) {
+    auto opt = make_optional(none1 ? t2 : t1);
+    if (!opt) return unexpected(std::move(opt.error()));
+    return std::optional<TypeNode>(std::move(*opt));
+  }
+  // unify(Optional[t1], t2) => Optional[unify(t1, t2)]
+  if (t1.kind == Kind::Optional || t2.kind == Kind::Optional) {
+    const bool first = t1.kind == Kind::Optional;
+    auto elem = unify((first ? t1 : t2).elems[0], first ? t2 : t1);
+    if (!elem) return elem;
+    if (*elem) {
+      auto opt = make_optional(**elem);
+      if (!opt) return unexpected(std::move(opt.error()));
+      return std::optional<TypeNode>(std::move(*opt));
+    }
+  }
+  if (t1.kind == Kind::Tuple && t2.kind == Kind::Tuple) {
+    if (t1.elems.size() != t2.elems.size()) return std::optional<TypeNode>();
+    TypeNode tuple{Kind::Tuple, {}, {}};
+    for (std::size_t i = 0; i < t1.elems.size(); ++i) {
+      auto elem = unify(t1.elems[i], t2.elems[i]);
+      if (!elem || !*elem) return elem;
+      tuple.elems.push_back(std::move(**elem));
+    }
+    return std::optional<TypeNode>(std::move(tuple));
+  }
+  if (t1.kind == Kind::Future && t2.kind == Kind::Future) {
+    auto elem = unify(t1.elems[0], t2.elems[0]);
+    if (!elem || !*elem) return elem;
+    return std::optional<TypeNode>(TypeNode{Kind::Future, {}, {std::move(**elem)}});
+  }
+  if (exhausted_) return unexpected(too_complex(work_limit_));
+  return std::optional<TypeNode>();
+}
+
+Expected<std::vector<TypeNode>, std::string> TypeAlgebra::standardize(const std::vector<TypeNode>& reference) {
+  std::vector<TypeNode> types;
+  for (const TypeNode& t : reference) flatten(t, types);
+  // filterDuplicateSubtypes, step for step: from the right, each type is
+  // unified with the first type to its left it unifies with (never a
+  // NoneType with anything else); the unified type takes that place.
+  if (!types.empty()) {
+    std::size_t end = types.size() - 1;
+    for (std::size_t i = types.size() - 1; i > 0; --i) {
+      for (std::size_t j = std::min(i - 1, end);; --j) {
+        const bool none_i = types[i].kind == Kind::None;
+        const bool none_j = types[j].kind == Kind::None;
+        if (none_i == none_j) {
+          auto unified = unify(types[i], types[j]);
+          if (!unified) return unexpected(std::move(unified.error()));
+          if (*unified) {
+            types[j] = std::move(**unified);
+            types[i] = types[end];
+            --end;
+            break;
+          }
+        }
+        if (j == 0) break;
+      }
+    }
+    types.erase(types.begin() + static_cast<std::ptrdiff_t>(end) + 1, types.end());
+  }
+  if (exhausted_) return unexpected(too_complex(work_limit_));
+  std::vector<std::pair<std::string, std::size_t>> keys;
+  keys.reserve(types.size());
+  for (std::size_t i = 0; i < types.size(); ++i) keys.emplace_back(type_str(types[i]), i);
+  std::vector<std::size_t> order(types.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (types[a].kind != types[b].kind) return types[a].kind < types[b].kind;
+    return keys[a].first < keys[b].first;
+  });
+  std::vector<TypeNode> sorted;
+  sorted.reserve(types.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(types[i]));
+  return sorted;
+}
+
+Expected<TypeNode, std::string> TypeAlgebra::make_union(std::vector<TypeNode> members) {
+  auto types = standardize(members);
+  if (!types) return unexpected(std::move(types.error()));
+  if (types->size() < 2) return unexpected(std::string("a Union needs at least two different types"));
+  TypeNode u{Kind::Union, {}, std::move(*types)};
+  // UnionType::create: a Union of NoneType and one type (or int, float and
+  // complex) is an Optional.
+  const auto has = [&](Kind k) {
+    return std::any_of(u.elems.begin(), u.elems.end(), [&](const TypeNode& t) { return t.kind == k; });
+  };
+  if (has(Kind::None)) {
+    if (u.elems.size() == 4 && has(Kind::Int) && has(Kind::Float) && has(Kind::Complex))
+      return make_optional(number_type());
+    if (u.elems.size() == 2) return make_optional(u.elems[0].kind != Kind::None ? u.elems[0] : u.elems[1]);
+  }
+  return u;
+}
+
+Expected<TypeNode, std::string> TypeAlgebra::make_optional(const TypeNode& contained) {
+  // OptionalType is a UnionType of {contained, NoneType}, standardised.
+  auto types = standardize({contained, none_type()});
+  if (!types) return unexpected(std::move(types.error()));
+  if (types->size() < 2) return unexpected(fmt::format("'{}?' is not a valid type", type_str(contained)));
+  TypeNode opt{Kind::Optional, {}, {}};
+  if (types->size() == 2) {
+    opt.elems.push_back((*types)[0].kind != Kind::None ? std::move((*types)[0]) : std::move((*types)[1]));
+  } else if (contained.kind == Kind::Number ||
+             (contained.kind == Kind::Union && contained.elems.size() == 3 && can_hold(contained, number_type()))) {
+    opt.elems.push_back(number_type());
+  } else {
+    std::vector<TypeNode> without_none;
+    for (TypeNode& t : *types)
+      if (t.kind != Kind::None) without_none.push_back(std::move(t));
+    TypeNode inner{Kind::Union, {}, {}};
+    auto standardized = standardize(without_none);
+    if (!standardized) return unexpected(std::move(standardized.error()));
+    inner.elems = std::move(*standardized);
+    opt.elems.push_back(std::move(inner));
+  }
+  if (exhausted_) return unexpected(too_complex(work_limit_));
+  return opt;
+}
+
+void append_type_str(std::string& out, const TypeNode& t) {
+  const auto append_list = [&](const std::vector<TypeNode>& elems) {
+    for (std::size_t i = 0; i < elems.size(); ++i) {
+      if (i > 0) out += ", ";
+      append_type_str(out, elems[i]);
+    }
+  };
+  switch (t.kind) {
+    case Kind::List:
+      append_type_str(out, t.elems[0]);
+      out += "[]";
+      break;
+    case Kind::Optional:
+      append_type_str(out, t.elems[0]);
+      out += '?';
+      break;
+    case Kind::Tuple:
+      out += '(';
+      append_list(t.elems);
+      out += ')';
+      break;
+    case Kind::Dict:
+    case Kind::Future:
+    case Kind::RRef:
+      out += t.kind == Kind::Dict ? "Dict(" : t.kind == Kind::Future ? "Future(" : "RRef(";
+      append_list(t.elems);
+      out += ')';
+      break;
+    case Kind::Union: {
+      // unionStr, comma placement included.
+      const bool holds_number = std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Int; }) &&
+                                std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Float; }) &&
+                                std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Complex; });
+      out += "Union(";
+      bool printed = false;
+      for (std::size_t i = 0; i < t.elems.size(); ++i) {
+        if (holds_number && is_number_member(t.elems[i].kind)) continue;
+        if (i > 0) {
+          out += ", ";
+          printed = true;
+        }
+        append_type_str(out, t.elems[i]);
+      }
+      if (holds_number) {
+        if (printed) out += ", ";
+        out += "Scalar";
+      }
+      out += ')';
+      break;
+    }
+    default:
+      out += t.name;
+  }
+}
+
+bool same_tree(const TypeNode& a, const TypeNode& b) {
+  if (a.kind != b.kind || a.name != b.name || a.elems.size() != b.elems.size()) return false;
+  for (std::size_t i = 0; i < a.elems.size(); ++i)
+    if (!same_tree(a.elems[i], b.elems[i])) return false;
+  return true;
+}
+
+std::string type_str(const TypeNode& t) {
+  std::string out;
+  append_type_str(out, t);
+  return out;
+}
+
+}  // namespace dt::schema_detail
