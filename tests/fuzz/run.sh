@@ -40,6 +40,12 @@ for h in "${harnesses[@]}"; do
     status=1
     echo "fuzz $h: FAILED (log: $log; inputs: $work/crashes/$h/)" >&2
     grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" | head -n 20 >&2 || true
+    # The inputs themselves, so that a failure seen only in a CI log can be reproduced.
+    for f in "$work/crashes/$h"/*; do
+      if [[ -f $f ]]; then
+        python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print("input %s (%d bytes): %r" % (sys.argv[1], len(d), d[:1024]))' "$f" >&2
+      fi
+    done
   fi
 done
 exit $status
