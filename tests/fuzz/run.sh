@@ -4,7 +4,9 @@
 # regressions) with its dictionary. Fails when a harness finds a crash, a
 # leak, a timeout or an out-of-memory; the input is kept in WORK/crashes/.
 #   tests/fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]     (BUILD_DIR: a -DDT_FUZZ=ON build)
-# Environment: FUZZ_WORK (default BUILD_DIR/fuzz-work), FUZZ_JOBS (default 1).
+# Environment: FUZZ_WORK (default BUILD_DIR/fuzz-work), FUZZ_JOBS (default 1),
+# FUZZ_SEED (default: libFuzzer picks one; .ci/run fixes it, so that a CI run
+# replays the same inputs as a local run of the same length).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$(cd "$1" && pwd)"; seconds="$2"; shift 2
@@ -17,6 +19,7 @@ status=0
 # Several processes (FUZZ_JOBS > 1): libFuzzer's -jobs writes fuzz-N.log into the current directory.
 jobs=()
 if [[ "${FUZZ_JOBS:-1}" -gt 1 ]]; then jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi
+if [[ -n "${FUZZ_SEED:-}" ]]; then jobs+=(-seed="$FUZZ_SEED"); fi
 cd "$work"
 for h in "${harnesses[@]}"; do
   case $h in
