@@ -187,9 +187,9 @@ class Parser {
 
   Lexer lex_;
   SchemaError error_;
-  std::size_t type_depth_ = 0;       // types being parsed inside each other (limits::kSchemaTypeDepth)
-  std::size_t default_elements_ = 0;
-  TypeAlgebra types_;  // Union normalisation, with its work budget for this schema  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)
+  std::size_t type_depth_ = 0;        // types being parsed inside each other (limits::kSchemaTypeDepth)
+  std::size_t default_elements_ = 0;  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)
+  TypeAlgebra types_;                 // Union normalisation, with its work budget (limits::kSchemaUnionWork)
 };
 
 }  // namespace dt::schema_detail

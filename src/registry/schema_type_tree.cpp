@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-
 #include <algorithm>
 #include <utility>
 
@@ -35,8 +34,7 @@ void flatten(const TypeNode& t, std::vector<TypeNode>& out) {
 }
 
 std::string too_complex(std::size_t limit) {
-  return fmt::format("the Union types of this schema are too complex to normalise (limit: {} type comparisons)",
-                     limit);
+  return fmt::format("the Union types of this schema are too complex to normalise (limit: {} type comparisons)", limit);
 }
 
 }  // namespace
@@ -309,9 +307,10 @@ void append_type_str(std::string& out, const TypeNode& t) {
       break;
     case Kind::Union: {
       // unionStr, comma placement included.
-      const bool holds_number = std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Int; }) &&
-                                std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Float; }) &&
-                                std::any_of(t.elems.begin(), t.elems.end(), [](const TypeNode& e) { return e.kind == Kind::Complex; });
+      const auto holds = [&](Kind k) {
+        return std::any_of(t.elems.begin(), t.elems.end(), [&](const TypeNode& e) { return e.kind == k; });
+      };
+      const bool holds_number = holds(Kind::Int) && holds(Kind::Float) && holds(Kind::Complex);
       out += "Union(";
       bool printed = false;
       for (std::size_t i = 0; i < t.elems.size(); ++i) {
