@@ -11,10 +11,30 @@ namespace dt::schema_detail {
 namespace {
 
 TypeNode leaf(Kind kind, std::string name) { return TypeNode{kind, std::move(name), {}}; }
-TypeNode none_type() { return leaf(Kind::None, "NoneType"); }
 TypeNode number_type() { return leaf(Kind::Number, "Scalar"); }
 
+const TypeNode& none_type() {
+  static const TypeNode none = leaf(Kind::None, "NoneType");
+  return none;
+}
+
+// What Scalar (NumberType) stands for in a Union: int, float and complex.
+const std::vector<TypeNode>& number_members() {
+  static const std::vector<TypeNode> members = {leaf(Kind::Int, "int"), leaf(Kind::Float, "float"),
+                                                leaf(Kind::Complex, "complex")};
+  return members;
+}
+
 bool is_number_member(Kind k) { return k == Kind::Int || k == Kind::Float || k == Kind::Complex; }
+
+bool holds_kind(const TypeNode& u, Kind k) {
+  return std::any_of(u.elems.begin(), u.elems.end(), [&](const TypeNode& e) { return e.kind == k; });
+}
+
+// A Union with int, float and complex among its members.
+bool holds_numbers(const TypeNode& u) {
+  return holds_kind(u, Kind::Int) && holds_kind(u, Kind::Float) && holds_kind(u, Kind::Complex);
+}
 
 // flattenUnion: nested Unions and Optionals dissolve, Scalar becomes int,
 // float and complex.
@@ -25,9 +45,7 @@ void flatten(const TypeNode& t, std::vector<TypeNode>& out) {
     flatten(t.elems[0], out);
     out.push_back(none_type());
   } else if (t.kind == Kind::Number) {
-    out.push_back(leaf(Kind::Int, "int"));
-    out.push_back(leaf(Kind::Float, "float"));
-    out.push_back(leaf(Kind::Complex, "complex"));
+    out.insert(out.end(), number_members().begin(), number_members().end());
   } else {
     out.push_back(t);
   }
@@ -76,8 +94,8 @@ bool TypeAlgebra::equals(const TypeNode& a, const TypeNode& b) {
 
 bool TypeAlgebra::can_hold(const TypeNode& u, const TypeNode& t) {
   if (t.kind == Kind::Number) {
-    return can_hold(u, leaf(Kind::Int, "int")) && can_hold(u, leaf(Kind::Float, "float")) &&
-           can_hold(u, leaf(Kind::Complex, "complex"));
+    const auto& numbers = number_members();
+    return std::all_of(numbers.begin(), numbers.end(), [&](const TypeNode& n) { return can_hold(u, n); });
   }
   return std::any_of(u.elems.begin(), u.elems.end(), [&](const TypeNode& m) { return is_subtype(t, m); });
 }
@@ -120,24 +138,18 @@ bool TypeAlgebra::is_subtype(const TypeNode& a, const TypeNode& b) {
     case Kind::Union: {
       // Every member is a subtype of one of b's types (b's members; NoneType
       // and the element of an Optional; int, float and complex for Scalar).
-      static const TypeNode kNone = none_type();
-      static const std::vector<TypeNode> kNumbers = [] {
-        std::vector<TypeNode> v;
-        flatten(number_type(), v);
-        return v;
-      }();
       std::vector<const TypeNode*> rhs;
       if (b.kind == Kind::Union) {
         for (const TypeNode& m : b.elems) rhs.push_back(&m);
       } else if (b.kind == Kind::Optional) {
-        rhs.push_back(&kNone);
+        rhs.push_back(&none_type());
         if (b.elems[0].kind == Kind::Number) {
-          for (const TypeNode& m : kNumbers) rhs.push_back(&m);
+          for (const TypeNode& m : number_members()) rhs.push_back(&m);
         } else {
           rhs.push_back(&b.elems[0]);
         }
       } else if (b.kind == Kind::Number) {
-        for (const TypeNode& m : kNumbers) rhs.push_back(&m);
+        for (const TypeNode& m : number_members()) rhs.push_back(&m);
       } else {
         rhs.push_back(&b);
       }
@@ -153,9 +165,8 @@ bool TypeAlgebra::is_subtype(const TypeNode& a, const TypeNode& b) {
 Expected<std::optional<TypeNode>, std::string> TypeAlgebra::unify(const TypeNode& t1, const TypeNode& t2) {
   if (is_subtype(t1, t2)) return std::optional<TypeNode>(t2);
   if (is_subtype(t2, t1)) return std::optional<TypeNode>(t1);
-  const TypeNode none = none_type();
-  const bool none1 = is_subtype(t1, none);
-  const bool none2 = is_subtype(t2, none);
+  const bool none1 = is_subtype(t1, none_type());
+  const bool none2 = is_subtype(t2, none_type());
   if (none1 != none2) {
     auto opt = make_optional(none1 ? t2 : t1);
     if (!opt) return unexpected(std::move(opt.error()));
@@ -219,14 +230,15 @@ Expected<std::vector<TypeNode>, std::string> TypeAlgebra::standardize(const std:
     types.erase(types.begin() + static_cast<std::ptrdiff_t>(end) + 1, types.end());
   }
   if (exhausted_) return unexpected(too_complex(work_limit_));
-  std::vector<std::pair<std::string, std::size_t>> keys;
+  // sortUnion: by kind, then by str().
+  std::vector<std::string> keys;
   keys.reserve(types.size());
-  for (std::size_t i = 0; i < types.size(); ++i) keys.emplace_back(type_str(types[i]), i);
+  for (const TypeNode& t : types) keys.push_back(type_str(t));
   std::vector<std::size_t> order(types.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     if (types[a].kind != types[b].kind) return types[a].kind < types[b].kind;
-    return keys[a].first < keys[b].first;
+    return keys[a] < keys[b];
   });
   std::vector<TypeNode> sorted;
   sorted.reserve(types.size());
@@ -241,12 +253,8 @@ Expected<TypeNode, std::string> TypeAlgebra::make_union(std::vector<TypeNode> me
   TypeNode u{Kind::Union, {}, std::move(*types)};
   // UnionType::create: a Union of NoneType and one type (or int, float and
   // complex) is an Optional.
-  const auto has = [&](Kind k) {
-    return std::any_of(u.elems.begin(), u.elems.end(), [&](const TypeNode& t) { return t.kind == k; });
-  };
-  if (has(Kind::None)) {
-    if (u.elems.size() == 4 && has(Kind::Int) && has(Kind::Float) && has(Kind::Complex))
-      return make_optional(number_type());
+  if (holds_kind(u, Kind::None)) {
+    if (u.elems.size() == 4 && holds_numbers(u)) return make_optional(number_type());
     if (u.elems.size() == 2) return make_optional(u.elems[0].kind != Kind::None ? u.elems[0] : u.elems[1]);
   }
   return u;
@@ -307,10 +315,7 @@ void append_type_str(std::string& out, const TypeNode& t) {
       break;
     case Kind::Union: {
       // unionStr, comma placement included.
-      const auto holds = [&](Kind k) {
-        return std::any_of(t.elems.begin(), t.elems.end(), [&](const TypeNode& e) { return e.kind == k; });
-      };
-      const bool holds_number = holds(Kind::Int) && holds(Kind::Float) && holds(Kind::Complex);
+      const bool holds_number = holds_numbers(t);
       out += "Union(";
       bool printed = false;
       for (std::size_t i = 0; i < t.elems.size(); ++i) {

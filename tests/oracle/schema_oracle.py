@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from tomlstr import toml_str  # noqa: E402
+
 SKIP = 77
 
 LEAVES = ["Tensor", "Scalar", "int", "float", "complex", "bool", "str", "None", "NoneType", "Any", "Device",
@@ -107,15 +110,11 @@ def torch_verdicts(texts):
     return verdicts
 
 
-def toml_string(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def write_defs(path, texts):
     with open(path, "w") as f:
         f.write('namespace = "dtu"\nkind = "DEF"\n')
         for s in texts:
-            f.write("[[def]]\nschema = %s\n" % toml_string(s.split("::", 1)[1]))
+            f.write("[[def]]\nschema = %s\n" % toml_str(s.split("::", 1)[1]))
 
 
 def tool_schemas(tool, path):
