@@ -373,7 +373,7 @@ def enum_order_from_profile(profile_path: str) -> Tuple[List[str], set]:
     """(all key names in enum-value order, alias names) of a profile file."""
     import tomllib
     sys.path.insert(0, HERE)
-    from gen_profile_113 import Universe
+    from gen_profile import Universe
     with open(profile_path, "rb") as f:
         p = tomllib.load(f)
     u = Universe(p["backends"], p["functionality"], [(x["key"], x["prefix"]) for x in p["per_backend"]],

@@ -13,7 +13,7 @@ long as the key exists), and the registration-time behaviour from spec F.
 
 Consistency checks (exit status 1 on failure, nothing written): every listed
 name is a key of the universe, and the universe expanded from the written
-lists (gen_profile_113.Universe, the same A.1/A.4/B rules the tool uses)
+lists (gen_profile.Universe, the same A.1/A.4/B rules the tool uses)
 reproduces the model's runtime-key order, alias membership for every key,
 autogradother_backends and getBackendKeySetFromAutograd.
 """
@@ -25,7 +25,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
-from gen_profile_113 import Failures, Universe, device_types, render_profile, write_or_check  # noqa: E402
+from gen_profile import Failures, Universe, device_types, render_profile, write_or_check  # noqa: E402
 
 DEFAULT_OUT = os.path.join(ROOT, "configs", "profiles", "torch-main.toml")
 DEFAULT_MODEL_DIR = os.path.join(os.path.dirname(ROOT), "shared", "reference")

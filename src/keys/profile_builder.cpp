@@ -55,6 +55,7 @@ class ProfileBuilder {
                   "autograd_key_backends",
                   "non_functional_excluded_functionality",
                   "non_functional_excluded_backends",
+                  "composite_implicit_extra",
                   "parseable",
                   "override_warning",
                   "override_warning_exempt",
@@ -260,7 +261,9 @@ class ProfileBuilder {
     if (r.failed()) return false;
     p.autogradother_backends_ = ago | p.all_backends_;
     p.backend_keyset_ = p.autogradother_backends_ | bits("Dense");
-    p.math_keyset_ = p.backend_keyset_ | p.autograd_functionality_ | bits("NestedTensor");
+    // 2.6: Functionalize re-uses CompositeImplicitAutograd kernels (math_dispatch_keyset).
+    p.math_keyset_ = p.backend_keyset_ | p.autograd_functionality_ | bits("NestedTensor") |
+                     functionality_keys(r, "composite_implicit_extra");
     p.nested_keyset_ = bits("AutogradNestedTensor") | bits("NestedTensor") | p.all_backends_;
     KeySet nf = p.backend_keyset_ & ~functionality_keys(r, "non_functional_excluded_functionality");
     for (int bi : backend_list(r, "non_functional_excluded_backends")) nf &= ~(KeySet{1} << bi);

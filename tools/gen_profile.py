@@ -1,9 +1,15 @@
 #!/usr/bin/python3
-"""Derive the dispatch-key profile of the installed PyTorch (1.13) and
-cross-check it against the live dispatcher.
+"""Derive the dispatch-key profile of the installed PyTorch and cross-check it
+against the live dispatcher.
 
-    /usr/bin/python3 tools/gen_profile_113.py [-o configs/profiles/torch-1.13.toml]
-    /usr/bin/python3 tools/gen_profile_113.py --check   # compare with the file, write nothing
+    /usr/bin/python3 tools/gen_profile.py                       # 1.13: configs/profiles/torch-1.13.toml
+    tools/oracle-env python torch-2.14 tools/gen_profile.py     # 2.14 (sid chroot): torch-2.14.toml
+    ... tools/gen_profile.py --check    # compare with the committed file, write nothing
+    ... tools/gen_profile.py --name NAME -o FILE --library DIR  # any other build (dispatchtool-export)
+
+The profile's name defaults to torch-MAJOR.MINOR of the installed torch, its
+file to configs/profiles/NAME.toml and its operator library to
+../library/NAME (what tools/export_corpus.py exports from the same build).
 
 Sources (see docs/profile-format.md and ../shared/spec/dispatch-semantics.md):
 
@@ -41,7 +47,7 @@ from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-DEFAULT_OUT = os.path.join(ROOT, "configs", "profiles", "torch-1.13.toml")
+PROFILES = os.path.join(ROOT, "configs", "profiles")
 
 KNOWN_ALIASES = ("Autograd", "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor",
                  "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
@@ -178,6 +184,9 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append(toml_array("non_functional_excluded_functionality",
                         p["non_functional_excluded_functionality"]))
     o.append(toml_array("non_functional_excluded_backends", p["non_functional_excluded_backends"]))
+    if p.get("composite_implicit_extra"):
+        o.append("\n# Functionality keys CompositeImplicitAutograd also covers (math_dispatch_keyset).\n")
+        o.append(toml_array("composite_implicit_extra", p["composite_implicit_extra"]))
     o.append("\n# Names parseDispatchKey accepts, in enum-value order.\n")
     o.append(toml_array("parseable", p["parseable"]))
     o.append("\n# Registration-time behaviour.\n")
@@ -241,7 +250,8 @@ class Universe:
                  per_backend: Sequence[Tuple[str, str]], aliases: Sequence[str],
                  autogradother: Sequence[str] = (), autograd_backend_keys: Sequence[str] = (),
                  nf_excluded_functionality: Sequence[str] = ("Sparse",),
-                 nf_excluded_backends: Sequence[str] = ("XLA", "Lazy")):
+                 nf_excluded_backends: Sequence[str] = ("XLA", "Lazy"),
+                 math_extra: Sequence[str] = (), unknown: str = "Unknown"):
         self.backends = list(backends)
         self.nb = len(self.backends)
         self.func = ["Undefined"] + list(functionality)     # index == enum value
@@ -275,15 +285,17 @@ class Universe:
         self.autograd_backend_keys = list(autograd_backend_keys)
         self.nf_excl_func = list(nf_excluded_functionality)
         self.nf_excl_backends = list(nf_excluded_backends)
+        self.math_extra = list(math_extra)    # 2.x: Functionalize reuses CIA kernels
+        self.unknown = unknown                # toString of a per-backend key with no backend
 
     # names ---------------------------------------------------------------
     def to_string(self, v: int) -> str:
-        """c10::toString(DispatchKey) of 1.13 for any value."""
+        """c10::toString(DispatchKey) for any value (1.13 says ...Unknown, 2.x ...Undefined)."""
         if v in self.name_of:
             return self.name_of[v]
         for fk, pre in self.per_backend:
             if v == self.markers["StartOf%sBackends" % fk]:
-                return pre + "Unknown"
+                return pre + self.unknown
         return "UnknownUnknown"
 
     def is_key(self, k: str) -> bool:
@@ -349,7 +361,7 @@ class Universe:
         return self.autogradother_ks() | self.ks("Dense")
 
     def math_ks(self) -> int:
-        return self.backend_ks() | self.autograd_ks() | self.ks("NestedTensor")
+        return self.backend_ks() | self.autograd_ks() | self.ks("NestedTensor", *self.math_extra)
 
     def nested_ks(self) -> int:
         return self.ks("AutogradNestedTensor", "NestedTensor") | self.full_backend_mask
@@ -381,7 +393,8 @@ class Universe:
                 and k == "NestedTensor":
             return False
         if alias == "FuncTorchBatchedDecomposition":
-            return k == "FuncTorchBatched"
+            # functorch_batched_ks.has(k): an alias key's own set is empty, so "has" it
+            return k == "FuncTorchBatched" or k in self.aliases
         return self.has(self.alias_set(alias), self.repr_of(k))
 
     def backend_keyset_from_autograd(self, k: str) -> int:
@@ -569,6 +582,8 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         exp = u.value.get(name, u.markers.get(name))
         fails.check(exp == int(val), "pybind DispatchKey.%s value" % name,
                     "torch %d, derived %s" % (int(val), exp))
+    first_pb = u.markers["StartOf%sBackends" % u.per_backend[0][0]]
+    u.unknown = "Undefined" if C._dispatch_key_name(C.DispatchKey(first_pb)).endswith("Undefined") else "Unknown"
     for v in range(0, u.end_of_alias + 8):
         got = C._dispatch_key_name(C.DispatchKey(v))
         fails.check(got == u.to_string(v), "toString(%d)" % v, "torch %r, derived %r" % (got, u.to_string(v)))
@@ -658,6 +673,12 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         if ks and all(k in removed for k in ks):
             excl_back.append(b)
     u.nf_excl_func, u.nf_excl_backends = excl_func, excl_back
+    # Non-per-backend functionality keys the CIA kernel covers beyond the math
+    # set of 1.13 (2.x: Functionalize, "Functionalize should always re-use
+    # CompositeImplicit decomps").
+    u.math_extra = [k for k in alias_rows.get("CompositeImplicitAutograd", [])
+                    if k in u.func and k not in u.prefix and not u.has(u.math_ks(), u.repr_of(k))
+                    and k != "Undefined"]
     for a in u.aliases:
         exp = [k for k in runtime if u.is_included_in_alias(k, a)]
         if a in ("CompositeImplicitAutograd", "CompositeExplicitAutograd",
@@ -834,10 +855,14 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
             amb_prefix, amb_hint = m.group(1), m.group(2)
 
     # Dimname printing
-    _, dop = fresh_op("(Tensor x, Dimname d) -> Tensor")
-    sch = [ln for ln in C._dispatch_dump(dop).split("\n") if ln.startswith("schema: ")][0]
-    dimname_as_str = "str d" in sch
-    fails.check(dimname_as_str or "Dimname d" in sch, "Dimname schema printing", sch)
+    try:
+        _, dop = fresh_op("(Tensor x, Dimname d) -> Tensor")
+        sch = [ln for ln in C._dispatch_dump(dop).split("\n") if ln.startswith("schema: ")][0]
+        dimname_as_str = "str d" in sch
+        fails.check(dimname_as_str or "Dimname d" in sch, "Dimname schema printing", sch)
+    except RuntimeError as e:       # 2.x: Dimname is no schema type any more
+        fails.check("unknown type specifier" in str(e), "Dimname refused in schemas", str(e))
+        dimname_as_str = False
 
     # multiple fallbacks for one key (global state: run last)
     mf_exempt = []
@@ -872,6 +897,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "autocast_keys": autocast,
         "non_functional_excluded_functionality": u.nf_excl_func,
         "non_functional_excluded_backends": u.nf_excl_backends,
+        "composite_implicit_extra": u.math_extra,
         "parseable": parseable,
         "override_warning": override_warning,
         "override_warning_exempt": exempt,
@@ -892,7 +918,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "python_dispatcher_alias_keys": list(pd_alias),
         "_runtime_keys": runtime,
         # The operators themselves are exported by tools/export_corpus.py.
-        "operator_library": "../library/torch-1.13",
+        "operator_library": None,      # set by main()
         "tags": release_tags(torch, fails),
     }
 
@@ -926,9 +952,17 @@ def compare_with_reference_model(p: dict) -> List[str]:
     return notes
 
 
+def default_name(version: str) -> str:
+    """torch-MAJOR.MINOR of a torch.__version__ ("2.14.1+debian" -> torch-2.14)."""
+    m = re.match(r"(\d+)\.(\d+)", version)
+    return "torch-%s.%s" % (m.group(1), m.group(2)) if m else "torch-" + version
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-o", "--output", default=DEFAULT_OUT, help="profile to write (default: %(default)s)")
+    ap.add_argument("--name", help="the profile's name (default: torch-MAJOR.MINOR of the installed torch)")
+    ap.add_argument("-o", "--output", help="profile to write (default: configs/profiles/NAME.toml)")
+    ap.add_argument("--library", help="its operator library, relative to the profile (default: ../library/NAME)")
     ap.add_argument("--check", action="store_true",
                     help="derive and cross-check, then compare with --output instead of writing it")
     ap.add_argument("-v", "--verbose", action="store_true")
@@ -937,30 +971,34 @@ def main(argv=None) -> int:
     try:
         import torch
     except Exception as e:           # noqa: BLE001
-        print("gen_profile_113: cannot import torch: %s" % e, file=sys.stderr)
+        print("gen_profile: cannot import torch: %s" % e, file=sys.stderr)
         return 77
 
+    name = args.name or default_name(torch.__version__)
+    output = args.output or os.path.join(PROFILES, name + ".toml")
     fails = Failures()
     p = derive(torch, fails, args.verbose)
-    p["name"] = "torch-1.13"
+    p["name"] = name
     p["description"] = "PyTorch %s (%s), measured" % (torch.__version__, os.path.dirname(torch.__file__))
     p["torch_version"] = torch.__version__
+    p["operator_library"] = args.library or "../library/" + name
 
-    notes = compare_with_reference_model(p)
-    for n in notes:
-        print("note (reference model): " + n, file=sys.stderr)
+    if name == "torch-1.13":
+        for n in compare_with_reference_model(p):
+            print("note (reference model): " + n, file=sys.stderr)
 
-    if fails.report("gen_profile_113", "CROSS-CHECK FAILED", "cross-checks"):
+    if fails.report("gen_profile", "CROSS-CHECK FAILED", "cross-checks"):
         return 1
 
     header = [
-        "Generated by tools/gen_profile_113.py -- do not edit by hand; re-run the script.",
+        "Generated by tools/gen_profile.py -- do not edit by hand; re-run the script.",
         "Source: torch %s at %s" % (torch.__version__, os.path.dirname(torch.__file__)),
         "(enum layout from include/c10/core/DispatchKey.h and DispatchKeySet.h, everything",
         "else measured with torch._C and cross-checked: %d checks passed)." % fails.passed,
     ]
-    return write_or_check(render_profile(p, header), args.output, args.check, "gen_profile_113",
+    return write_or_check(render_profile(p, header), output, args.check, "gen_profile",
                           "%d cross-checks passed" % fails.passed)
+
 
 if __name__ == "__main__":
     sys.exit(main())
