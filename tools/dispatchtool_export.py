@@ -102,7 +102,11 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
         raise ExportFailed("torch's C++ headers are not installed (no %s/DispatchKey.h): the profile's key layout "
                            "is read from them (pip wheels ship them; on Debian install libtorch-dev)" % header_dir)
     try:
-        text, fails = gen_profile.profile_text(torch, name, LIBRARY_DIR, generator=PROG, prog=PROG)
+        # collect() has overridden kernels (to observe torch's override warnings),
+        # and so may the process's own code have: a release that warns once
+        # has printed its warning already.
+        text, fails = gen_profile.profile_text(torch, name, LIBRARY_DIR, generator=PROG, prog=PROG,
+                                               warned_before=True)
     except SystemExit as e:          # the header parsers' "header: ... not found"
         raise ExportFailed("cannot derive the profile: %s" % e) from None
     if text is None:
