@@ -27,6 +27,7 @@ share/dispatchtool/python).
 
 import argparse
 import importlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -94,7 +95,7 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
     # The operators first: the profile's probes register (and drop) operators
     # and fallbacks of their own.
     try:
-        ops, dumps, _extra = export_corpus.collect(torch)
+        ops, dumps, _extra = export_corpus.collect(torch, warn_always=True)
     except export_corpus.ExportError as e:
         raise ExportFailed(str(e)) from None
     header_dir = os.path.join(os.path.dirname(torch.__file__), "include", "c10", "core")
@@ -102,17 +103,22 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
         raise ExportFailed("torch's C++ headers are not installed (no %s/DispatchKey.h): the profile's key layout "
                            "is read from them (pip wheels ship them; on Debian install libtorch-dev)" % header_dir)
     try:
-        # collect() has overridden kernels (to observe torch's override warnings),
-        # and so may the process's own code have: a release that warns once
-        # has printed its warning already.
-        text, fails = gen_profile.profile_text(torch, name, LIBRARY_DIR, generator=PROG, prog=PROG,
-                                               warned_before=True)
+        text, fails = gen_profile.profile_text(torch, name, LIBRARY_DIR, generator=PROG, prog=PROG)
     except SystemExit as e:          # the header parsers' "header: ... not found"
         raise ExportFailed("cannot derive the profile: %s" % e) from None
     if text is None:
+        hint = ""
+        if any(f.startswith("override warning") for f in fails.items):
+            hint = (" (torch 2.x warns about an overridden kernel once per process: if your code overrode a "
+                    "kernel before the export, export before that, e.g. with --import in a fresh process)")
         raise ExportFailed("%d of the profile's cross-checks against the live dispatcher failed (listed above); "
-                           "nothing written" % len(fails.items))
+                           "nothing written%s" % (len(fails.items), hint))
 
+    if verify and importlib.util.find_spec("tomllib") is None:
+        verify = False
+        if log is not None:
+            print("%s: note: Python %d.%d has no tomllib: the written files are not read back and checked "
+                  "(Python 3.11 or later checks them)" % ((PROG,) + sys.version_info[:2]), file=log)
     os.makedirs(outdir, exist_ok=True)
     library = os.path.join(outdir, LIBRARY_DIR)
     profile = os.path.join(outdir, PROFILE_FILE)

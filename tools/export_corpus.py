@@ -254,8 +254,12 @@ def predicted_previous_kernel(op: Op) -> str:
     return "no debug info"
 
 
-def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, str], List[str]]:
-    """(ops sorted by name, {name: dump text}, extra names from the JIT schema list)."""
+def collect(torch, previous_kernels: bool = True,
+            warn_always: bool = False) -> Tuple[List[Op], Dict[str, str], List[str]]:
+    """(ops sorted by name, {name: dump text}, extra names from the JIT schema list).
+    `warn_always`: observe the override warnings with c10's warnAlways on (2.x's
+    TORCH_WARN_ONCE then warns for every operator, and its one warning is not
+    used up: dispatchtool-export measures the profile afterwards)."""
     names, extra = operator_names(torch)
     dumps = {n: torch._C._dispatch_dump(n) for n in names}
     ops = [parse_dump(n, dumps[n]) for n in names]
@@ -263,7 +267,15 @@ def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, s
         if op.schema is not None:
             op.tags = operator_tags(torch, op.name)
     if previous_kernels:
-        observe_previous_kernels(torch, ops)
+        settable = warn_always and hasattr(torch._C, "_set_warnAlways")
+        saved = torch._C._get_warnAlways() if settable else None
+        if settable:
+            torch._C._set_warnAlways(True)
+        try:
+            observe_previous_kernels(torch, ops)
+        finally:
+            if settable:
+                torch._C._set_warnAlways(saved)
         changed = [n for n in names if torch._C._dispatch_dump(n) != dumps[n]]
         if changed:
             raise ExportError("observing the override warnings changed %d dumps, e.g. %s" % (len(changed), changed[:3]))

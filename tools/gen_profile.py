@@ -545,11 +545,7 @@ class StderrCapture:
         return False
 
 
-def derive(torch, fails: Failures, verbose: bool = False, warned_before: bool = False) -> dict:
-    """The profile's fields, measured in this process. `warned_before`: this
-    process may already have overridden a kernel (dispatchtool-export runs
-    after the exporting process's own registrations and its corpus export),
-    so that a release that warns only once has printed its warning already."""
+def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     C = torch._C
     inc = os.path.join(os.path.dirname(torch.__file__), "include", "c10", "core")
     hdr = parse_dispatch_key_h(os.path.join(inc, "DispatchKey.h"))
@@ -757,7 +753,7 @@ def derive(torch, fails: Failures, verbose: bool = False, warned_before: bool = 
             mm.impl_t_t("p", "CPU", "first")
             mm.impl_t_t("p", "CPU", "second")
     n_warn = cap.text.count("Overriding a previously registered kernel")
-    override_warning = {2: "always", 1: "once"}.get(n_warn, "once" if n_warn == 0 and warned_before else "?")
+    override_warning = {2: "always", 1: "once"}.get(n_warn, "?")
     fails.check(override_warning != "?", "override warning count", str(n_warn))
     exempt = []
     override_keys = [k for k in parseable if k not in u.aliases and k != "Undefined"]
@@ -963,16 +959,14 @@ def default_name(version: str) -> str:
 
 
 def profile_text(torch, name: str, library: str, generator: str = "tools/gen_profile.py",
-                 prog: str = "gen_profile", verbose: bool = False,
-                 warned_before: bool = False) -> Tuple[Optional[str], Failures]:
+                 prog: str = "gen_profile", verbose: bool = False) -> Tuple[Optional[str], Failures]:
     """The profile of the live `torch` named `name` whose operator library is
     `library` (relative to the profile file), derived and cross-checked;
     (None, failures) when a cross-check failed (each printed to stderr).
-    The header names `generator` as what wrote it; `warned_before` as for
-    derive(). Shared by main() and dispatchtool-export
-    (tools/dispatchtool_export.py)."""
+    The header names `generator` as what wrote it. Shared by main() and
+    dispatchtool-export (tools/dispatchtool_export.py)."""
     fails = Failures()
-    p = derive(torch, fails, verbose, warned_before)
+    p = derive(torch, fails, verbose)
     p["name"] = name
     p["description"] = "PyTorch %s (%s), measured" % (torch.__version__, os.path.dirname(torch.__file__))
     p["torch_version"] = torch.__version__
