@@ -229,7 +229,7 @@ struct EmbeddedProfile {
 };
 const std::vector<EmbeddedProfile>& embedded_profiles();
 
-inline constexpr std::string_view kDefaultProfile = "torch-main";
+inline constexpr std::string_view kDefaultProfile = "torch-2.14";
 
 // `spec` is an embedded profile name, a path ending in ".toml" (read with
 // `read`), or -- given `kind` -- a directory holding profile.toml (what
