@@ -8,6 +8,7 @@ module --import cannot import, --ops-per-file 0; and with no OUTDIR, usage
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 
@@ -32,6 +33,7 @@ def main():
     with open(os.path.join(busy, "notes.txt"), "w") as f:
         f.write("mine\n")
     fresh = os.path.join(a.workdir, "fresh")
+    shutil.rmtree(fresh, ignore_errors=True)
     cases = [
         ([busy], 1, "holds no profile.toml (not an earlier export): refusing to write into it"),
         ([fresh, "--import", "no_such_module_xyz"], 1, "cannot import no_such_module_xyz: ModuleNotFoundError"),

@@ -25,6 +25,7 @@ Exit 0 iff everything matched, 1 otherwise, 77 when torch is not importable
 import argparse
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -54,6 +55,7 @@ def main(argv=None) -> int:
     C = torch._C
     os.makedirs(args.workdir, exist_ok=True)
     out = os.path.join(args.workdir, "export")
+    shutil.rmtree(out, ignore_errors=True)      # a fresh export every run
     ok = True
 
     def check(cond, what):
