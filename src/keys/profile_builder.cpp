@@ -526,9 +526,9 @@ Expected<Profile, Diagnostic> load_profile_dir(const std::string& dir, const Rea
   const std::string file = (std::filesystem::path(dir) / kProfileFileInDir).lexically_normal().string();
   const FileKind k = kind(file);
   if (k != FileKind::Regular)
-    return unexpected(profile_arg_error(fmt::format(
-        "profile directory '{}' holds no {} ({}; dispatchtool-export writes a profile directory)", dir,
-        kProfileFileInDir, k == FileKind::Missing ? "no such file" : "not a regular file")));
+    return unexpected(profile_arg_error(
+        fmt::format("profile directory '{}' holds no {} ({}; dispatchtool-export writes a profile directory)", dir,
+                    kProfileFileInDir, k == FileKind::Missing ? "no such file" : "not a regular file")));
   auto text = read(file);
   if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot open profile file"));
   return Profile::parse(*text, file);
@@ -592,10 +592,10 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
                         "another release, export yours with dispatchtool-export and give its directory, or give a "
                         "profile file ending in .toml)",
                         spec, join(listed, ", "))
-                  : fmt::format("unknown profile '{}'{}; built-in profiles: {} (or give a path ending in .toml, or a "
-                                "directory holding {})",
-                                spec,
-                                did_you_mean(spec, names), join(listed, ", "), kProfileFileInDir);
+                  : fmt::format(
+                        "unknown profile '{}'{}; built-in profiles: {} (or give a path ending in .toml, or a "
+                        "directory holding {})",
+                        spec, did_you_mean(spec, names), join(listed, ", "), kProfileFileInDir);
   return unexpected(std::move(d));
 }
 
