@@ -158,7 +158,8 @@ def main(argv=None) -> int:
     ap.add_argument("outdir", nargs="?", help="directory to write (missing, empty, or an earlier export)")
     ap.add_argument("--name", help="the profile's name (default: torch-<torch.__version__>)")
     ap.add_argument("--import", dest="imports", action="extend", nargs="+", default=[], metavar="MODULE",
-                    help="import MODULE first (your extension: its operators, kernels and fallbacks are exported too)")
+                    help="import MODULE first (your extension: its operators, kernels and fallbacks are exported too; "
+                    "searched on sys.path and in the current directory)")
     ap.add_argument("--ops-per-file", type=int, default=200, metavar="N",
                     help="at most N operators per library file (default: %(default)s)")
     ap.add_argument("--no-verify", action="store_true",
@@ -171,6 +172,9 @@ def main(argv=None) -> int:
         return 0
     if not args.outdir:
         ap.error("OUTDIR is required")
+    # --import finds modules of the current directory too, as `python3 -m` and `-c` would.
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         export(args.outdir, args.name, args.ops_per_file, args.imports, verify=not args.no_verify)
     except ExportFailed as e:
