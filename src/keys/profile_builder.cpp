@@ -554,7 +554,6 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
       case FileKind::Directory:
         return load_profile_dir(path, read, kind);
       case FileKind::Regular:
-      case FileKind::Other:
         return unexpected(profile_arg_error(
             fmt::format("profile '{}' is neither a built-in profile, a file ending in .toml nor a directory", spec)));
       case FileKind::Missing:
@@ -563,6 +562,8 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
               "no profile directory '{}' (no such file or directory; a profile is a built-in name, a file ending in "
               ".toml or a directory holding {})",
               spec, kProfileFileInDir)));
+        break;
+      case FileKind::Other:  // a FIFO, a device, or a name the system refuses (too long): not a profile
         break;
     }
   }
