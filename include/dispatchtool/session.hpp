@@ -23,8 +23,8 @@
 
 namespace dispatchtool {
 
-// The profile a session uses unless told otherwise ("torch-2.14" once the
-// tool's default moves there; the command line's --profile default).
+// The profile a session uses unless told otherwise: the command line's
+// --profile default ("torch-2.14").
 std::string_view default_profile();
 // The built-in profiles ("torch-1.13", ...), sorted: their keys and operator
 // libraries are compiled into the library, so no file is read for them.
