@@ -29,7 +29,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.fish
 # Documentation (share/doc/dispatchtool): the user docs, the JSON Schemas, the
 # CI workflow and the example registration files.
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/lint.md ${CMAKE_SOURCE_DIR}/docs/ci.md
-              ${CMAKE_SOURCE_DIR}/docs/json.md ${CMAKE_SOURCE_DIR}/docs/profile-format.md
+              ${CMAKE_SOURCE_DIR}/docs/json.md ${CMAKE_SOURCE_DIR}/docs/profile-format.md ${CMAKE_SOURCE_DIR}/docs/api.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/schema ${CMAKE_SOURCE_DIR}/docs/ci
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
@@ -39,3 +39,30 @@ install(FILES ${CMAKE_SOURCE_DIR}/docs/html/README.md ${CMAKE_SOURCE_DIR}/docs/h
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/html)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/examples DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.toml")
+
+# The library (docs/api.md), as fmt installs itself: the public headers under
+# include/dispatchtool, the archive (or shared object) in lib, and a CMake
+# package in lib/cmake/dispatchtool, so that find_package(dispatchtool) and
+# target_link_libraries(... dispatchtool::dispatchtool) work. Checked by the
+# ctest tests install.layout and install.consumer.
+include(CMakePackageConfigHelpers)
+set(DT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/dispatchtool)
+install(TARGETS dispatchtool_lib EXPORT dispatchtool-targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/dispatchtool DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        FILES_MATCHING PATTERN "*.hpp")
+install(EXPORT dispatchtool-targets NAMESPACE dispatchtool:: DESTINATION ${DT_CMAKE_DIR}
+        FILE dispatchtool-targets.cmake)
+if(DT_SANITIZE)
+  set(DT_EXPORT_TOML 0)  # compiled in, header-only
+else()
+  set(DT_EXPORT_TOML 1)
+endif()
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/dispatchtool-config.cmake.in
+                              ${CMAKE_BINARY_DIR}/dispatchtool-config.cmake INSTALL_DESTINATION ${DT_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/dispatchtool-config-version.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/dispatchtool-config.cmake ${CMAKE_BINARY_DIR}/dispatchtool-config-version.cmake
+        DESTINATION ${DT_CMAKE_DIR})

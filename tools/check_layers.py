@@ -11,6 +11,15 @@ every documented layer is a folder of src/. The unit tests (tests/unit) may
 include every layer but the last (the front end: the tests link the core
 library, never main), plus their own helpers.
 
+The public API: include/dispatchtool/*.hpp belongs to the layer `api` (whose
+folder src/api/ implements it). A public header includes only other public
+headers (<dispatchtool/NAME.hpp>, which must exist) and the standard library
+(<vector>: no quoted includes, no third-party or internal headers). In src/,
+<dispatchtool/...> includes are checked too: the vocabulary headers that
+docs/architecture.md names on its `<!-- public vocabulary: ... -->` line (the
+core's own Expected and Diagnostic) may be included by every layer, the other
+public headers only by `api` and the layers above it.
+
 With --tests, tests mirror sources: every src/LAYER/NAME.cpp of the core (every
 layer but the last) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
 tests/unit/LAYER/test_NAME.cpp is named after a src/LAYER/NAME.cpp or .hpp.
@@ -25,7 +34,10 @@ import sys
 import tempfile
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 MARKER = "<!-- layers, lowest first -->"
+VOCABULARY = re.compile(r"<!-- public vocabulary: ([^>]*?) -->")
+API = "api"  # the layer of the public headers (include/dispatchtool/)
 
 
 def read_levels(doc):
@@ -53,12 +65,59 @@ def sources(folder, exts=(".hpp", ".cpp")):
                 yield os.path.join(dirpath, name)
 
 
-def includes(path):
-    """(included name, "path:line") for each #include "..." of a file."""
+def includes(path, pattern=INCLUDE):
+    """(included name, "path:line") for each #include "..." (or <...>) of a file."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    for m in INCLUDE.finditer(text):
+    for m in pattern.finditer(text):
         yield m.group(1), f"{path}:{text.count(chr(10), 0, m.start()) + 1}"
+
+
+def read_vocabulary(doc):
+    """The public headers every layer may include (docs/architecture.md)."""
+    with open(doc, encoding="utf-8") as f:
+        m = VOCABULARY.search(f.read())
+    return set(m.group(1).split()) if m else set()
+
+
+def check_public(root, level_of, problems):
+    """include/dispatchtool/: only public and standard headers; <dispatchtool/...> in src/ by layer."""
+    public = os.path.join(root, "include", "dispatchtool")
+    if not os.path.isdir(public):
+        return
+    if API not in level_of:
+        problems.append(f"include/dispatchtool/: docs/architecture.md has no layer '{API}' for the public API")
+        return
+    vocabulary = read_vocabulary(os.path.join(root, "docs", "architecture.md"))
+    for name in sorted(vocabulary):
+        if not os.path.isfile(os.path.join(public, name)):
+            problems.append(f"docs/architecture.md: public vocabulary header {name}: no include/dispatchtool/{name}")
+    for path in sources(public):
+        for inc, where in includes(path):
+            problems.append(f'{os.path.relpath(where, root)}: #include "{inc}": a public header includes only '
+                            "<dispatchtool/...> and standard headers")
+        for inc, where in includes(path, SYSTEM_INCLUDE):
+            where = os.path.relpath(where, root)
+            if inc.startswith("dispatchtool/"):
+                if not os.path.isfile(os.path.join(root, "include", inc)):
+                    problems.append(f"{where}: #include <{inc}>: no such file include/{inc}")
+            elif "/" in inc or "." in inc:
+                problems.append(f"{where}: #include <{inc}>: a public header includes only <dispatchtool/...> "
+                                "and standard headers")
+    src = os.path.join(root, "src")
+    for path in sources(src):
+        layer = os.path.relpath(path, src).split(os.sep)[0]
+        if layer not in level_of:
+            continue
+        for inc, where in includes(path, SYSTEM_INCLUDE):
+            if not inc.startswith("dispatchtool/"):
+                continue
+            where = os.path.relpath(where, root)
+            if not os.path.isfile(os.path.join(root, "include", inc)):
+                problems.append(f"{where}: #include <{inc}>: no such file include/{inc}")
+            elif inc[len("dispatchtool/"):] not in vocabulary and level_of[layer] < level_of[API]:
+                problems.append(f"{where}: #include <{inc}>: {layer} may not include the public API above "
+                                "its vocabulary (docs/architecture.md)")
 
 
 def check(root, check_tests):
@@ -91,6 +150,8 @@ def check(root, check_tests):
             elif top != layer and level_of[top] >= level_of[layer]:
                 how = "a peer" if level_of[top] == level_of[layer] else "a higher layer"
                 problems.append(f'{where}: #include "{inc}": {layer} may not include {top} ({how})')
+
+    check_public(root, level_of, problems)
 
     unit = os.path.join(root, "tests", "unit")
     front_end = levels[-1]
@@ -137,12 +198,13 @@ def check(root, check_tests):
 
 def self_test():
     """Builds small trees and checks that every kind of problem is caught."""
-    doc = "# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\ncli\n```\n"
+    doc = ("# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\napi\ncli\n```\n"
+           "<!-- public vocabulary: expected.hpp -->\n")
     good = {
         "docs/architecture.md": doc,
         "src/base/a.hpp": "#pragma once\n",
         "src/base/a.cpp": '#include "base/a.hpp"\n',
-        "src/keys/k.cpp": '#include "base/a.hpp"\n#include <vector>\n',
+        "src/keys/k.cpp": '#include "base/a.hpp"\n#include <vector>\n#include <dispatchtool/expected.hpp>\n',
         "src/lint/l.cpp": '#include "keys/k.hpp"\n',
         "src/keys/k.hpp": "",
         "src/render/r.cpp": '#include "base/a.hpp"\n',
@@ -154,6 +216,10 @@ def self_test():
         "tests/unit/keys/test_k.cpp": "",
         "tests/unit/lint/test_l.cpp": "",
         "tests/unit/render/test_r.cpp": "",
+        "include/dispatchtool/expected.hpp": "#pragma once\n#include <variant>\n",
+        "include/dispatchtool/api.hpp": "#include <dispatchtool/expected.hpp>\n#include <string>\n",
+        "src/api/s.cpp": '#include <dispatchtool/api.hpp>\n#include "lint/l.hpp"\n',
+        "tests/unit/api/test_s.cpp": "#include <dispatchtool/api.hpp>\n",
     }
     broken = [
         ("src/base/a.cpp", '#include "keys/k.hpp"\n', "base may not include keys (a higher layer)"),
@@ -165,6 +231,13 @@ def self_test():
         ("src/keys/k2.cpp", "", "src/keys/k2.cpp: no tests in tests/unit/keys/test_k2.cpp"),
         ("tests/unit/keys/test_kk.cpp", "", "not named after a file of src/keys/"),
         ("tests/unit/keys/test_k.cpp", 'TEST_CASE("a; b") {}\n', "test case name with ';'"),
+        ("include/dispatchtool/api.hpp", '#include "base/a.hpp"\n', "a public header includes only"),
+        ("include/dispatchtool/api.hpp", "#include <fmt/format.h>\n", "a public header includes only"),
+        ("include/dispatchtool/api.hpp", "#include <toml++/toml.hpp>\n", "a public header includes only"),
+        ("include/dispatchtool/api.hpp", "#include <dispatchtool/nope.hpp>\n", "no such file include/dispatchtool/nope"),
+        ("src/base/a.cpp", "#include <dispatchtool/api.hpp>\n", "base may not include the public API above"),
+        ("src/base/a.cpp", "#include <dispatchtool/nope.hpp>\n", "no such file include/dispatchtool/nope"),
+        ("src/api/s2.cpp", "", "src/api/s2.cpp: no tests in tests/unit/api/test_s2.cpp"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -9,7 +9,11 @@
 
 #include "base/text.hpp"
 
-namespace dt {
+namespace dispatchtool {
+
+using dt::append_printable;
+using dt::kEscapeNewlines;
+using dt::printable;
 
 FileName::FileName(std::string_view name) {
   static std::mutex mutex;
@@ -64,4 +68,4 @@ std::string format(const Diagnostic& d) {
   return out;
 }
 
-}  // namespace dt
+}  // namespace dispatchtool

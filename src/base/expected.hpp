@@ -1,49 +1,15 @@
-// Expected<T, E>: a value or an error, in the spirit of C++23 std::expected.
-// The core returns errors as values; only the CLI front end prints them.
+// Expected<T, E>: a value or an error (<dispatchtool/expected.hpp>, public),
+// named in the core's namespace. The core returns errors as values; only the
+// CLI front end prints them.
 #pragma once
 
-#include <utility>
-#include <variant>
+#include <dispatchtool/expected.hpp>
 
 namespace dt {
 
-template <class E>
-struct Unexpected {
-  E error;
-};
-
-template <class E>
-Unexpected<std::decay_t<E>> unexpected(E&& e) {
-  return {std::forward<E>(e)};
-}
-
-template <class T, class E>
-class [[nodiscard]] Expected {
- public:
-  Expected(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT(google-explicit-constructor)
-  template <class G>
-  Expected(Unexpected<G> e) : v_(std::in_place_index<1>, std::move(e.error)) {}  // NOLINT(google-explicit-constructor)
-
-  [[nodiscard]] bool has_value() const { return v_.index() == 0; }
-  explicit operator bool() const { return has_value(); }
-
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-
-  E& error() & { return std::get<1>(v_); }
-  const E& error() const& { return std::get<1>(v_); }
-  E&& error() && { return std::get<1>(std::move(v_)); }
-
- private:
-  std::variant<T, E> v_;
-};
-
-// Expected<void, E>
-struct Ok {};
+using dispatchtool::Expected;
+using dispatchtool::Ok;
+using dispatchtool::Unexpected;
+using dispatchtool::unexpected;
 
 }  // namespace dt

@@ -1,3 +1,4 @@
+#include <dispatchtool/version.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -375,7 +376,7 @@ int run(int argc, const char* const* argv, const Io& io) {
       "dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
       "Reads TOML registration files and computes dispatch tables exactly as c10 does.",
       "dispatchtool"};
-  app.set_version_flag("--version", std::string("dispatchtool ") + DT_VERSION);
+  app.set_version_flag("--version", std::string("dispatchtool ") + dispatchtool::version());
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"

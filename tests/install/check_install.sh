@@ -28,17 +28,27 @@ same share/bash-completion/completions/dispatchtool completions/dispatchtool.bas
 same share/zsh/vendor-completions/_dispatchtool completions/_dispatchtool
 same share/fish/vendor_completions.d/dispatchtool.fish completions/dispatchtool.fish
 for f in README.md:README.md lint.md:docs/lint.md ci.md:docs/ci.md json.md:docs/json.md \
-         profile-format.md:docs/profile-format.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
+         profile-format.md:docs/profile-format.md api.md:docs/api.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
          html/README.md:docs/html/README.md html/matrix.png:docs/html/matrix.png; do
   same "share/doc/dispatchtool/${f%%:*}" "${f#*:}"
 done
 for f in "$src"/docs/schema/*.schema.json; do same "share/doc/dispatchtool/schema/${f##*/}" "docs/schema/${f##*/}"; done
 for f in "$src"/configs/examples/*.toml; do same "share/doc/dispatchtool/examples/${f##*/}" "configs/examples/${f##*/}"; done
-# Nothing else: no test or benchmark binaries, no build files.
+# The library (docs/api.md): its public headers, the archive (or shared object) and the CMake package.
+for f in "$src"/include/dispatchtool/*.hpp; do same "include/dispatchtool/${f##*/}" "include/dispatchtool/${f##*/}"; done
+libdir=$(cd "$prefix" && find . -path '*/cmake/dispatchtool/dispatchtool-config.cmake' | sed 's|/cmake/dispatchtool/.*||; s|^\./||')
+check "lib/.../cmake/dispatchtool/dispatchtool-config.cmake is installed" test -n "$libdir"
+for f in dispatchtool-config-version.cmake dispatchtool-targets.cmake; do
+  check "$libdir/cmake/dispatchtool/$f is installed" test -f "$prefix/$libdir/cmake/dispatchtool/$f"
+done
+check "$libdir/libdispatchtool.a or .so is installed" compgen -G "$prefix/$libdir/libdispatchtool.*"
+# Nothing else: no test or benchmark binaries, no build files, no internal headers.
 extra=$(cd "$prefix" && find . -type f | grep -v -e '^./bin/dispatchtool$' -e '^./share/man/man1/dispatchtool.1$' \
   -e '^./bin/dispatchtool-export$' -e '^./share/man/man1/dispatchtool-export.1$' \
   -e '^./share/dispatchtool/python/[a-z_]*\.py$' \
-  -e '^./share/bash-completion/' -e '^./share/zsh/' -e '^./share/fish/' -e '^./share/doc/dispatchtool/')
+  -e '^./share/bash-completion/' -e '^./share/zsh/' -e '^./share/fish/' -e '^./share/doc/dispatchtool/' \
+  -e '^./include/dispatchtool/[a-z_]*\.hpp$' -e "^./$libdir/libdispatchtool\.\(a\|so[.0-9]*\)$" \
+  -e "^./$libdir/cmake/dispatchtool/dispatchtool-[a-z-]*\.cmake$")
 [[ -z $extra ]] && ok || bad "unexpected installed files: $extra"
 
 # The installed binary runs (the profiles are embedded) on an installed example.
@@ -80,4 +90,4 @@ if command -v fish >/dev/null; then
   [[ $got == warning* ]] && ok || bad "fish loads the installed completion: $got"
 fi
 echo "$pass passed, $fail failed"
-[[ $pass -ge 30 && $fail -eq 0 ]]
+[[ $pass -ge 40 && $fail -eq 0 ]]

@@ -1,0 +1,169 @@
+// dispatchtool::Session (include/dispatchtool/session.hpp): a facade over the
+// core's loader, resolver and renderers, as the command line uses them.
+#include <dispatchtool/session.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include "api/session_impl.hpp"
+#include "base/io.hpp"
+#include "registry/library.hpp"
+#include "registry/select.hpp"
+#include "render/explain.hpp"
+#include "render/json.hpp"
+#include "render/raw.hpp"
+
+namespace dispatchtool {
+
+std::string_view default_profile() { return dt::kDefaultProfile; }
+
+std::vector<std::string> builtin_profiles() {
+  std::vector<std::string> names;
+  for (const auto& p : dt::embedded_profiles()) names.emplace_back(p.name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
+
+Expected<Session, Diagnostic> Session::open(SessionOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->profile_label = options.profile;
+  dt::FileSystem fs = dt::real_filesystem();
+  // Inputs given as text are read from memory under their names.
+  auto texts = std::make_shared<std::map<std::string, std::string, std::less<>>>();
+  for (auto& in : options.inputs) {
+    impl->input_paths.push_back(in.path);
+    if (in.text) (*texts)[in.path] = std::move(*in.text);
+  }
+  const dt::ReadFile read = [texts, disk = fs.read](const std::string& path) -> Expected<std::string, Diagnostic> {
+    if (auto it = texts->find(path); it != texts->end()) return it->second;
+    return disk(path);
+  };
+  auto profile = dt::load_profile(options.profile, read);
+  if (!profile) return unexpected(std::move(profile.error()));
+  impl->profile = std::make_unique<dt::Profile>(std::move(*profile));
+  dt::LoadOptions lo;
+  lo.on_refusal = options.record_refusals ? dt::OnRefusal::Record : dt::OnRefusal::Fail;
+  if (options.library) {
+    auto lib = dt::open_library(*impl->profile, fs, dt::embedded_libraries());
+    if (!lib) return unexpected(std::move(lib.error()));
+    lo.library = std::move(*lib);
+  }
+  auto loaded = dt::load(*impl->profile, impl->input_paths, read, lo);
+  if (!loaded) return unexpected(std::move(loaded.error()));
+  impl->loaded = std::make_unique<dt::LoadResult>(std::move(*loaded));
+  if (!impl->input_paths.empty()) {
+    auto ops = dt::select_ops(impl->loaded->registry, {});
+    if (!ops) return unexpected(std::move(ops.error()));
+    for (const dt::Operator* op : *ops) impl->input_ops.push_back(op->name);
+  }
+  return Session(std::move(impl));
+}
+
+const std::string& Session::profile() const { return impl_->profile_label; }
+std::string Session::torch_version() const { return impl_->profile->torch_version(); }
+
+std::vector<std::string> Session::runtime_keys() const {
+  std::vector<std::string> keys;
+  const dt::Registry& reg = impl_->loaded->registry;
+  for (dt::KeyId k : impl_->profile->runtime_keys()) keys.push_back(reg.profile().display_name(k, reg.privateuse1_name));
+  return keys;
+}
+
+std::vector<std::string> Session::operators() const { return impl_->input_ops; }
+
+std::vector<std::string> Session::all_operators() const {
+  dt::Registry& reg = impl_->loaded->registry;
+  reg.materialize_all();
+  std::vector<std::string> names;
+  for (const dt::Operator* op : reg.sorted_operators()) names.push_back(op->name);
+  return names;
+}
+
+std::vector<Diagnostic> Session::warnings() const { return impl_->loaded->registry.warnings(); }
+std::vector<Diagnostic> Session::refusals() const { return impl_->loaded->refusals; }
+
+Expected<std::vector<const dt::Operator*>, Diagnostic> select(const SessionAccess::Impl& s,
+                                                               const std::vector<std::string>& names) {
+  std::vector<const dt::Operator*> ops;
+  for (const auto& name : names) {  // one each, in the order given
+    auto one = dt::select_ops(s.loaded->registry, {name});
+    if (!one) return unexpected(std::move(one.error()));
+    ops.push_back(one->front());
+  }
+  return ops;
+}
+
+Entry to_entry(const dt::Registry& reg, dt::KeyId key, const dt::Entry& e) {
+  Entry out;
+  const dt::Profile& p = reg.profile();
+  out.key = p.display_name(key, reg.privateuse1_name);
+  out.valid = e.valid();
+  out.provenance = dt::to_string(e.why);
+  if (!e.valid()) return out;
+  out.kernel = std::string(e.debug());
+  out.source_key = p.display_name(e.source, reg.privateuse1_name);
+  out.fallthrough = e.fallthrough();
+  if (e.kernel != nullptr) out.where = e.kernel->where;
+  if (e.fallback != nullptr && !e.fallback->core) out.where = e.fallback->where;
+  return out;
+}
+
+Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view keys) const {
+  auto ops = select(*impl_, {std::string(op)});
+  if (!ops) return unexpected(std::move(ops.error()));
+  const dt::Registry& reg = impl_->loaded->registry;
+  dt::KeySelection filter;
+  if (!keys.empty()) {
+    auto parsed = dt::parse_key_filter(reg, keys);
+    if (!parsed) return unexpected(std::move(parsed.error()));
+    filter = std::move(*parsed);
+  }
+  const dt::Operator& o = *ops->front();
+  const dt::Resolver r(reg);
+  Table t;
+  t.op = o.name;
+  if (o.def) t.schema = o.def->printed;
+  dt::render_table_raw(r, o, filter.table, t.raw);
+  dt::render_registrations_raw(reg, o, filter.registrations, t.registrations);
+  const std::vector<dt::KeyId>& order = filter.table.empty() ? impl_->profile->runtime_keys() : filter.table.keys;
+  for (dt::KeyId k : order) {
+    const dt::Entry e = r.compute(o, k);
+    if (e.valid()) t.entries.push_back(to_entry(reg, k, e));
+  }
+  return t;
+}
+
+Expected<Entry, Diagnostic> Session::explain(std::string_view op, std::string_view key) const {
+  auto ops = select(*impl_, {std::string(op)});
+  if (!ops) return unexpected(std::move(ops.error()));
+  const dt::Registry& reg = impl_->loaded->registry;
+  auto parsed = dt::parse_key_filter(reg, key);
+  if (!parsed) return unexpected(std::move(parsed.error()));
+  if (parsed->table.keys.size() != 1)
+    return unexpected(dt::make_error("explain needs one runtime key; '" + std::string(key) + "' stands for " +
+                                     std::to_string(parsed->table.keys.size())));
+  const dt::Resolver r(reg);
+  const dt::Explainer x(r, *ops->front());
+  const dt::Explanation ex = x.explain(parsed->table.keys.front());
+  Entry out = to_entry(reg, ex.key, ex.result);
+  for (const dt::ExplainStep& s : ex.steps)
+    out.steps.push_back(Step{std::string(s.step), x.question(ex, s), x.answer(s, false), x.note_line(s), s.taken});
+  out.meaning = x.meaning(ex);
+  return out;
+}
+
+Expected<std::string, Diagnostic> Session::table_json(const std::vector<std::string>& names) const {
+  auto ops = select(*impl_, names.empty() ? impl_->input_ops : names);
+  if (!ops) return unexpected(std::move(ops.error()));
+  const dt::Resolver r(impl_->loaded->registry);
+  std::string out;
+  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}}, out);
+  return out;
+}
+
+}  // namespace dispatchtool
