@@ -292,7 +292,7 @@ void human_backward(const TraceView& v, std::string& out) {
   const BackwardResult& b = v.trace->backward;
   if (b.what == Backward::Unknown) return;
   out += paint("backward: ", "1", v.color) + backward_summary(b.what) + "\n";
-  out += "  " + b.why + "\n";
+  if (b.what != Backward::NoInputRequiresGrad && b.what != Backward::NoTensorOutputs) out += "  " + b.why + "\n";
   if (const std::string w = backward_warning(v); !w.empty()) out += "  warning: UserWarning: " + w + "\n";
   if (b.what == Backward::NoGraph) out += fmt::format("  error: RuntimeError: {}\n", kNoGradFn);
 }
