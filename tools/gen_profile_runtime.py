@@ -134,6 +134,8 @@ def measure(torch, fails):
 
 
 def render(p, toml_str):
+    if "autograd_fallback_warning" not in p:     # not measured (torch-main: tools/gen_profile_main.py)
+        return ""
     o = ["\n# Run-time behaviours trace reports (tools/gen_profile_runtime.py); {op} is the\n"
          "# operator's name, {schema} its schema; empty: this build does not do it.\n"]
     for k in ("autograd_fallback_warning", "meta_fallback_error", "functionalize_alias_error",

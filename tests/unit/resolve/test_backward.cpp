@@ -29,7 +29,7 @@ const std::string kPlain = "f(Tensor x) -> Tensor";
 
 }  // namespace
 
-TEST_CASE("2.x: the autograd fallback warns in backward and gives no gradient; 1.13 records nothing") {
+TEST_CASE("2.x: the autograd fallback warns in backward and gives no gradient, 1.13 records nothing") {
   for (const char* prof : {"torch-2.6", "torch-2.14"}) {
     CAPTURE(prof);
     auto t = call(prof, kPlain, {"cpu,requires_grad"});
@@ -60,7 +60,7 @@ TEST_CASE("alias-annotated outputs: the aliased requires_grad input is hooked, m
   CHECK(outcome("torch-1.13", "f(Tensor(a!) x) -> Tensor(a!)", {"cpu,requires_grad"}) == Backward::ThroughAlias);
 }
 
-TEST_CASE("an autograd kernel decides; an error leaves backward unknown") {
+TEST_CASE("an autograd kernel decides, an error leaves backward unknown") {
   CHECK(outcome("torch-2.14", kPlain, {"cpu,requires_grad"}, {}, {"CPU", "AutogradCPU"}) ==
         Backward::AutogradKernel);
   CHECK(outcome("torch-2.14", kPlain, {"cpu,requires_grad"}, {}, {"CompositeImplicitAutograd"}) ==

@@ -281,7 +281,7 @@ TEST_CASE("2.x: the autograd fallback is a boxed kernel that redispatches below 
   CHECK(keys(*mine({"CPU"}, {"cpu,requires_grad"})) == "CPU");
 }
 
-TEST_CASE("2.x: the Meta fallback raises NotImplementedError; 1.13 has none (Could not run AutogradMeta)") {
+TEST_CASE("2.x: the Meta fallback raises NotImplementedError, 1.13 has none (Could not run AutogradMeta)") {
   auto t = mine2("torch-2.14", {"CPU"}, {"meta"});
   CHECK(keys(*t) == "AutogradMeta > Meta");
   CHECK(t->trace.result.error == CallError::MetaNotImplemented);
@@ -292,7 +292,7 @@ TEST_CASE("2.x: the Meta fallback raises NotImplementedError; 1.13 has none (Cou
   CHECK(old->trace.result.key == "AutogradMeta");
 }
 
-TEST_CASE("functionalization refuses alias-annotated schemas (1.13: an internal assert; 2.x: a RuntimeError)") {
+TEST_CASE("functionalization refuses alias-annotated schemas (1.13: an internal assert, 2.x: a RuntimeError)") {
   TlsOptions func;
   func.include = {"Functionalize"};
   for (const char* prof : {"torch-1.13", "torch-2.6", "torch-2.14"}) {
