@@ -44,6 +44,7 @@ import tempfile
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
+import gen_profile_runtime  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -205,6 +206,7 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("# Run-time texts of the AutogradOther ambiguity (ambiguous_autogradother_kernel).\n")
     o.append("ambiguity_assert_prefix = %s\n" % toml_str(p["ambiguity_assert_prefix"]))
     o.append("ambiguity_hint = %s\n" % toml_str(p["ambiguity_hint"]))
+    o.append(gen_profile_runtime.render(p, toml_str))
     o.append("\n# Backend fallbacks core PyTorch registers, in table (A.4) order.\n")
     for key, ft, debug in p["fallbacks"]:
         o.append("\n[[fallback]]\n")
@@ -967,6 +969,7 @@ def profile_text(torch, name: str, library: str, generator: str = "tools/gen_pro
     dispatchtool-export (tools/dispatchtool_export.py)."""
     fails = Failures()
     p = derive(torch, fails, verbose)
+    p.update(gen_profile_runtime.measure(torch, fails))
     p["name"] = name
     p["description"] = "PyTorch %s (%s), measured" % (torch.__version__, os.path.dirname(torch.__file__))
     p["torch_version"] = torch.__version__

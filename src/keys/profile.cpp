@@ -125,11 +125,22 @@ std::string capitalised(std::string_view s) {
 
 std::string Profile::display_name(KeyId k, std::string_view privateuse1) const {
   const KeyInfo& info = keys_[k];
-  if (privateuse1.empty() || info.kind != KeyKind::PerBackend ||
+  if (privateuse1.empty() || !quirks_.privateuse1_shown_renamed || info.kind != KeyKind::PerBackend ||
       backends_[static_cast<std::size_t>(info.backend)] != "PrivateUse1")
     return info.name;
   const std::string prefix = info.name.substr(0, info.name.size() - std::string_view("PrivateUse1").size());
   return prefix.empty() ? std::string(privateuse1) : prefix + capitalised(privateuse1);
+}
+
+std::string Profile::error_key_name(KeyId k, std::string_view privateuse1) const {
+  // c10's post_process_dispatch_key_str: a name ending in PrivateUse1 has that
+  // suffix replaced by the backend's name as given ('AutogradPrivateUse1' -> 'Autogradfoo').
+  const std::string& name = keys_[k].name;
+  constexpr std::string_view kSuffix = "PrivateUse1";
+  if (privateuse1.empty() || quirks_.privateuse1_shown_renamed || name.size() < kSuffix.size() ||
+      std::string_view(name).substr(name.size() - kSuffix.size()) != kSuffix)
+    return name;
+  return name.substr(0, name.size() - kSuffix.size()) + std::string(privateuse1);
 }
 
 std::string Profile::suggest_key(std::string_view name, const std::vector<std::string_view>& candidates,

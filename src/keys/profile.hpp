@@ -86,6 +86,15 @@ struct ProfileQuirks {
   // to PyTorch. " and the inference-mode hint after the message's first line.
   std::string ambiguity_assert_prefix;
   std::string ambiguity_hint;
+  // Run-time behaviours (tools/gen_profile_runtime.py): texts as Python shows
+  // them, {op} the operator's name, {schema} its schema; empty: not done.
+  std::string autograd_fallback_warning;  // backward through the boxed autograd fallback (2.x)
+  std::string meta_fallback_error;        // the Meta backend fallback's NotImplementedError (2.x)
+  std::string functionalize_alias_error;  // the Functionalize fallback on an alias-annotated schema
+  bool python_fallback_asserts_without_snapshot = true;  // 1.13: tls_on_entry assert; 2.x: dispatches
+  // Whether key names print under the privateuse1_backend name (torch-main, the
+  // spec) or stay PrivateUse1 everywhere but the "Could not run" headline (2.x).
+  bool privateuse1_shown_renamed = true;
 };
 
 class Profile {
@@ -167,8 +176,14 @@ class Profile {
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
 
-  // Name of `k` with PrivateUse1 renamed (torch.utils.rename_privateuse1_backend).
+  // Name of `k` as output shows it: with PrivateUse1 renamed
+  // (torch.utils.rename_privateuse1_backend) where the profile's release shows
+  // the new name (privateuse1_shown = "renamed"), else the key's own name.
   [[nodiscard]] std::string display_name(KeyId k, std::string_view privateuse1) const;
+  // Name of `k` in the "Could not run ... from the 'K' backend" headline: 2.x
+  // renames there only, lower case as given ('AutogradPrivateUse1' -> 'Autogradfoo');
+  // the key's own name where the profile shows renamed names elsewhere (torch-main).
+  [[nodiscard]] std::string error_key_name(KeyId k, std::string_view privateuse1) const;
   // The KeyId named `name` after renaming PrivateUse1 to `privateuse1`.
   [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name, std::string_view privateuse1) const;
   // What to say after "unknown dispatch key 'NAME'": " (did you mean 'X'?)"

@@ -71,6 +71,11 @@ class ProfileBuilder {
                   "autocast_keys",
                   "python_library_kinds",
                   "privateuse1_rename",
+                  "autograd_fallback_warning",
+                  "meta_fallback_error",
+                  "functionalize_alias_error",
+                  "python_fallback_without_snapshot",
+                  "privateuse1_shown",
                   "fallback",
                   "library",
                   "python_dispatcher",
@@ -308,6 +313,19 @@ class ProfileBuilder {
     q.python_library_kinds = strings(r, "python_library_kinds");
     if (auto a = r.str("ambiguity_assert_prefix")) q.ambiguity_assert_prefix = a->value;
     if (auto h = r.str("ambiguity_hint")) q.ambiguity_hint = h->value;
+    if (auto w = r.str("autograd_fallback_warning")) q.autograd_fallback_warning = w->value;
+    if (auto m = r.str("meta_fallback_error")) q.meta_fallback_error = m->value;
+    if (auto f = r.str("functionalize_alias_error")) q.functionalize_alias_error = f->value;
+    if (auto py = r.str("python_fallback_without_snapshot")) {
+      if (py->value != "assert" && py->value != "dispatch")
+        return fail_at(py->where, "python_fallback_without_snapshot must be \"assert\" or \"dispatch\"");
+      q.python_fallback_asserts_without_snapshot = py->value == "assert";
+    }
+    if (auto sh = r.str("privateuse1_shown")) {
+      if (sh->value != "renamed" && sh->value != "canonical")
+        return fail_at(sh->where, "privateuse1_shown must be \"renamed\" or \"canonical\"");
+      q.privateuse1_shown_renamed = sh->value == "renamed";
+    }
     return !r.failed();
   }
 

@@ -54,7 +54,8 @@ std::string missing_autograd_effect(const CheckContext& c, const Operator& op, c
     return fmt::format(
         "nothing: calls fail with \"Could not run '{}' with arguments from the '{}' backend\"{}, even "
         "without requires_grad (the key is in every tensor's keyset outside inference mode)",
-        op.name, key_name(c, keys.front()), keys.size() > 1 ? " (and likewise for the others)" : "");
+        op.name, c.p.error_key_name(keys.front(), c.reg.privateuse1_name),
+        keys.size() > 1 ? " (and likewise for the others)" : "");
   if (e.fallback->fallthrough)
     return "the backend fallback, a fallthrough: outputs of inputs that require grad are not connected to the "
            "autograd graph (gradients are silently lost)";

@@ -158,7 +158,10 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
   return fmt::format(
       "No kernel: a call that dispatches to {} raises NotImplementedError \"Could not run '{}' with "
       "arguments from the '{}' backend. ... '{}' is only available for these backends: [{}].\"",
-      k, op_name, k, op_name, available);
+      k, op_name,
+      // the headline's own naming (2.x renames PrivateUse1 there only); a template's placeholder stays
+      k == key_name(e.key) ? reg_->profile().error_key_name(e.key, reg_->privateuse1_name) : std::string(k), op_name,
+      available);
 }
 
 void render_explain(const Explainer& x, const Explanation& e, const HumanStyle& style, std::string& out) {

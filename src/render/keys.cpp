@@ -72,8 +72,12 @@ void render_keys(const Registry& reg, std::string& out) {
   const Profile& p = reg.profile();
   out += fmt::format("profile {}: {}\n", p.name(), p.description());
   if (!reg.privateuse1_name.empty())
-    out += fmt::format("PrivateUse1 is renamed '{}' (privateuse1_backend, {}): its keys are shown under that name\n",
-                       printable(reg.privateuse1_name), to_string(reg.privateuse1_where));
+    out += fmt::format(
+        "PrivateUse1 is renamed '{}' (privateuse1_backend, {}): {}\n", printable(reg.privateuse1_name),
+        to_string(reg.privateuse1_where),
+        p.quirks().privateuse1_shown_renamed
+            ? "its keys are shown under that name"
+            : "its keys keep their names, as this release prints them (only the \"Could not run\" error uses it)");
   render_runtime_keys(reg, out);
   render_building_block_fallbacks(reg, out);
   out += "\nbuilding blocks (registrable, never a table row):\n";

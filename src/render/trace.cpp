@@ -67,7 +67,53 @@ std::string computed_table(const TraceView& v) {
 }
 
 std::string error_type(CallError e) {
-  return e == CallError::CouldNotRun || e == CallError::NoTensorArguments ? "NotImplementedError" : "RuntimeError";
+  return e == CallError::CouldNotRun || e == CallError::NoTensorArguments || e == CallError::MetaNotImplemented
+             ? "NotImplementedError"
+             : "RuntimeError";
+}
+
+// "{op}" / "{schema}" in a profile text replaced.
+std::string fill(std::string text, std::string_view field, std::string_view value) {
+  for (auto at = text.find(field); at != std::string::npos; at = text.find(field, at + value.size()))
+    text.replace(at, field.size(), value);
+  return text;
+}
+
+// The operator's name without its overload (FunctionSchema::operator_name().name).
+std::string base_name(const Operator& op) {
+  if (!op.def) return op.name.substr(0, op.name.find('.'));
+  return op.def->schema.ns + "::" + op.def->schema.name;
+}
+
+// What backward prints or raises through the call's outputs (empty: nothing).
+constexpr std::string_view kNoGradFn = "element 0 of tensors does not require grad and does not have a grad_fn";
+
+std::string backward_warning(const TraceView& v) {
+  const Backward b = v.trace->backward.what;
+  if (b != Backward::Warn && b != Backward::WarnThroughAlias) return {};
+  return fill(profile_of(v).quirks().autograd_fallback_warning, "{op}", base_name(op_of(v)));
+}
+
+std::string backward_summary(Backward b) {
+  switch (b) {
+    case Backward::NoInputRequiresGrad:
+      return "no argument requires grad: no graph is recorded";
+    case Backward::NoTensorOutputs:
+      return "no Tensor output: nothing to backpropagate through";
+    case Backward::AutogradKernel:
+      return "computes what the autograd kernel recorded";
+    case Backward::Warn:
+      return "WARNS and computes no gradient through this operator (the inputs' .grad stay None)";
+    case Backward::WarnThroughAlias:
+      return "WARNS; the gradient reaches the aliased input unchanged";
+    case Backward::NoGraph:
+      return "RAISES RuntimeError: the outputs have no grad_fn";
+    case Backward::ThroughAlias:
+      return "no warning; the gradient reaches the aliased input unchanged";
+    case Backward::Unknown:
+      break;
+  }
+  return "not determined";
 }
 
 // The result's kind in the JSON ("kernel", "error", "torch_dispatch", "not_simulated").
@@ -103,7 +149,8 @@ std::string call_error_message(const TraceView& v) {
           "for this backend, or was omitted during the selective/custom build process (if using custom build). If "
           "you are a Facebook employee using PyTorch on mobile, please visit https://fburl.com/ptmfixes for possible "
           "resolutions. '{}' is only available for these backends: {}.\n\n{}",
-          op, r.key, op, available(v), computed_table(v));
+          op, profile_of(v).error_key_name(r.key_id, registry_of(v).privateuse1_name), op, available(v),
+          computed_table(v));
     case CallError::NoTensorArguments:
       return fmt::format(
           "There were no tensor arguments to this function (e.g., you passed an empty list of Tensors), but no "
@@ -147,6 +194,13 @@ std::string call_error_message(const TraceView& v) {
       return "ambiguous autogradother kernel";
     case CallError::Loop:
       return "(the simulation did not end)";
+    case CallError::MetaNotImplemented:
+      return fill(q.meta_fallback_error, "{op}", op);
+    case CallError::ZeroTensorMutable:  // the same in 1.13, 2.6, 2.14 (tools/gen_profile_runtime.py checks it)
+      return "ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "
+             "want a mutable tensor.";
+    case CallError::FunctionalizeAlias:
+      return fill(q.functionalize_alias_error, "{schema}", op_of(v).def ? op_of(v).def->printed : op);
     case CallError::None:
       break;
   }
@@ -234,6 +288,15 @@ void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::strin
     out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));
 }
 
+void human_backward(const TraceView& v, std::string& out) {
+  const BackwardResult& b = v.trace->backward;
+  if (b.what == Backward::Unknown) return;
+  out += paint("backward: ", "1", v.color) + backward_summary(b.what) + "\n";
+  if (b.what != Backward::NoInputRequiresGrad && b.what != Backward::NoTensorOutputs) out += "  " + b.why + "\n";
+  if (const std::string w = backward_warning(v); !w.empty()) out += "  warning: UserWarning: " + w + "\n";
+  if (b.what == Backward::NoGraph) out += fmt::format("  error: RuntimeError: {}\n", kNoGradFn);
+}
+
 void human_result(const TraceView& v, std::string& out) {
   const CallTrace& t = *v.trace;
   const CallStep& last = t.steps.back();
@@ -267,6 +330,7 @@ void render_trace_human(const TraceView& v, std::string& out) {
   }
   out += '\n';
   human_result(v, out);
+  human_backward(v, out);
 }
 
 namespace {
@@ -419,6 +483,15 @@ void json_result(JsonWriter& w, const TraceView& v) {
   nullable(w, "exception", error ? error_type(t.result.error) : std::string());
   nullable(w, "message", error ? call_error_message(v) : std::string());
   nullable(w, "torch_dispatch", t.result.torch_dispatch);
+  const BackwardResult& b = t.backward;
+  w.key("backward");
+  w.begin_object();
+  w.member("outcome", to_string(b.what));
+  w.member("why", b.why);
+  nullable(w, "autograd_key", b.key);
+  nullable(w, "warning", backward_warning(v));
+  nullable(w, "error", b.what == Backward::NoGraph ? kNoGradFn : std::string_view());
+  w.end_object();
   w.end_object();
 }
 

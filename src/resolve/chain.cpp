@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "resolve/backward.hpp"
 #include "resolve/python_resolve.hpp"
 
 namespace dt {
@@ -55,13 +56,21 @@ const char* to_string(CallError e) {
       return "python_dispatcher_ambiguous";
     case CallError::Loop:
       return "loop";
+    case CallError::MetaNotImplemented:
+      return "meta_not_implemented";
+    case CallError::FunctionalizeAlias:
+      return "functionalize_alias";
+    case CallError::ZeroTensorMutable:
+      return "zerotensor_mutable";
   }
   return "none";
 }
 
+
 namespace {
 
 constexpr int kMaxSteps = 64;
+
 
 // The functionality keys whose standard kernels the chain knows, by name
 // (the names are c10's in every release; a profile without one has 0 bits).
@@ -91,7 +100,7 @@ struct Roles {
 class Simulator {
  public:
   Simulator(const RuntimeTable& t, const KeysetAlgebra& ks, CallInput in)
-      : t_(t), ks_(ks), p_(ks.profile()), roles_(ks), in_(std::move(in)) {}
+      : t_(t), ks_(ks), p_(ks.profile()), roles_(ks), in_(std::move(in)), original_(in_.args) {}
 
   CallTrace run() {
     CallStep step = fresh_call();
@@ -110,6 +119,7 @@ class Simulator {
         step = fresh_call();
       } else {
         out_.result.how = next;
+        out_.backward = backward();
         return std::move(out_);
       }
     }
@@ -148,6 +158,16 @@ class Simulator {
     out_.result.error = e;
     out_.result.key = std::move(key);
   }
+  void fail(CallError e, const HighestKey& h) {
+    fail(e, h.name);
+    out_.result.key_id = h.key;
+  }
+
+  BackwardResult backward() const {
+    if (out_.result.how != Next::Ends)
+      return {Backward::Unknown, "the call does not return here (an error, Python, or machinery not simulated)", ""};
+    return backward_of(t_.op(), original_, AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_});
+  }
 
   bool in(KeySet roles, KeyId functionality) const {
     const KeySet b = ks_.functionality(p_.key(functionality).bits);
@@ -166,6 +186,7 @@ class Simulator {
       case Provenance::Math:
       case Provenance::Nested:
       case Provenance::Batched:
+        if (in(roles_.autograd, f)) note_autograd(AutogradSeen::Kernel, s);
         return end(s, fmt::format("the {} kernel runs: it decomposes the operator into other operators, each a "
                                   "fresh call (autograd and the backends work through those)",
                                   p_.name_of(e.source)));
@@ -190,22 +211,22 @@ class Simulator {
     s.next = Next::Error;
     if (e.why == Provenance::AmbiguousAutogradOther) {
       s.does = "ambiguous_autogradother_kernel raises an internal assert";
-      return fail(CallError::AmbiguousAutogradOther, s.picked.name);
+      return fail(CallError::AmbiguousAutogradOther, s.picked);
     }
     if (e.valid()) {
       s.does = "fallthrough_kernel raises: a fallthrough must be masked out before lookup";
-      return fail(CallError::FallthroughExecuted, s.picked.name);
+      return fail(CallError::FallthroughExecuted, s.picked);
     }
     const auto& keys = p_.runtime_keys();
     for (std::size_t slot = 1; slot < keys.size(); ++slot)
       if (t_.entry(slot).valid()) out_.result.available.push_back(keys[slot]);
     if (t_.visibly_stale()) {
       s.does = "no kernel; reporting the error, checkInvariants() finds the runtime table stale and asserts";
-      return fail(CallError::InvariantAssert, s.picked.name);
+      return fail(CallError::InvariantAssert, s.picked);
     }
     s.does = s.picked.key == kUndefined ? "no kernel for Undefined: no tensor arguments reached the dispatcher"
                                         : "no kernel and no fallback: the call raises NotImplementedError";
-    fail(s.picked.key == kUndefined ? CallError::NoTensorArguments : CallError::CouldNotRun, s.picked.name);
+    fail(s.picked.key == kUndefined ? CallError::NoTensorArguments : CallError::CouldNotRun, s.picked);
   }
 
   void end(CallStep& s, std::string does) {
@@ -220,7 +241,22 @@ class Simulator {
     s.next_keyset = s.keyset & ks_.full_after(below_key == kUndefined ? s.picked.key : below_key);
   }
 
+  // The first autograd step of the call decides what backward does.
+  void note_autograd(AutogradSeen::Kind a, const CallStep& s) {
+    if (autograd_ != AutogradSeen::None) return;
+    autograd_ = a;
+    autograd_key_ = s.picked.name;
+    // _foreach_tensor visits Tensor and Tensor[] arguments: a Tensor?[] is a generic list.
+    const bool any_rg = std::any_of(original_.begin(), original_.end(), [](const BoundArgument& b) {
+      return b.kind != DispatchArgKind::OptionalTensorList && requires_grad(b);
+    });
+    fallback_records_ = a == AutogradSeen::Fallback && any_rg && in_.tls.grad_mode;
+    grad_mode_at_autograd_ = in_.tls.grad_mode;
+  }
+
   void autograd_step(CallStep& s) {
+    if (s.entry.fallback != nullptr && s.pytorch) return autograd_fallback(s);
+    note_autograd(AutogradSeen::Kernel, s);
     // VariableType (gen_variable_type.py): AutoDispatchBelowADInplaceOrView, then
     // redispatch(ks & after_autograd_keyset); after_autograd_keyset = FULL_AFTER(AutogradOther).
     s.assumed = !s.pytorch;
@@ -235,8 +271,32 @@ class Simulator {
     in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
   }
 
+  // 2.x: the autograd keys' backend fallback is a boxed kernel
+  // (basicAutogradNotImplementedFallbackImpl): with an input that requires grad
+  // and grad mode on, it sets a WarnNotImplemented grad_fn on the outputs; it
+  // redispatches with ks & after_autograd_keyset and no guard (the thread-local
+  // state is unchanged, unlike VariableType's AutoDispatchBelowADInplaceOrView).
+  void autograd_fallback(CallStep& s) {
+    note_autograd(AutogradSeen::Fallback, s);
+    const std::string records =
+        fallback_records_ ? "an input requires grad: it gives the outputs a WarnNotImplemented grad_fn (backward warns)"
+        : !in_.tls.grad_mode ? "grad mode is off: it records nothing"
+                             : "no input requires grad: it records nothing";
+    below(s,
+          fmt::format("the autograd backend fallback (a boxed kernel, mode \"warn\"): {}; it redispatches below "
+                      "autograd (key set & after_autograd_keyset, no guard)",
+                      records),
+          *p_.find("AutogradOther"));
+  }
+
   void pytorch_step(CallStep& s, KeyId f) {
     const bool fallback = s.entry.fallback != nullptr;
+    const ProfileQuirks& q = p_.quirks();
+    if (fallback && !q.meta_fallback_error.empty() && s.picked.name == "Meta") {
+      s.next = Next::Error;
+      s.does = "the Meta backend fallback raises NotImplementedError: no Meta kernel (or fake impl) is registered";
+      return fail(CallError::MetaNotImplemented, s.picked);
+    }
     if (in(roles_.backend_select, f)) return backend_select(s);
     if (in(roles_.snapshot, f)) {
       snapshot_ = true;
@@ -255,6 +315,11 @@ class Simulator {
       return;
     }
     if (in(roles_.math_bits, f) && fallback) {
+      if (p_.name_of(f) == "ZeroTensor" && mutable_zerotensor()) {
+        s.next = Next::Error;
+        s.does = "the ZeroTensor fallback refuses a zero tensor passed as a mutable (Tensor(a!)) argument";
+        return fail(CallError::ZeroTensorMutable, s.picked);
+      }
       materialize(f);
       return below(s, fmt::format("the {} fallback materializes the flagged Tensor and Tensor[] arguments "
                                   "(at::clone) and redispatches below {}",
@@ -263,9 +328,14 @@ class Simulator {
     if (in(roles_.named, f) && fallback) {
       s.next = Next::Error;
       s.does = "named tensors are not supported by this operator";
-      return fail(CallError::NamedNotSupported, s.picked.name);
+      return fail(CallError::NamedNotSupported, s.picked);
     }
     if (in(roles_.functionalize, f)) {
+      if (fallback && t_.op().def && has_alias_info(t_.op().def->schema) && !q.functionalize_alias_error.empty()) {
+        s.next = Next::Error;
+        s.does = "the Functionalize fallback refuses an operator whose schema has alias annotations";
+        return fail(CallError::FunctionalizeAlias, s.picked);
+      }
       unwrap();
       in_.tls.excluded |= roles_.functionalize;
       s.next = Next::FreshCall;
@@ -312,10 +382,10 @@ class Simulator {
   }
 
   void python(CallStep& s) {
-    if (!snapshot_) {
+    if (!snapshot_ && p_.quirks().python_fallback_asserts_without_snapshot) {
       s.next = Next::Error;
       s.does = "the Python fallback needs the state PythonTLSSnapshot saves, and it did not run";
-      return fail(CallError::PythonTlsAssert, s.picked.name);
+      return fail(CallError::PythonTlsAssert, s.picked);
     }
     const bool subclass = std::any_of(in_.args.begin(), in_.args.end(), [](const BoundArgument& a) {
       return std::any_of(a.items.begin(), a.items.end(),
@@ -330,7 +400,7 @@ class Simulator {
     }
     s.next = Next::Error;
     s.does = "no argument has a Python interpreter and no mode is active";
-    fail(CallError::PythonNoInterpreter, s.picked.name);
+    fail(CallError::PythonNoInterpreter, s.picked);
   }
 
   // The Python dispatcher: resolve_key over the current registrations, then
@@ -366,7 +436,7 @@ class Simulator {
       const CallError err = py_error_ == PyResolveError::AttributeError ? CallError::PyDispatcherAttributeError
                             : py_error_ == PyResolveError::Ambiguous    ? CallError::PyDispatcherAmbiguous
                                                                         : CallError::PyDispatcherNoKernel;
-      return fail(err, s.picked.name);
+      return fail(err, s.picked);
     }
     if (e.kernel != nullptr) {
       if (!s.pytorch) return end(s, "the Python dispatcher runs your kernel (callBoxedForDispatchKey)");
@@ -377,7 +447,7 @@ class Simulator {
     if (e.fallthrough()) {
       s.next = Next::Error;
       s.does = "callBoxedForDispatchKey runs a fallthrough kernel, which raises";
-      return fail(CallError::FallthroughExecuted, s.picked.name);
+      return fail(CallError::FallthroughExecuted, s.picked);
     }
     if (!s.pytorch) return end(s, "the Python dispatcher runs your backend fallback");
     const KeyId f = ks_.highest(p_.key(e.source).bits).functionality;
@@ -413,6 +483,19 @@ class Simulator {
     }
   }
 
+  // A zero tensor bound to an argument the schema writes to (alias annotation with '!').
+  bool mutable_zerotensor() const {
+    if (!t_.op().def) return false;
+    for (const auto& a : in_.args) {
+      bool writes = false;
+      for (const auto& sa : t_.op().def->schema.arguments)
+        if (sa.name == a.name && !alias_set(sa.type, &writes).empty() && writes &&
+            std::any_of(a.items.begin(), a.items.end(), [](const auto& t) { return t && t->zerotensor; }))
+          return true;
+    }
+    return false;
+  }
+
   void unwrap() {
     for (auto& a : in_.args)
       for (auto& t : a.items)
@@ -424,7 +507,12 @@ class Simulator {
   const Profile& p_;
   Roles roles_;
   CallInput in_;
+  const std::vector<BoundArgument> original_;  // the arguments as given (before unwrapping / materializing)
   CallTrace out_;
+  AutogradSeen::Kind autograd_ = AutogradSeen::None;
+  std::string autograd_key_;
+  bool fallback_records_ = false;
+  bool grad_mode_at_autograd_ = true;
   bool snapshot_ = false;   // PythonTLSSnapshot's fallback ran (tls_on_entry is set)
   bool to_python_ = false;  // the next step is resolved by the Python dispatcher
   PyResolveError py_error_ = PyResolveError::None;

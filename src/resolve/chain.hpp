@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "resolve/backward.hpp"
 #include "resolve/call.hpp"
 #include "resolve/runtime_table.hpp"
 
@@ -64,6 +65,9 @@ enum class CallError : std::uint8_t {
   PyDispatcherNoKernel,        // RuntimeError("could not find kernel") from resolve_key
   PyDispatcherAmbiguous,       // RuntimeError("ambiguous autogradother kernel") from resolve_key
   Loop,                        // the simulation did not end (a guard)
+  MetaNotImplemented,          // 2.x: the Meta backend fallback's NotImplementedError
+  FunctionalizeAlias,          // the Functionalize fallback refuses an alias-annotated schema
+  ZeroTensorMutable,           // the ZeroTensor fallback refuses a zero tensor as a mutable argument
 };
 const char* to_string(CallError e);
 
@@ -71,6 +75,7 @@ struct CallResult {
   Next how = Next::Ends;  // Ends, Error, TorchDispatch or NotSimulated
   CallError error = CallError::None;
   std::string key;             // the key named by the error ("AutogradMeta", "Unknown")
+  KeyId key_id = kUndefined;   // its runtime key (kUndefined when not one)
   std::string torch_dispatch;  // "mode" or "subclass"
   // CouldNotRun / NoTensorArguments: the runtime keys with a valid entry, table order.
   std::vector<KeyId> available;
@@ -79,6 +84,7 @@ struct CallResult {
 struct CallTrace {
   std::vector<CallStep> steps;
   CallResult result;
+  BackwardResult backward;
 };
 
 struct CallInput {

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""dispatchtool trace vs real calls in torch 1.13: the first kernel a call runs.
+"""dispatchtool trace vs real calls in torch 1.13, 2.6 and 2.14: the first kernel a call runs.
 
     /usr/bin/python3 tests/oracle/trace_oracle.py --tool build/dispatchtool [--seed 0] [--cases 400]
                                                   [--workdir DIR] [--verbose]
@@ -49,8 +49,25 @@ it excludes and reports separately:
 The figures of every category are printed. Contexts that leak thread-local
 bits when released (the Meta include) run in a worker process of their own.
 
-Exit 0 iff the core set agrees 100 % and has at least 200 cases; 1 otherwise;
-77 (ctest skip) if torch cannot be imported.
+2.x (--profile torch-2.6 / torch-2.14, run in the release's chroot with
+tools/oracle-env python RELEASE; the importable torch must be that release):
+the same matrix plus alias-annotated schemas ((Tensor(a!) x) -> Tensor(a!),
+-> (), (Tensor(a) x) -> Tensor(a); the kernel returns the annotated input) and
+a PrivateUse1 backend renamed "foo" (a CPU tensor under
+_ForceDispatchKeyGuard(include | PrivateUse1), `--include PrivateUse1`);
+errors are compared by text too (the Meta fallback's, functionalization's,
+the ZeroTensor fallback's whole; "Could not run": the headline, whose key
+2.x renames). Every call with a requires_grad argument and no Python
+machinery that returns normally is followed by out.sum().backward(): whether
+it warns (and the warning's text), raises (and the text), and whether a
+gradient reaches an input must be what `result.backward` says
+(trace_oracle_2x.py). Calls under the Python dispatcher are reported, not
+gated (2.x's torch/_ops.py is not simulated); so are conj/neg/zerotensor
+arguments under the PrivateUse1 include (aten's clone decides).
+
+Exit 0 iff the core set agrees 100 % and has at least --min-core cases (and,
+2.x, --min-backward backward passes); 1 otherwise; 77 (ctest skip) if torch
+1.13 cannot be imported (a 2.x run is never skipped).
 """
 import argparse
 import json
@@ -60,6 +77,9 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
+
+from trace_oracle_2x import (ALIAS_SCHEMAS, PU1_NAME, backward_checked, compare, run_backward,  # noqa: E402
+                             torch_matches)
 
 SKIP = 77
 NS = "myops_trace"
@@ -139,7 +159,16 @@ CONTEXT_FLAGS = {
     "disable_torch_dispatch": ["--exclude", "Python,PythonTLSSnapshot"],  # _DisableTorchDispatch
     "functionalization": ["--include", "Functionalize"],       # torch._enable_functionalization
     "python_dispatcher": ["--include", "PythonDispatcher"],    # _EnablePythonDispatcher
+    "include_pu1": ["--include", "PrivateUse1"],               # _ForceDispatchKeyGuard(include | PrivateUse1)
 }
+
+
+def is_2x(profile):
+    return profile != "torch-1.13"
+
+
+def all_schemas():
+    return {**SCHEMAS, **ALIAS_SCHEMAS}
 
 
 def flatten(args):
@@ -150,18 +179,23 @@ def flatten(args):
             yield a
 
 
-def gen_cases(seed, n):
+def gen_cases(seed, n, profile="torch-1.13"):
     rng = random.Random(seed)
+    v2 = is_2x(profile)
     kinds = list(ARG_KINDS)
     real = [k for k in kinds if ARG_KINDS[k][4] == "real"]
     wrappers = [k for k in kinds if ARG_KINDS[k][4] == "wrapper"]
     cases = []
     for i in range(n):
         schema = rng.choices(list(SCHEMAS), weights=[55, 18, 10, 6, 6, 5])[0]
+        if v2 and rng.random() < 0.3:
+            schema = rng.choice(list(ALIAS_SCHEMAS))
 
         def one():
+            if v2 and rng.random() < 0.4:      # 2.x: more calls whose backward is checked
+                return rng.choice(["cpu,requires_grad", "meta,requires_grad"])
             return rng.choice(wrappers) if rng.random() < 0.22 else rng.choice(real)
-        if schema == "unary":
+        if schema in ("unary",) + tuple(ALIAS_SCHEMAS):
             args = [one()]
         elif schema == "binary":
             args = [one(), one() if rng.random() < 0.6 else None]
@@ -184,7 +218,7 @@ def gen_cases(seed, n):
         if r >= 0.30:
             nctx = 1 if r < 0.80 else 2
             while len(ctxs) < nctx:
-                c = rng.choice(CONTEXTS + ["exclude"] * 3)
+                c = rng.choice(CONTEXTS + ["exclude"] * 3 + (["include_pu1"] * 2 if v2 else []))
                 if c == "exclude":
                     c = "exclude:" + rng.choice(EXCLUDABLE)
                 if c not in ctxs:
@@ -197,13 +231,16 @@ def gen_cases(seed, n):
     return cases
 
 
-def category(case, outcome):
+def category(case, outcome, profile="torch-1.13"):
     """Which part of the report a case belongs to; 'core' is the 100 % gate."""
     if outcome.startswith("crash:"):
         return "crash"
+    if is_2x(profile) and "python_dispatcher" in case["tls"]:
+        return "python-dispatcher-2x"
     flagged = any(a in ARG_KINDS and set(ARG_KINDS[a][3]) & {"conj", "neg", "zerotensor"}
                   for a in flatten(case["args"]))
-    risky = any(c in ("functionalization", "include_meta", "exclude:CPU", "exclude:Meta", "exclude:BackendSelect")
+    risky = any(c in ("functionalization", "include_meta", "exclude:CPU", "exclude:Meta", "exclude:BackendSelect",
+                      "include_pu1")
                 for c in case["tls"])
     if flagged and risky:
         return "aten-internal"
@@ -213,7 +250,7 @@ def category(case, outcome):
 # ---------------------------------------------------------------------------
 # torch side (a worker process)
 
-def torch_worker(cases, emit):
+def torch_worker(cases, emit, profile="torch-1.13"):
     import contextlib
     import warnings
     warnings.simplefilter("ignore")
@@ -222,6 +259,10 @@ def torch_worker(cases, emit):
     from torch.utils._python_dispatch import TorchDispatchMode
     C = torch._C
     events = []
+    v2 = is_2x(profile)
+    if v2:
+        torch.utils.rename_privateuse1_backend(PU1_NAME)
+        TORCH_DEVICE["privateuse1"] = PU1_NAME
 
     def ours(func):
         return NS in str(func)
@@ -301,8 +342,17 @@ def torch_worker(cases, emit):
         finally:
             torch._disable_functionalization()
 
+    def force_include(key):
+        # restores the thread-local sets exactly (an include guard leaves the backend bit behind)
+        return C._ForceDispatchKeyGuard(C._dispatch_tls_local_include_set() | C.DispatchKeySet(key),
+                                        C._dispatch_tls_local_exclude_set())
+
     @contextlib.contextmanager
     def include_meta():
+        if v2:
+            with force_include(C.DispatchKey.Meta):
+                yield
+            return
         C._add_meta_to_tls_dispatch_include()
         try:
             yield
@@ -315,7 +365,8 @@ def torch_worker(cases, emit):
                   "python_mode": Mode, "functionalization": functionalization,
                   "below_autograd": lambda: held(C._AutoDispatchBelowAutograd),
                   "disable_torch_dispatch": lambda: held(C._DisableTorchDispatch),
-                  "python_dispatcher": lambda: held(C._EnablePythonDispatcher)}
+                  "python_dispatcher": lambda: held(C._EnablePythonDispatcher),
+                  "include_pu1": lambda: force_include(C.DispatchKey.PrivateUse1)}
         if c in simple:
             return simple[c]()
         k = c.split(":", 1)[1]
@@ -331,6 +382,13 @@ def torch_worker(cases, emit):
             opname = first.split("Could not run '", 1)[1].split("'", 1)[0]
             key = first.split("with arguments from the '", 1)[1].split("'", 1)[0]
             return ("error:could_not_run:" if opname.startswith(NS + "::") else "error:inner_could_not_run:") + key
+        if "attempted to run this operator with Meta tensors" in first:
+            return "error:meta_not_implemented" if first.startswith(NS + "::") else "error:inner_meta"
+        if "Found a custom (non-ATen) operator whose output has alias annotations" in first \
+                or "!schema.hasAnyAliasInfo() INTERNAL ASSERT FAILED" in first:
+            return "error:functionalize_alias"
+        if first.startswith("ZeroTensors are immutable"):
+            return "error:zerotensor_mutable"
         if "tls_on_entry.has_value() INTERNAL ASSERT FAILED" in first:
             return "error:python_tls_assert"
         if "fallthrough_kernel was executed" in msg:
@@ -346,14 +404,18 @@ def torch_worker(cases, emit):
         return f"error:other:{type(e).__name__}:{first[:160]}"
 
     lib = Library(NS, "DEF")
+    schemas = all_schemas()
     for case in cases:
         name = case["op"]
-        lib.define(name + SCHEMAS[case["schema"]])
+        lib.define(name + schemas[case["schema"]])
+        result = [torch.zeros(1)]      # made here: a kernel may run under a PrivateUse1 include
 
-        def mk(key):
+        def mk(key, kind=case["schema"], result=result):
             def kernel(*args, **kwargs):
                 events.append("kernel:" + key)
-                return torch.zeros(1)
+                if kind == "mutnone":
+                    return None
+                return args[0] if kind in ("mut", "view") else result[0]
             return kernel
         accepted = []
         for k in case["regs"]:
@@ -373,27 +435,34 @@ def torch_worker(cases, emit):
             else:
                 args.append(None if a is None else make(a))
         events.clear()
-        outcome = None
+        outcome, message, out, ok = None, None, None, False
         try:
             with contextlib.ExitStack() as st:
                 for c in case["tls"]:
                     st.enter_context(ctx_of(c))
-                getattr(getattr(torch.ops, NS), name)(*args)
+                out = getattr(getattr(torch.ops, NS), name)(*args)
+                ok = True
         except Exception as e:  # noqa: BLE001 -- every error is an outcome
             if not events:
                 outcome = classify(e)
+                message = str(e)
         if events:
             outcome = events[0]
-        emit({"id": case["id"], "outcome": outcome, "accepted": accepted})
+        record = {"id": case["id"], "outcome": outcome, "accepted": accepted}
+        if v2 and outcome and outcome.startswith("error:"):      # 2.x: the text is compared too
+            record["message"] = message.split("\n", 1)[0] if "could_not_run" in outcome else message
+        if v2 and ok and backward_checked(case, ARG_KINDS):
+            record["backward"] = run_backward(torch, args, out, NS)
+        emit(record)
 
 
-def run_worker(cases):
-    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker"], input=json.dumps(cases),
-                       capture_output=True, text=True)
+def run_worker(cases, profile):
+    p = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", "--profile", profile],
+                       input=json.dumps(cases), capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
 
-def run_torch(cases):
+def run_torch(cases, profile):
     """Each group of contexts that leak TLS bits runs in its own process; a case
     that kills the interpreter is recorded as a crash and the group resumes."""
     groups = defaultdict(list)
@@ -402,7 +471,7 @@ def run_torch(cases):
     results = {}
     for g, todo in groups.items():
         while todo:
-            rc, out, err = run_worker(todo)
+            rc, out, err = run_worker(todo, profile)
             done = [json.loads(line) for line in out.splitlines() if line.strip()]
             for r in done:
                 results[r["id"]] = r
@@ -434,14 +503,16 @@ def tool_word(kind):
     return ",".join(words)
 
 
-def tool_input(case, accepted):
-    lines = [f'namespace = "{NS}"', "", "[[def]]", f'schema = "{case["op"]}{SCHEMAS[case["schema"]]}"', ""]
+def tool_input(case, accepted, profile):
+    pu1 = [f'privateuse1_backend = "{PU1_NAME}"'] if is_2x(profile) else []
+    lines = [f'namespace = "{NS}"'] + pu1 + ["", "[[def]]", f'schema = "{case["op"]}{all_schemas()[case["schema"]]}"',
+                                             ""]
     for k in accepted:
         lines += ["[[impl]]", f'op = "{case["op"]}"']
         if k != "CatchAll":
             lines.append(f'key = "{k}"')
         lines += [f'kernel = "py:{k}"', "boxed_only = true", ""]
-    argv = ["trace", "--profile", "torch-1.13", "--op", f"{NS}::{case['op']}", "--format", "json"]
+    argv = ["trace", "--profile", profile, "--op", f"{NS}::{case['op']}", "--format", "json"]
     for i, a in enumerate(case["args"]):
         if isinstance(a, list):
             argv += ["--arg", ";".join("none" if x is None else tool_word(x) for x in a) if a else "[]"]
@@ -458,6 +529,10 @@ def tool_outcome(j):
     res = j["result"]
     if res["first_input_kernel"] is not None:
         return "kernel:" + res["first_input_kernel"]["kernel"][len("py:"):]
+    if res["kind"] == "error" and res["error"] == "could_not_run":
+        # the key as the headline names it (2.x renames PrivateUse1 there only)
+        first = (res["message"] or "").split("\n", 1)[0]
+        return "error:could_not_run:" + first.split("with arguments from the '", 1)[1].split("'", 1)[0]
     if res["kind"] == "error":
         pydispatcher = {"python_dispatcher_attribute_error": "pydispatcher:attribute_error",
                         "python_dispatcher_no_kernel": "pydispatcher:could not find kernel",
@@ -472,70 +547,98 @@ def tool_outcome(j):
     return "kernel-of-pytorch:" + res["key"]
 
 
-def run_tool(tool, case, accepted, workdir):
-    text, argv = tool_input(case, accepted)
+def run_tool(tool, case, accepted, workdir, profile):
+    text, argv = tool_input(case, accepted, profile)
     path = os.path.join(workdir, f"{case['op']}.toml")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
     p = subprocess.run([tool] + argv + [path], capture_output=True, text=True, timeout=60)
     if p.returncode != 0:
-        return "tool-error:" + (p.stderr.strip().splitlines() or [""])[0], argv + [path]
-    return tool_outcome(json.loads(p.stdout)), argv + [path]
+        return "tool-error:" + (p.stderr.strip().splitlines() or [""])[0], argv + [path], None
+    return tool_outcome(json.loads(p.stdout)), argv + [path], json.loads(p.stdout)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool")
+    ap.add_argument("--profile", default="torch-1.13",
+                    help="torch-1.13 (this machine's torch) or torch-2.6 / torch-2.14 (run in the chroot)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cases", type=int, default=400)
     ap.add_argument("--min-core", type=int, default=200)
+    ap.add_argument("--min-backward", type=int, default=0, help="2.x: fewest calls whose backward is checked")
+    ap.add_argument("--jobs", type=int, default=2, help="concurrent dispatchtool processes")
     ap.add_argument("--workdir")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--worker", action="store_true")
     a = ap.parse_args()
     if a.worker:
         torch_worker(json.loads(sys.stdin.read()),
-                     lambda r: (sys.stdout.write(json.dumps(r) + "\n"), sys.stdout.flush()))
+                     lambda r: (sys.stdout.write(json.dumps(r) + "\n"), sys.stdout.flush()), a.profile)
         return 0
     try:
         import torch  # noqa: F401
     except ImportError as e:
         print(f"trace_oracle: cannot import torch: {e}", file=sys.stderr)
-        return SKIP
-    cases = gen_cases(a.seed, a.cases)
-    real = run_torch(cases)
+        return 1 if is_2x(a.profile) else SKIP     # a 2.x check runs in its chroot: never skipped
+    why = torch_matches(a.profile)
+    if why:
+        print(f"trace_oracle: FAIL: {why} (run it with tools/oracle-env python {a.profile})", file=sys.stderr)
+        return 1
+    cases = gen_cases(a.seed, a.cases, a.profile)
+    real = run_torch(cases, a.profile)
     stats = defaultdict(Counter)
     failures = []
+    from concurrent.futures import ThreadPoolExecutor
     with tempfile.TemporaryDirectory() as tmp:
         workdir = a.workdir or tmp
         os.makedirs(workdir, exist_ok=True)
-        for case in cases:
+        with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            answers = list(pool.map(lambda c: run_tool(a.tool, c, real[c["id"]]["accepted"], workdir, a.profile),
+                                    cases))
+        for case, (got, argv, j) in zip(cases, answers):
             r = real[case["id"]]
-            got, argv = run_tool(a.tool, case, r["accepted"], workdir)
-            cat = category(case, r["outcome"])
-            ok = got == r["outcome"]
+            cat = category(case, r["outcome"], a.profile)
+            ok, torch_said, trace_said, bw_checked = compare(case, r, got, j)
             stats[cat]["agree" if ok else "disagree"] += 1
             if cat == "core" and "python_dispatcher" in case["tls"]:
                 stats["of which python-dispatcher"]["agree" if ok else "disagree"] += 1
+            if cat == "core" and bw_checked:
+                stats["of which backward checked"]["agree" if ok else "disagree"] += 1
+                stats["backward outcomes"][r["backward"]["outcome"]] += 1
+            if cat == "core" and case["schema"] in ALIAS_SCHEMAS:
+                stats["of which alias-annotated"]["agree" if ok else "disagree"] += 1
+            if cat == "core" and "include_pu1" in case["tls"]:
+                stats["of which PrivateUse1"]["agree" if ok else "disagree"] += 1
             stats[cat + " outcomes"][r["outcome"].split(":")[0]] += 1
             if not ok and cat == "core":
                 failures.append((case, r, got, argv))
             if a.verbose or (not ok and cat == "core"):
                 print(f"{'OK ' if ok else 'BAD'} [{cat}] #{case['id']} {case['schema']} args={case['args']} "
-                      f"regs={r['accepted']} tls={case['tls']}\n    torch: {r['outcome']}\n    trace: {got}")
+                      f"regs={r['accepted']} tls={case['tls']}\n    torch: {torch_said}\n    trace: {trace_said}")
                 if not ok:
                     print("    " + " ".join(argv))
     core = stats["core"]
     n_core = core["agree"] + core["disagree"]
-    print(f"trace oracle, seed {a.seed}: {len(cases)} calls in torch 1.13")
-    for cat in ("core", "of which python-dispatcher", "aten-internal", "crash"):
+    print(f"trace oracle, seed {a.seed}: {len(cases)} calls in {a.profile} (torch {torch.__version__})")
+    for cat in ("core", "of which python-dispatcher", "of which backward checked", "of which alias-annotated",
+                "of which PrivateUse1", "aten-internal", "python-dispatcher-2x", "crash"):
         s = stats[cat]
         n = s["agree"] + s["disagree"]
-        note = {"core": "  (the gate: must be 100 %)", "of which python-dispatcher": ""}.get(cat, "  (reported, not gated)")
+        if n == 0 and cat.startswith("of which") and not is_2x(a.profile):
+            continue
+        note = "  (the gate: must be 100 %)" if cat == "core" else "" if cat.startswith("of which") \
+            else "  (reported, not gated)"
         print(f"  {cat:26} {s['agree']}/{n} agree{note}")
     print("  core outcomes (torch):", dict(stats["core outcomes"]))
+    if is_2x(a.profile):
+        print("  backward outcomes (torch):", dict(stats["backward outcomes"]))
     if n_core < a.min_core:
         print(f"FAIL: only {n_core} core cases (need {a.min_core})")
+        return 1
+    n_bw = sum(stats["of which backward checked"].values())
+    if n_bw < a.min_backward:
+        print(f"FAIL: only {n_bw} calls with a backward checked (need {a.min_backward})")
         return 1
     return 1 if failures else 0
 

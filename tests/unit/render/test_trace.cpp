@@ -79,7 +79,9 @@ TEST_CASE("the readable trace: arguments, state, each step, the result") {
                  "-AutocastCPU)\n") != std::string::npos);
   CHECK(out.find("  1. AutogradCPU\n") != std::string::npos);
   CHECK(out.find("     redispatch with CPU  (-AutogradCPU)\n") != std::string::npos);
-  CHECK(out.ends_with("result: CPU runs registered at ./build/aten/src/ATen/RegisterCPU.cpp:30798 [kernel]\n"));
+  CHECK(out.find("\nresult: CPU runs registered at ./build/aten/src/ATen/RegisterCPU.cpp:30798 [kernel]\n"
+                 "backward: computes what the autograd kernel recorded\n"
+                 "  the AutogradCPU kernel ran: what backward computes is what it recorded\n") != std::string::npos);
   auto meta = errs("errs::f", {"meta"});
   out.clear();
   render_trace_human(view_of(*meta), out);
@@ -103,6 +105,70 @@ TEST_CASE("the JSON document: envelope, steps, result") {
   CHECK(out.find("\"error\": \"could_not_run\"") != std::string::npos);
   CHECK(out.find("\"exception\": \"NotImplementedError\"") != std::string::npos);
   CHECK(out.find("\"kernel\": null") != std::string::npos);
+}
+
+// 2.x: texts measured in the real builds (tools/gen_profile_runtime.py writes
+// them into the profiles; tests/oracle/trace_oracle.py compares them call by call).
+namespace {
+
+std::unique_ptr<Traced> errs2(const std::string& prof, std::vector<std::string> args, TlsOptions tls = {}) {
+  CallSpec c;
+  c.prof = prof;
+  std::string file = kErrs;
+  file.insert(file.find('\n') + 1, "privateuse1_backend = \"foo\"\n");
+  c.files = {{"errs.toml", file}};
+  c.op = "errs::f";
+  c.args = std::move(args);
+  c.tls = std::move(tls);
+  return traced(c);
+}
+
+std::string headline(const Traced& t) {
+  const std::string m = call_error_message(view_of(t));
+  return m.substr(0, m.find(" This could be"));
+}
+
+}  // namespace
+
+TEST_CASE("2.x: the Meta fallback's text, and PrivateUse1 renamed only in the Could-not-run headline") {
+  auto meta = errs2("torch-2.14", {"meta"});
+  CHECK(call_error_message(view_of(*meta)) ==
+        "errs::f: attempted to run this operator with Meta tensors, but there was no fake impl or Meta kernel "
+        "registered. You may have run into this message while using an operator with PT2 compilation APIs "
+        "(torch.compile/torch.export); in order to use this operator with those APIs you'll need to add a fake "
+        "impl. Please see the following for next steps:  "
+        "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html");
+  TlsOptions pu1;
+  pu1.include = {"PrivateUse1"};
+  // Measured: 2.6 "... from the 'Autogradfoo' backend." (no AutogradPrivateUse1 fallback); 2.14 "'foo'".
+  CHECK(headline(*errs2("torch-2.6", {"cpu"}, pu1)) ==
+        "Could not run 'errs::f' with arguments from the 'Autogradfoo' backend.");
+  auto now = errs2("torch-2.14", {"cpu"}, pu1);
+  CHECK(headline(*now) == "Could not run 'errs::f' with arguments from the 'foo' backend.");
+  // ... while the list of backends and the key sets keep PrivateUse1.
+  CHECK(call_error_message(view_of(*now)).find("AutogradPrivateUse1, AutogradMeta") != std::string::npos);
+  std::string out;
+  render_trace_human(view_of(*now), out);
+  CHECK(out.find("  1. AutogradPrivateUse1\n") != std::string::npos);
+}
+
+TEST_CASE("2.x: what backward does, in the readable view and the JSON") {
+  auto t = errs2("torch-2.14", {"cpu,requires_grad"});
+  std::string out;
+  render_trace_human(view_of(*t), out);
+  CHECK(out.find("backward: WARNS and computes no gradient through this operator") != std::string::npos);
+  CHECK(out.find("  warning: UserWarning: errs::f: an autograd kernel was not registered to the Autograd key(s) "
+                 "but we are trying to backprop through it.") != std::string::npos);
+  out.clear();
+  render_trace_json(view_of(*t), out);
+  CHECK(out.find("\"outcome\": \"warn\"") != std::string::npos);
+  CHECK(out.find("\"autograd_key\": \"AutogradCPU\"") != std::string::npos);
+  auto old = errs("errs::f", {"cpu,requires_grad"});
+  out.clear();
+  render_trace_human(view_of(*old), out);
+  CHECK(out.find("backward: RAISES RuntimeError: the outputs have no grad_fn\n") != std::string::npos);
+  CHECK(out.find("  error: RuntimeError: element 0 of tensors does not require grad and does not have a grad_fn\n") !=
+        std::string::npos);
 }
 
 }  // namespace dt::test

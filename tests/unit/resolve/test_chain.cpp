@@ -243,4 +243,87 @@ TEST_CASE("--keyset adds raw keys to the arguments") {
   CHECK(keys(*t) == "XLA");
 }
 
+// ---------------------------------------------------------------------------
+// 2.x (the profiles measured from Debian's torch 2.6.0 and 2.14.1).
+
+namespace {
+
+std::unique_ptr<Traced> mine2(const std::string& prof, const std::vector<std::string>& regs,
+                              std::vector<std::string> args, TlsOptions tls = {},
+                              const std::string& schema = "f(Tensor x) -> Tensor", const std::string& pu1 = "") {
+  CallSpec c;
+  c.prof = prof;
+  std::string file = op_file(schema, regs);
+  if (!pu1.empty()) file.insert(file.find('\n') + 1, "privateuse1_backend = \"" + pu1 + "\"\n");
+  c.files = {{"t.toml", file}};
+  c.op = "t::f";
+  c.args = std::move(args);
+  c.tls = std::move(tls);
+  return traced(c);
+}
+
+}  // namespace
+
+TEST_CASE("2.x: the autograd fallback is a boxed kernel that redispatches below autograd, TLS unchanged") {
+  for (const char* prof : {"torch-2.6", "torch-2.14"}) {
+    CAPTURE(prof);
+    auto t = mine2(prof, {"CPU"}, {"cpu"});
+    CHECK(keys(*t) == "AutogradCPU > CPU");
+    const CallStep& ag = t->trace.steps[0];
+    CHECK(ag.entry.fallback != nullptr);
+    CHECK(ag.pytorch);
+    CHECK(ag.next == Next::Redispatch);
+    // No AutoDispatchBelowADInplaceOrView: the thread-local state is as it was.
+    CHECK(t->last().tls.excluded == ag.tls.excluded);
+    CHECK(t->trace.result.how == Next::Ends);
+  }
+  // 1.13: a fallthrough, masked out before lookup.
+  CHECK(keys(*mine({"CPU"}, {"cpu,requires_grad"})) == "CPU");
+}
+
+TEST_CASE("2.x: the Meta fallback raises NotImplementedError, 1.13 has none (Could not run AutogradMeta)") {
+  auto t = mine2("torch-2.14", {"CPU"}, {"meta"});
+  CHECK(keys(*t) == "AutogradMeta > Meta");
+  CHECK(t->trace.result.error == CallError::MetaNotImplemented);
+  // 2.6: no AutogradMeta kernel either, but its fallback is boxed too.
+  CHECK(mine2("torch-2.6", {"CPU"}, {"meta"})->trace.result.error == CallError::MetaNotImplemented);
+  auto old = mine({"CPU"}, {"meta"});
+  CHECK(old->trace.result.error == CallError::CouldNotRun);
+  CHECK(old->trace.result.key == "AutogradMeta");
+}
+
+TEST_CASE("functionalization refuses alias-annotated schemas (1.13: an internal assert, 2.x: a RuntimeError)") {
+  TlsOptions func;
+  func.include = {"Functionalize"};
+  for (const char* prof : {"torch-1.13", "torch-2.6", "torch-2.14"}) {
+    CAPTURE(prof);
+    auto t = mine2(prof, {"CPU"}, {"cpu,functional"}, func, "f(Tensor(a!) x) -> ()");
+    CHECK(t->trace.result.error == CallError::FunctionalizeAlias);
+    CHECK(t->trace.result.key == "Functionalize");
+    // Without alias annotations the fallback unwraps and calls again.
+    auto plain = mine2(prof, {"CPU"}, {"cpu,functional"}, func);
+    CHECK(plain->trace.result.how == Next::Ends);
+  }
+}
+
+TEST_CASE("2.x: AutogradPrivateUse1 has a fallback in 2.14 only") {
+  TlsOptions pu1;
+  pu1.include = {"PrivateUse1"};
+  auto old = mine2("torch-2.6", {"CPU"}, {"cpu"}, pu1, "f(Tensor x) -> Tensor", "foo");
+  CHECK(old->trace.result.error == CallError::CouldNotRun);
+  CHECK(old->trace.result.key == "AutogradPrivateUse1");
+  auto now = mine2("torch-2.14", {"CPU"}, {"cpu"}, pu1, "f(Tensor x) -> Tensor", "foo");
+  CHECK(keys(*now) == "AutogradPrivateUse1 > PrivateUse1");
+  CHECK(now->trace.result.error == CallError::CouldNotRun);
+}
+
+TEST_CASE("the Python fallback without PythonTLSSnapshot: asserts in 1.13 and 2.6, dispatches in 2.14") {
+  TlsOptions no_snapshot;
+  no_snapshot.exclude = {"PythonTLSSnapshot"};
+  CHECK(mine2("torch-2.6", {"CPU"}, {"cpu,python"}, no_snapshot)->trace.result.error == CallError::PythonTlsAssert);
+  auto t = mine2("torch-2.14", {"CPU"}, {"cpu,python"}, no_snapshot);
+  CHECK(t->trace.result.how == Next::TorchDispatch);
+  CHECK(t->trace.result.torch_dispatch == "subclass");
+}
+
 }  // namespace dt::test

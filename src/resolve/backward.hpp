@@ -1,0 +1,57 @@
+// What backward does through a simulated call's outputs when an argument
+// requires grad: from the first autograd step of the call (an autograd kernel,
+// the boxed 2.x autograd fallback, or none) and the schema's returns and alias
+// annotations. The fallback's rules are basicAutogradNotImplementedFallbackImpl's
+// (torch/csrc/autograd/autograd_not_implemented_fallback.cpp, mode "warn").
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "registry/model.hpp"
+#include "resolve/call.hpp"
+
+namespace dt {
+
+enum class Backward : std::uint8_t {
+  Unknown,              // the call raises, or Python / unmodelled machinery takes over
+  NoInputRequiresGrad,  // no argument requires grad: nothing records a graph
+  NoTensorOutputs,      // the operator returns no Tensor: nothing to backpropagate through
+  AutogradKernel,       // an autograd kernel or a CompositeImplicitAutograd decomposition ran: it decides
+  Warn,                 // the boxed autograd fallback (2.x, mode "warn") set a WarnNotImplemented grad_fn:
+                        // backward warns and computes no gradient through the operator
+  WarnThroughAlias,     // the fallback hooked an aliased output that is a requires_grad input:
+                        // backward warns there, and the gradient reaches that input unchanged
+  NoGraph,              // nothing recorded: backward from the outputs raises (no grad_fn)
+  ThroughAlias,         // nothing recorded, the output is a requires_grad input: no warning,
+                        // the gradient reaches that input unchanged
+};
+const char* to_string(Backward b);
+
+struct BackwardResult {
+  Backward what = Backward::Unknown;
+  std::string why;  // one sentence
+  std::string key;  // the autograd key whose kernel or fallback ran ("" if none)
+};
+
+// The call's first autograd step.
+struct AutogradSeen {
+  enum Kind : std::uint8_t { None, Kernel, Fallback };
+  Kind kind = None;
+  std::string key;       // the runtime key it ran on
+  bool records = false;    // Fallback: a Tensor or Tensor[] input required grad with grad mode on
+  bool grad_mode = true;   // grad mode when it ran
+};
+
+BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>& original, const AutogradSeen& seen);
+
+// The alias set of a schema type ("Tensor(a!)" -> "a"; "" without one), and
+// whether it is written to ('!').
+std::string alias_set(std::string_view type, bool* writes = nullptr);
+// FunctionSchema::hasAnyAliasInfo: an alias annotation on an argument or a return.
+bool has_alias_info(const Schema& s);
+// Whether any tensor of the argument requires grad.
+bool requires_grad(const BoundArgument& a);
+
+}  // namespace dt

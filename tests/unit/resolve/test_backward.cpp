@@ -1,0 +1,81 @@
+// What backward does through a simulated call's outputs (resolve/backward.hpp):
+// the rules of 2.x's boxed autograd fallback (basicAutogradNotImplementedFallbackImpl,
+// mode "warn") against 1.13's fallthrough, as measured in the real builds
+// (tools/gen_profile_runtime.py; tests/oracle/trace_oracle.py checks them call by call).
+#include "call_helpers.hpp"
+#include "resolve/backward.hpp"
+
+namespace dt::test {
+
+namespace {
+
+std::unique_ptr<Traced> call(const std::string& prof, const std::string& schema, std::vector<std::string> args,
+                             TlsOptions tls = {}, const std::vector<std::string>& regs = {"CPU"}) {
+  CallSpec c;
+  c.prof = prof;
+  c.files = {{"t.toml", op_file(schema, regs)}};
+  c.op = "t::f";
+  c.args = std::move(args);
+  c.tls = std::move(tls);
+  return traced(c);
+}
+
+Backward outcome(const std::string& prof, const std::string& schema, std::vector<std::string> args,
+                 TlsOptions tls = {}, const std::vector<std::string>& regs = {"CPU"}) {
+  return call(prof, schema, std::move(args), std::move(tls), regs)->trace.backward.what;
+}
+
+const std::string kPlain = "f(Tensor x) -> Tensor";
+
+}  // namespace
+
+TEST_CASE("2.x: the autograd fallback warns in backward and gives no gradient, 1.13 records nothing") {
+  for (const char* prof : {"torch-2.6", "torch-2.14"}) {
+    CAPTURE(prof);
+    auto t = call(prof, kPlain, {"cpu,requires_grad"});
+    CHECK(t->trace.backward.what == Backward::Warn);
+    CHECK(t->trace.backward.key == "AutogradCPU");
+  }
+  // 1.13: AutogradCPU's fallback is a fallthrough, masked out: no graph, backward raises.
+  CHECK(outcome("torch-1.13", kPlain, {"cpu,requires_grad"}) == Backward::NoGraph);
+}
+
+TEST_CASE("the fallback records nothing without an input that requires grad, or with grad mode off") {
+  CHECK(outcome("torch-2.14", kPlain, {"cpu"}) == Backward::NoInputRequiresGrad);
+  TlsOptions no_grad;
+  no_grad.no_grad = true;
+  auto t = call("torch-2.14", kPlain, {"cpu,requires_grad"}, no_grad);
+  CHECK(t->trace.backward.what == Backward::NoGraph);
+  CHECK(t->trace.backward.why.find("grad mode off") != std::string::npos);
+}
+
+TEST_CASE("alias-annotated outputs: the aliased requires_grad input is hooked, mutated outputs get no grad_fn") {
+  CHECK(outcome("torch-2.14", "f(Tensor(a!) x) -> Tensor(a!)", {"cpu,requires_grad"}) == Backward::WarnThroughAlias);
+  CHECK(outcome("torch-2.6", "f(Tensor(a) x) -> Tensor(a)", {"cpu,requires_grad"}) == Backward::WarnThroughAlias);
+  CHECK(outcome("torch-2.14", "f(Tensor(a!) x) -> ()", {"cpu,requires_grad"}) == Backward::NoTensorOutputs);
+  // The mutated argument does not require grad, the other does: no grad_fn on the output.
+  CHECK(outcome("torch-2.14", "f(Tensor(a!) x, Tensor y) -> Tensor(a!)", {"cpu", "cpu,requires_grad"}) ==
+        Backward::NoGraph);
+  // 1.13: nothing records; the output is the input, so its gradient is its own.
+  CHECK(outcome("torch-1.13", "f(Tensor(a!) x) -> Tensor(a!)", {"cpu,requires_grad"}) == Backward::ThroughAlias);
+}
+
+TEST_CASE("an autograd kernel decides, an error leaves backward unknown") {
+  CHECK(outcome("torch-2.14", kPlain, {"cpu,requires_grad"}, {}, {"CPU", "AutogradCPU"}) ==
+        Backward::AutogradKernel);
+  CHECK(outcome("torch-2.14", kPlain, {"cpu,requires_grad"}, {}, {"CompositeImplicitAutograd"}) ==
+        Backward::AutogradKernel);
+  CHECK(outcome("torch-2.14", kPlain, {"meta,requires_grad"}) == Backward::Unknown);
+}
+
+TEST_CASE("alias sets and hasAnyAliasInfo") {
+  bool writes = false;
+  CHECK(alias_set("Tensor(a!)", &writes) == "a");
+  CHECK(writes);
+  CHECK(alias_set("Tensor(b)[]", &writes) == "b");
+  CHECK_FALSE(writes);
+  CHECK(alias_set("Tensor?").empty());
+  CHECK(alias_set("Dict(str, Tensor)").empty());
+}
+
+}  // namespace dt::test
