@@ -44,6 +44,7 @@ import tempfile
 from typing import Dict, List, Sequence, Tuple
 
 from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
+from gen_torch_library import derive_torch_library, render_torch_library  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -238,6 +239,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
         o.append("\n# Operator tags (torch.Tag) with the release's descriptions (tags.yaml).\n")
         for name, desc in p["tags"]:
             o.append("\n[[tag]]\nname = %s\ndescription = %s\n" % (toml_str(name), toml_str(desc)))
+    if p.get("torch_library") is not None:
+        o.append(render_torch_library(p["torch_library"]))
     return "".join(o)
 
 
@@ -920,6 +923,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         # The operators themselves are exported by tools/export_corpus.py.
         "operator_library": None,      # set by main()
         "tags": release_tags(torch, fails),
+        "torch_library": derive_torch_library(torch, fails),
     }
 
 
