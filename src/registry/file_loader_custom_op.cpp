@@ -58,9 +58,10 @@ bool FileLoader::require_api(std::string_view api, const Location& where) {
   std::sort(found.begin(), found.end());
   std::vector<std::string> having;
   for (auto& f : found) having.push_back(std::move(f.second));
-  const std::string where_it_is = having.empty() ? std::string("no built-in profile has it")
-                                                 : fmt::format("it first appears in {} (profiles that have it: {})",
-                                                               having.front(), join(having, ", "));
+  const std::string where_it_is =
+      having.empty() ? std::string("no built-in profile has it")
+                     : fmt::format("among the built-in profiles it first appears in {} (profiles that have it: {})",
+                                   having.front(), join(having, ", "));
   if (!tl.measured)
     return set_error(where, fmt::format("torch.library.{}: profile {} has no measured torch.library data (no "
                                         "[torch_library] table: it is not generated from a real build); {}",

@@ -99,13 +99,13 @@ TEST_CASE("[[custom_op]]: located errors") {
   };
   // Releases without the API: the error names the profiles that have it.
   CHECK(error_of({{"a.toml", kOp}}, "torch-1.13") ==
-        "a.toml:1:1: error: torch.library.custom_op does not exist in torch 1.13.0a0 (profile torch-1.13); it first "
-        "appears in torch-2.6 (profiles that have it: torch-2.6, torch-2.14)\n");
+        "a.toml:1:1: error: torch.library.custom_op does not exist in torch 1.13.0a0 (profile torch-1.13); among the "
+        "built-in profiles it first appears in torch-2.6 (profiles that have it: torch-2.6, torch-2.14)\n");
   CHECK(error_of({{"a.toml", kOp}}, "torch-main").find("profile torch-main has no measured torch.library data") !=
         std::string::npos);
   CHECK(err("register_autocast = \"cpu\"\n", "torch-2.6") ==
         "a.toml:4:21: error: torch.library.register_autocast does not exist in torch 2.6.0+debian (profile "
-        "torch-2.6); it first appears in torch-2.14 (profiles that have it: torch-2.14)\n");
+        "torch-2.6); among the built-in profiles it first appears in torch-2.14 (profiles that have it: torch-2.14)\n");
   CHECK(
       err("tags = [\"pointwise\"]\n", "torch-2.6").find("a.toml:4:8: error: torch.library.custom_op takes no tags=") ==
       0);
