@@ -58,7 +58,7 @@ TEST_CASE("[torch_library]: read, and absent when not measured") {
 
 TEST_CASE("[torch_library]: errors are located") {
   CHECK(error_in(kTiny + "[torch_library]\napis = [\"custom_opp\"]\n") ==
-        "p.toml:7:10: error: unknown torch.library API 'custom_opp'\n");
+        "p.toml:7:9: error: unknown torch.library API 'custom_opp'\n");
   CHECK(error_in(kTiny + "[torch_library]\napis = [\"custom_op\"]\ninplace_kernels = { mutable = -1 }\n") ==
         "p.toml:8:31: error: inplace_kernels.mutable must be an integer 0..8\n");
   CHECK(

@@ -127,7 +127,7 @@ TEST_CASE("[[custom_op]]: located errors") {
   CHECK(error_of({{"a.toml", "[[custom_op]]\nname = \"m::f\"\nschema = \"f(Tensor x) -> Tensor\"\n"}}, "torch-2.14")
             .find("a.toml:3:10: error: a custom_op's 'schema' is nameless") == 0);
   CHECK(err("mutates_args = [\"y\"]\n") ==
-        "a.toml:4:17: error: mutates_args names 'y', which is not an argument of the schema\n");
+        "a.toml:4:17: error: mutates_args names 'y', which is not an argument of the schema (did you mean 'x'?)\n");
   CHECK(error_of({{"a.toml",
                    "[[custom_op]]\nname = \"m::f\"\nschema = \"(Tensor x, int n) -> Tensor\"\n"
                    "mutates_args = [\"n\"]\n"}},
@@ -150,7 +150,7 @@ TEST_CASE("[[impl]] device_types: dispatch key names, as torch.library.impl take
       must_load("torch-2.14", {{"a.toml", kDef + "[[impl]]\nop = \"foo\"\ndevice_types = [\"cpu\", \"AutogradCPU\", "
                                                  "\"default\"]\nkernel = \"k\"\nboxed_only = true\n"}});
   CHECK(rows(raw_table(l, "t::foo"), {"CPU", "AutogradCPU", "CUDA"}) ==
-        "CPU: k [kernel]\nAutogradCPU: k [kernel]\nCUDA: k [default backend kernel]\n");
+        "CPU: k [kernel]\nCUDA: k [default backend kernel]\nAutogradCPU: k [kernel]\n");
 }
 
 }  // namespace dt::test
