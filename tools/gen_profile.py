@@ -45,6 +45,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
 import gen_profile_runtime  # noqa: E402
+from gen_torch_library import derive_torch_library, render_torch_library  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -240,6 +241,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
         o.append("\n# Operator tags (torch.Tag) with the release's descriptions (tags.yaml).\n")
         for name, desc in p["tags"]:
             o.append("\n[[tag]]\nname = %s\ndescription = %s\n" % (toml_str(name), toml_str(desc)))
+    if p.get("torch_library") is not None:
+        o.append(render_torch_library(p["torch_library"]))
     return "".join(o)
 
 
@@ -922,6 +925,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         # The operators themselves are exported by tools/export_corpus.py.
         "operator_library": None,      # set by main()
         "tags": release_tags(torch, fails),
+        "torch_library": derive_torch_library(torch, fails),
     }
 
 

@@ -97,6 +97,26 @@ struct ProfileQuirks {
   bool privateuse1_shown_renamed = true;
 };
 
+// torch.library's Python APIs as one release registers them: the profile's
+// [torch_library] table, measured by tools/gen_torch_library.py. Absent
+// (measured == false) in a profile not generated from a build.
+struct TorchLibraryInfo {
+  bool measured = false;
+  std::vector<std::string> apis;  // "custom_op", "register_kernel", ...
+  std::vector<std::string> custom_op_tags;
+  bool custom_op_user_tags = false;  // custom_op(..., tags=) exists
+  bool python_override = false;      // Library.impl may replace a Python kernel
+  bool autograd_views = false;       // register_autograd takes a view with one Tensor in and out
+  int inplace_mutable = 0, inplace_view = 0, inplace_mutable_view = 0;
+  // Debug strings by role: "def", "fake", "autograd", "default", "device",
+  // "inplace", "backend_select", "kernel", "vmap", "autocast".
+  std::vector<std::pair<std::string, std::string>> debug;
+
+  [[nodiscard]] bool has(std::string_view api) const;
+  // The role's debug string; empty when the profile has none.
+  [[nodiscard]] std::string debug_of(std::string_view role) const;
+};
+
 class Profile {
  public:
   // Not copied (a profile is built once and shared by reference).
@@ -173,6 +193,7 @@ class Profile {
   // and the key each registers to, sorted by name.
   [[nodiscard]] const std::vector<std::pair<std::string, KeyId>>& device_types() const { return device_types_; }
   [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
+  [[nodiscard]] const TorchLibraryInfo& torch_library() const { return torch_library_; }
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
 
@@ -230,6 +251,7 @@ class Profile {
   std::vector<std::string> pd_runtime_keys_, pd_alias_keys_;
   std::vector<std::pair<std::string, KeyId>> device_types_;
   ProfileQuirks quirks_;
+  TorchLibraryInfo torch_library_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 
   friend class ProfileBuilder;

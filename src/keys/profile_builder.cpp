@@ -11,6 +11,7 @@
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
 #include "keys/profile.hpp"
+#include "keys/profile_torch_library.hpp"
 
 namespace dt {
 
@@ -82,19 +83,25 @@ class ProfileBuilder {
                   "device_types",
                   "privateuse1_reserved_names",
                   "operator_library",
-                  "tag"});
+                  "tag",
+                  "torch_library"});
     p_.source_ = file_;
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
     if (!derive_keysets(r) || !read_parseable(r) || !read_quirks(r) || !read_autocast_keys(r) || !read_fallbacks(r) ||
         !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) ||
-        !read_tags(r) || r.failed())
+        !read_tags(r) || !read_torch_library_table(r) || r.failed())
       return fail();
     return std::move(p_);
   }
 
  private:
   // ---- sections ------------------------------------------------------------
+
+  bool read_torch_library_table(TableReader& r) {
+    const toml::table* t = r.table("torch_library");
+    return t == nullptr || read_torch_library(*t, file_, &error_, p_.torch_library_);
+  }
 
   // [operator_library] paths: directories and TOML files, relative to the
   // profile file (registry/library.hpp opens them).

@@ -20,7 +20,7 @@ void FileLoader::compile(const toml::table& root) {
 
 std::optional<Diagnostic> FileLoader::load(const toml::table& root) {
   TableReader r(root, file_, "the file's top level", &error_);
-  r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback"});
+  r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback", "custom_op"});
   auto ns = r.name("namespace");
   auto kind = r.name("kind");
   auto dkey = r.name("dispatch_key");
@@ -122,14 +122,15 @@ bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
 }
 
 bool FileLoader::load_entries(TableReader& r) {
-  enum class Kind { Def, Impl, Fallback };
+  enum class Kind { Def, Impl, Fallback, CustomOp };
   struct Entry {
     toml::source_position at;
     Kind kind;
     const toml::table* table;
   };
   std::vector<Entry> entries;
-  for (auto [name, entry_kind] : {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}})
+  for (auto [name, entry_kind] :
+       {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}, {"custom_op", Kind::CustomOp}})
     if (const auto* arr = r.table_array(name))
       for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, e.as_table()});
   if (r.failed()) return false;
@@ -138,9 +139,10 @@ bool FileLoader::load_entries(TableReader& r) {
     return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
   });
   for (const auto& e : entries) {
-    const bool stop = e.kind == Kind::Def    ? load_def(*e.table)
-                      : e.kind == Kind::Impl ? load_impl(*e.table)
-                                             : load_fallback(*e.table);
+    const bool stop = e.kind == Kind::Def        ? load_def(*e.table)
+                      : e.kind == Kind::Impl     ? load_impl(*e.table)
+                      : e.kind == Kind::Fallback ? load_fallback(*e.table)
+                                                 : load_custom_op(*e.table);
     if (stop) return false;
   }
   return true;

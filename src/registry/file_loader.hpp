@@ -2,7 +2,8 @@
 // ../shared/spec/input-format.md) into a Batch. The file's top level and the
 // helpers every entry uses are in file_loader.cpp; each table kind has its
 // own file: file_loader_def.cpp ([[def]]), file_loader_impl.cpp ([[impl]]),
-// file_loader_fallback.cpp ([[fallback]]).
+// file_loader_fallback.cpp ([[fallback]]), file_loader_custom_op.cpp
+// ([[custom_op]], torch.library.custom_op and its register_* functions).
 #pragma once
 
 #include <toml++/toml.h>
@@ -51,9 +52,21 @@ class FileLoader {
   bool load_entries(TableReader& r);
 
   // ---- one entry each; these return true when compiling must stop ----
-  bool load_def(const toml::table& t);       // file_loader_def.cpp
-  bool load_impl(const toml::table& t);      // file_loader_impl.cpp
-  bool load_fallback(const toml::table& t);  // file_loader_fallback.cpp
+  bool load_def(const toml::table& t);        // file_loader_def.cpp
+  bool load_impl(const toml::table& t);       // file_loader_impl.cpp
+  bool load_fallback(const toml::table& t);   // file_loader_fallback.cpp
+  bool load_custom_op(const toml::table& t);  // file_loader_custom_op.cpp
+
+  // ---- [[custom_op]] parts (file_loader_custom_op.cpp) ----
+  // Strings or arrays of strings ("cpu" or ["cpu", "cuda"]); nullopt when absent or after an error.
+  std::optional<std::vector<Located<std::string>>> one_or_more(TableReader& r, const toml::table& t,
+                                                               std::string_view field);
+  // Whether the profile's torch.library has `api`; else a located error that
+  // names the profiles that have it.
+  bool require_api(std::string_view api, const Location& where);
+  // The nameless schema with mutates_args applied (infer_schema's "(aN!)").
+  std::optional<Schema> custom_op_schema(const Located<std::string>& text,
+                                         const std::optional<std::vector<Located<std::string>>>& mutates);
 
   // ---- [[def]] parts (file_loader_def.cpp) ----
   // The name the def gives its operator (from 'name' or the schema), unqualified or not.
@@ -65,11 +78,13 @@ class FileLoader {
   bool load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
 
   // ---- [[impl]] parts (file_loader_impl.cpp) ----
-  // The keys an impl names (key, keys or device_types), each with where it is written.
+  // The keys an impl names (key, keys or device_types), each with where it is
+  // written. With `key_names`, a device type may also be a dispatch key name
+  // parseDispatchKey accepts, as torch.library.impl allows ("CPU", "AutogradCPU").
   bool impl_keys(TableReader& r, const std::optional<Located<std::string>>& key,
                  const std::optional<std::vector<Located<std::string>>>& keys,
                  const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
-                 std::vector<std::pair<KeyId, Location>>& out);
+                 std::vector<std::pair<KeyId, Location>>& out, bool key_names = false);
   // The kernel's inferred schema, printed; shared by kernels with the same text.
   std::shared_ptr<const std::string> impl_signature(const Located<std::string>& sig);
 

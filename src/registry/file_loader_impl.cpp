@@ -63,7 +63,7 @@ bool FileLoader::load_impl(const toml::table& t) {
 
   // Which keys: as written (for the IMPL-block consistency check) and resolved.
   std::vector<std::pair<KeyId, Location>> keys;
-  if (!impl_keys(r, k1, ks, devs, where, keys)) return true;
+  if (!impl_keys(r, k1, ks, devs, where, keys, true)) return true;
   auto qualified = qualify(op->value, op->where, false);
   if (!qualified) return stopped();
   std::shared_ptr<const std::string> signature;
@@ -97,7 +97,7 @@ bool FileLoader::load_impl(const toml::table& t) {
 bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::string>>& key1,
                            const std::optional<std::vector<Located<std::string>>>& keys,
                            const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
-                           std::vector<std::pair<KeyId, Location>>& out) {
+                           std::vector<std::pair<KeyId, Location>>& out, bool key_names) {
   if (key1) {
     auto k = key(key1->value, key1->where);
     if (!k) return false;
@@ -115,6 +115,11 @@ bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::stri
     if (devices->size() > limits::kKeysPerEntry)
       return set_error(r.where("device_types"), too_many_keys("'device_types'", devices->size()));
     for (const auto& d : *devices) {
+      // torch.library.impl tries parseDispatchKey first (torch._C._parse_dispatch_key).
+      if (auto k = key_names ? p_.find(d.value) : std::nullopt; k && p_.key(*k).parseable) {
+        out.emplace_back(*k, d.where);
+        continue;
+      }
       // The renamed PrivateUse1 device comes first (even "cpu"): without the
       // registry, only the names no rename can change are resolved here.
       if (reg_ == nullptr && p_.quirks().privateuse1_rename && d.value != "default" && d.value != "privateuseone")

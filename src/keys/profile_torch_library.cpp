@@ -1,0 +1,84 @@
+// The profile's [torch_library] table (keys/profile_torch_library.hpp) and
+// TorchLibraryInfo's lookups.
+#include "keys/profile_torch_library.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "base/toml_reader.hpp"
+
+namespace dt {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kApis = {"custom_op",         "register_kernel", "register_fake",
+                                                   "register_autograd", "register_vmap",   "register_autocast"};
+constexpr std::array<std::string_view, 10> kRoles = {"def",     "fake",           "autograd", "default", "device",
+                                                     "inplace", "backend_select", "kernel",   "vmap",    "autocast"};
+
+}  // namespace
+
+bool TorchLibraryInfo::has(std::string_view api) const {
+  return std::find(apis.begin(), apis.end(), api) != apis.end();
+}
+
+std::string TorchLibraryInfo::debug_of(std::string_view role) const {
+  for (const auto& [r, d] : debug)
+    if (r == role) return d;
+  return {};
+}
+
+bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagnostic>* error, TorchLibraryInfo& out) {
+  TableReader r(t, file, "the [torch_library] table", error);
+  r.allow_only({"apis", "custom_op_tags", "custom_op_user_tags", "python_override", "autograd_views", "inplace_kernels",
+                "debug"});
+  out.measured = true;
+  if (auto apis = r.str_array("apis"))
+    for (const auto& a : *apis) {
+      if (std::find(kApis.begin(), kApis.end(), a.value) == kApis.end()) {
+        r.fail(a.where, fmt::format("unknown torch.library API '{}'", a.value));
+        return false;
+      }
+      out.apis.push_back(a.value);
+    }
+  if (auto tags = r.str_array("custom_op_tags"))
+    for (const auto& tg : *tags) out.custom_op_tags.push_back(tg.value);
+  if (auto b = r.boolean("custom_op_user_tags")) out.custom_op_user_tags = b->value;
+  if (auto b = r.boolean("python_override")) out.python_override = b->value;
+  if (auto b = r.boolean("autograd_views")) out.autograd_views = b->value;
+  if (const toml::table* ik = r.table("inplace_kernels")) {
+    TableReader ir(*ik, file, "[torch_library] inplace_kernels", error);
+    ir.allow_only({"mutable", "view", "mutable_view"});
+    for (auto [name, field] : {std::pair{"mutable", &out.inplace_mutable}, std::pair{"view", &out.inplace_view},
+                               std::pair{"mutable_view", &out.inplace_mutable_view}}) {
+      const toml::node* n = ik->get(name);
+      if (n == nullptr) continue;
+      const auto v = n->value<std::int64_t>();
+      if (!v || *v < 0 || *v > 8) {
+        ir.fail(location_of(n->source(), file), fmt::format("inplace_kernels.{} must be an integer 0..8", name));
+        return false;
+      }
+      *field = static_cast<int>(*v);
+    }
+    if (ir.failed()) return false;
+  }
+  if (const toml::table* dbg = r.table("debug")) {
+    TableReader dr(*dbg, file, "[torch_library.debug]", error);
+    dr.allow_only(
+        {"def", "fake", "autograd", "default", "device", "inplace", "backend_select", "kernel", "vmap", "autocast"});
+    for (std::string_view role : kRoles)
+      if (auto s = dr.str(role)) out.debug.emplace_back(std::string(role), s->value);
+    if (dr.failed()) return false;
+  }
+  if (out.has("custom_op"))
+    for (std::string_view role : kRoles)
+      if ((role != "autocast" || out.has("register_autocast")) && out.debug_of(role).empty()) {
+        r.fail(r.self(), fmt::format("[torch_library.debug] has no '{}' (every custom_op role needs one)", role));
+        return false;
+      }
+  return !r.failed();
+}
+
+}  // namespace dt
