@@ -755,15 +755,37 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     n_warn = cap.text.count("Overriding a previously registered kernel")
     override_warning = {2: "always", 1: "once"}.get(n_warn, "?")
     fails.check(override_warning != "?", "override warning count", str(n_warn))
+    # The text TORCH_WARN_ONCE puts before "Overriding ..." (2.x: "Warning only
+    # once for all operators, ...\n  "); 1.13's TORCH_WARN has none.
+    m_pre = re.search(r"\] Warning: (.*?)Overriding a previously registered kernel", cap.text, re.S)
+    fails.check(m_pre is not None, "override warning text", cap.text[:300])
+    override_prefix = m_pre.group(1) if m_pre else ""
+    fails.check((override_prefix != "") == (override_warning == "once"),
+                "override warning prefix only with TORCH_WARN_ONCE", repr(override_prefix))
+    # Per-key exemption.  With "once" the probe above used up the process's
+    # single warning, so every later override would look exempt: measure with
+    # c10's warnAlways on (TORCH_WARN_ONCE then warns every time; exempt keys
+    # skip the warning statement itself), and put the switch back afterwards.
     exempt = []
     override_keys = [k for k in parseable if k not in u.aliases and k != "Undefined"]
-    for k in override_keys:
-        m, op = fresh_op()
-        m.impl_t_t("p", k, "first")
-        with StderrCapture() as cap:
-            m.impl_t_t("p", k, "second")
-        if "Overriding a previously registered kernel" not in cap.text:
-            exempt.append(k)
+    warn_always = C._get_warnAlways()
+    C._set_warnAlways(True)
+    try:
+        for k in override_keys + ["CompositeImplicitAutograd", ""]:
+            m, op = fresh_op()
+            m.impl_t_t("p", k, "first")
+            with StderrCapture() as cap:
+                m.impl_t_t("p", k, "second")
+            warned = "Overriding a previously registered kernel" in cap.text
+            if k in override_keys:
+                if not warned:
+                    exempt.append(k)
+            else:           # alias keys and the catch-all are never exempt (the profile cannot say so)
+                fails.check(warned, "override on %s warns" % (k or "the catch-all"), cap.text[:200])
+    finally:
+        C._set_warnAlways(warn_always)
+    fails.check(len(exempt) < 8, "override-warning exemptions are few (a probe that saw no warning at all "
+                "would list every key)", ", ".join(exempt))
 
     # reserved namespaces / kinds, python library kinds
     import torch.library as tl
@@ -901,6 +923,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "parseable": parseable,
         "override_warning": override_warning,
         "override_warning_exempt": exempt,
+        "override_warning_prefix": override_prefix,
         "multiple_fallbacks_exempt": mf_exempt,
         "reserved_namespaces": reserved,
         "reserved_namespace_kinds": reserved_kinds,
