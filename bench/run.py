@@ -17,9 +17,12 @@ Targets (printed with the ratios): table within 1.3x of the floor, at least 7x
 faster than the real dispatcher's whole process, peak memory at most 60 MiB,
 linear growth from 1x to 10x; lint within 1.5x of table.
 
-The built-in operator library (no TOML at run time), with its targets:
+The built-in operator libraries (no TOML at run time) of torch-1.13, torch-2.6
+and torch-2.14, each with its targets:
   op      table --raw --op aten::add.Tensor, no files: <= 15 ms, <= 20 MiB, and
-          >= 50x faster than python3 printing torch's _dispatch_dump_table of it
+          >= 50x faster than that release's python3 importing torch and printing
+          its _dispatch_dump_table (2.6 and 2.14 in their chroots, tools/oracle-env;
+          the launcher runs inside the chroot, so entering it is not counted)
   lint    lint of the backend example (configs/examples/npu_backend): <= 30 ms
   cover   coverage --backend PrivateUse1 over the whole library: <= 100 ms
 and the sizes of the binary and of the embedded library.
@@ -190,35 +193,75 @@ def main():
     return 0 if same else 1
 
 
+ORACLE_ENV = os.path.join(ROOT, "tools", "oracle-env")
+# The releases with a built-in library: (profile, how to run that release's python3).
+RELEASES = [("torch-1.13", [PYTHON]),
+            ("torch-2.6", [ORACLE_ENV, "run", "torch-2.6", "--", "python3"]),
+            ("torch-2.14", [ORACLE_ENV, "run", "torch-2.14", "--", "python3"])]
+
+
+def in_release(python, code):
+    """A measured `python3 -c code` of a release: for a chroot, the measuring
+    launcher runs inside it, so entering the chroot is not counted."""
+    if python[0] == PYTHON:
+        return [PYTHON, "-c", code]
+    return python[:-1] + [MEASURE, "python3", "-c", code]
+
+
+def best_in_release(python, code, runs):
+    if python[0] == PYTHON:
+        return best([PYTHON, "-c", code], runs)
+    samples, rss = [], 0.0
+    for _ in range(runs):
+        p = subprocess.run(in_release(python, code), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        line = [l for l in p.stderr.splitlines() if l.startswith("measure: ")][-1]
+        secs, kib, status, cpu = line.split()[1:]
+        if int(status) != 0:
+            sys.exit(f"bench: python3 of {python[2]} exited with {status}")
+        samples.append((float(secs), float(cpu)))
+        rss = max(rss, int(kib) / 1024.0)
+    wall, cpu = min(samples)
+    return wall, rss, cpu
+
+
 def library(a, tool):
-    """The built-in operator library: PyTorch's own operators without TOML."""
+    """The built-in operator libraries: PyTorch's own operators without TOML,
+    against `import torch` + the dump of each release (2.x in its chroot)."""
     example = sorted(os.path.join(ROOT, "configs", "examples", "npu_backend", n)
                      for n in os.listdir(os.path.join(ROOT, "configs", "examples", "npu_backend")))
-    one_op = [tool, "table", "--raw", "--profile", "torch-1.13", "--op", "aten::add.Tensor"]
-    op_t, op_m, _ = best(one_op, max(a.runs, 10))
-    torch_t, torch_m, _ = best([PYTHON, "-c", TORCH_ONE_OP], max(1, a.runs // 2))
-    same = digest(one_op)[0] == digest([PYTHON, "-c", "import sys; sys.stdout.write('### aten::add.Tensor\\n'); "
-                                                     "import torch; sys.stdout.write("
-                                                     "torch._C._dispatch_dump_table('aten::add.Tensor'))"])[0]
-    lint_t, lint_m, _ = best([tool, "lint", "--no-config", "--profile", "torch-1.13"] + example, max(a.runs, 10))
-    cov_t, cov_m, _ = best([tool, "coverage", "--profile", "torch-1.13", "--backend", "PrivateUse1"], max(a.runs, 10))
     blob = os.path.join(a.build, "CMakeFiles", "dispatchtool_libraries.dir", "generated", "embedded_libraries.cpp.o")
 
     def verdict(ok):
         return "ok" if ok else "MISSED"
 
-    print("\nthe built-in operator library (torch-1.13, 3,380 operators, no files):")
-    print(f"  table --raw --op aten::add.Tensor: {op_t * 1000:6.1f} ms, {op_m:5.1f} MiB   "
-          f"target <= 15 ms, <= 20 MiB   {verdict(op_t <= 0.015 and op_m <= 20)}")
-    print(f"    identical to torch's _dispatch_dump_table: {'yes' if same else 'NO'}; "
-          f"python3 + torch for the same: {torch_t * 1000:.0f} ms, {torch_m:.0f} MiB; "
-          f"ratio {torch_t / op_t:.0f}x   target >= 50x   {verdict(torch_t / op_t >= 50)}")
-    print(f"  lint of configs/examples/npu_backend: {lint_t * 1000:6.1f} ms, {lint_m:5.1f} MiB   "
-          f"target <= 30 ms   {verdict(lint_t <= 0.030)}")
-    print(f"  coverage --backend PrivateUse1 (whole library): {cov_t * 1000:6.1f} ms, {cov_m:5.1f} MiB   "
-          f"target <= 100 ms   {verdict(cov_t <= 0.100)}")
-    print(f"  binary: {os.path.getsize(tool) / 2**20:.2f} MiB"
-          + (f", of which the embedded library object {os.path.getsize(blob) / 2**20:.2f} MiB"
+    for profile, python in RELEASES:
+        if python[0] == ORACLE_ENV and subprocess.run([ORACLE_ENV, "check", profile],
+                                                      capture_output=True).returncode != 0:
+            print(f"\n{profile}: no chroot (tools/oracle-env ensure {profile}); skipped")
+            continue
+        count = len(open(os.path.join(ROOT, "configs", "library", profile, "MANIFEST")).read().split())
+        one_op = [tool, "table", "--raw", "--profile", profile, "--op", "aten::add.Tensor"]
+        op_t, op_m, _ = best(one_op, max(a.runs, 10))
+        torch_t, torch_m, _ = best_in_release(python, TORCH_ONE_OP, max(1, a.runs // 2))
+        real = subprocess.run(python + ["-c", "import sys; sys.stdout.write('### aten::add.Tensor\\n'); "
+                                              "import torch; sys.stdout.write("
+                                              "torch._C._dispatch_dump_table('aten::add.Tensor'))"],
+                              capture_output=True, check=True).stdout
+        same = digest(one_op)[0] == hashlib.sha256(real).hexdigest()
+        lint_t, lint_m, _ = best([tool, "lint", "--no-config", "--profile", profile] + example, max(a.runs, 10), ok=(0, 1))
+        cov_t, cov_m, _ = best([tool, "coverage", "--profile", profile, "--backend", "PrivateUse1"], max(a.runs, 10))
+        print(f"\nthe built-in operator library ({profile}, {count:,} operators, no files):")
+        print(f"  table --raw --op aten::add.Tensor: {op_t * 1000:6.1f} ms, {op_m:5.1f} MiB   "
+              f"target <= 15 ms, <= 20 MiB   {verdict(op_t <= 0.015 and op_m <= 20)}")
+        print(f"    identical to torch's _dispatch_dump_table: {'yes' if same else 'NO'}; "
+              f"python3 + import torch + the same dump: {torch_t * 1000:.0f} ms, {torch_m:.0f} MiB; "
+              f"ratio {torch_t / op_t:.0f}x   target >= 50x   {verdict(torch_t / op_t >= 50)}")
+        print(f"  lint of configs/examples/npu_backend: {lint_t * 1000:6.1f} ms, {lint_m:5.1f} MiB   "
+              f"target <= 30 ms   {verdict(lint_t <= 0.030)}")
+        print(f"  coverage --backend PrivateUse1 (whole library): {cov_t * 1000:6.1f} ms, {cov_m:5.1f} MiB   "
+              f"target <= 100 ms   {verdict(cov_t <= 0.100)}")
+    print(f"\n  binary: {os.path.getsize(tool) / 2**20:.2f} MiB"
+          + (f", of which the embedded libraries' object {os.path.getsize(blob) / 2**20:.2f} MiB"
              if os.path.exists(blob) else ""))
 
 

@@ -98,7 +98,8 @@ bool use_color(const Io& io, const std::string& mode) {
 
 void add_profile_option(CLI::App& sub, std::string& profile) {
   sub.add_option("--profile", profile,
-                 "PyTorch release: a built-in profile (torch-main, torch-1.13) or a profile file PATH.toml")
+                 "PyTorch release: a built-in profile (torch-2.14, the default; torch-2.6, torch-1.13, torch-main) "
+                 "or a profile file PATH.toml")
       ->capture_default_str();
 }
 
@@ -220,7 +221,7 @@ std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& p
   if (files.empty() && lo.library == nullptr) {
     usage_error(io, no_library ? std::string("no input files (--no-library leaves only the files' operators)")
                                : fmt::format("no input files, and profile {} has no operator library of "
-                                             "PyTorch's own operators to {} (torch-1.13 has one)",
+                                             "PyTorch's own operators to {} (torch-2.14, torch-2.6 and torch-1.13 have one)",
                                              profile.name(), verb));
     return nullptr;
   }

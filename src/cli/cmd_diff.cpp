@@ -155,7 +155,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
       "Examples:\n"
       "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "  dispatchtool diff old/*.toml -- new/*.toml --format json\n"
-      "  dispatchtool diff --profile torch-1.13 --against torch-main configs/examples/custom_op.toml");
+      "  dispatchtool diff --profile torch-2.6 --against torch-2.14 configs/examples/custom_op.toml");
   return {sub, [o, &io]() -> int { return run_diff(io, *o); }};
 }
 

@@ -17,13 +17,14 @@
 
 namespace {
 
-// Bytes as adjacent string literals: printable ASCII as is, the rest octal.
+// Bytes as adjacent string literals: printable ASCII as is, the rest octal;
+// '?' too, so that no "??-" in a schema's text reads as a trigraph.
 std::string cxx_literal(std::string_view bytes) {
   std::string out = "\"";
   std::size_t line = 0;
   for (char c : bytes) {
     const auto u = static_cast<unsigned char>(c);
-    if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\') {
+    if (u >= 0x20 && u < 0x7f && c != '"' && c != '\\' && c != '?') {
       out += c;
       ++line;
     } else {

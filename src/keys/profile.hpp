@@ -228,7 +228,7 @@ struct EmbeddedProfile {
 };
 const std::vector<EmbeddedProfile>& embedded_profiles();
 
-inline constexpr std::string_view kDefaultProfile = "torch-main";
+inline constexpr std::string_view kDefaultProfile = "torch-2.14";
 
 // `spec` is an embedded profile name or a path ending in ".toml" (read with `read`).
 Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);

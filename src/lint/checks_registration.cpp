@@ -144,7 +144,12 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
                     "fails with \"Could not find schema for {} but we found an implementation; did you forget to "
                     "def() the operator?\"",
                     op->name, kernels.size() == 1 ? std::string("a kernel") : fmt::format("{} kernels", kernels.size()),
-                    c.reg.library() != nullptr ? " nor among PyTorch's own operators" : "",
+                    c.reg.library() != nullptr ? std::string(" nor among PyTorch's own operators")
+                    : !c.reg.profile().operator_library().empty()
+                        ? std::string()  // --no-library
+                        : fmt::format("; profile {} has no operator library, so PyTorch's own operators are "
+                                      "unknown to it (torch-2.14 has one)",
+                                      c.reg.profile().name()),
                     did_you_mean(op->name, defined, &budget), op->name),
         op->name, "");
     for (std::size_t i = 1; i < kernels.size(); ++i)

@@ -38,7 +38,7 @@ bool FileLoader::rename_privateuse1(const Located<std::string>& name) {
   if (reg_ == nullptr) return defer();
   if (!p_.quirks().privateuse1_rename)
     return set_error(name.where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
-                                             "privateuse1_backend needs a newer profile (e.g. torch-main)",
+                                             "privateuse1_backend needs a newer profile (e.g. torch-2.14)",
                                              p_.name()));
   if (!is_identifier(name.value))
     return set_error(name.where, "privateuse1_backend must be an identifier like \"foo\"");

@@ -55,6 +55,16 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
   return sel;
 }
 
+namespace {
+// An unknown operator under a profile without PyTorch's own operators: say so,
+// since aten::add.Tensor is then unknown too.
+std::string no_library_note(const Registry& reg) {
+  if (reg.library() != nullptr || !reg.profile().operator_library().empty()) return "";  // or --no-library
+  return fmt::format(" (profile {} has no operator library of PyTorch's own operators; torch-2.14 has one)",
+                     reg.profile().name());
+}
+}  // namespace
+
 std::string suggest_operator(const Registry& reg, std::string_view word) {
   // Candidate texts, by how directly they name an operator: the qualified
   // name, then without its overload name; for an unqualified word the same
@@ -109,7 +119,8 @@ Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, con
     }
     if (matches.size() > 1)
       return unexpected(make_error(fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(matches, ", "))));
-    return unexpected(make_error(fmt::format("unknown operator '{}'{}", w, suggest_operator(reg, w))));
+    return unexpected(make_error(fmt::format("unknown operator '{}'{}{}", w, suggest_operator(reg, w),
+                                             no_library_note(reg))));
   }
   std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -132,7 +143,8 @@ Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f) {
   }
   if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
     return unexpected(
-        make_error(fmt::format("--name: unknown operator '{}'{}", f.pattern, suggest_operator(reg, f.pattern))));
+        make_error(fmt::format("--name: unknown operator '{}'{}{}", f.pattern, suggest_operator(reg, f.pattern),
+                               no_library_note(reg))));
   return Ok{};
 }
 
