@@ -202,6 +202,7 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append(toml_array("privateuse1_reserved_names", p.get("privateuse1_reserved_names", [])))
     o.append("meta_on_composite = %s\n" % toml_str(p["meta_on_composite"]))
     o.append("dimname_prints_as_str = %s\n" % ("true" if p["dimname_prints_as_str"] else "false"))
+    o.append("dimname_in_schemas = %s\n" % ("true" if p["dimname_in_schemas"] else "false"))
     o.append("# Run-time texts of the AutogradOther ambiguity (ambiguous_autogradother_kernel).\n")
     o.append("ambiguity_assert_prefix = %s\n" % toml_str(p["ambiguity_assert_prefix"]))
     o.append("ambiguity_hint = %s\n" % toml_str(p["ambiguity_hint"]))
@@ -225,6 +226,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("[python_dispatcher]\n")
     o.append(toml_array("runtime_keys", p["python_dispatcher_runtime_keys"]))
     o.append(toml_array("alias_keys", p["python_dispatcher_alias_keys"]))
+    if p.get("python_dispatcher_duplicates_error"):
+        o.append("duplicates_error = %s\n" % toml_str(p["python_dispatcher_duplicates_error"]))
     o.append("\n# torch.library device types and the key each registers to.\n")
     o.append("[device_types]\n")
     for name, key in p["device_types"]:
@@ -815,6 +818,23 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     pd_runtime, pd_alias = list(PythonDispatcher.runtime_keys), list(PythonDispatcher.alias_keys)
     for k in pd_runtime + pd_alias:
         fails.check(k in u.value, "PythonDispatcher key %s is a key" % k)
+    # register()'s error texts, raised before it touches the dispatcher (a bare
+    # instance will do).  The duplicates one is release data (its spelling
+    # changed); the tool writes the other two itself, so they must not change.
+    def pd_error(keys):
+        try:
+            PythonDispatcher.register(object.__new__(PythonDispatcher), keys)
+        except RuntimeError as e:
+            return str(e)
+        return None
+    dup = pd_error(["CPU", "CPU"])
+    fails.check(dup is not None and dup.count("['CPU', 'CPU']") == 1, "PythonDispatcher duplicates error", repr(dup))
+    pd_duplicates_error = (dup or "").replace("['CPU', 'CPU']", "{keys}")
+    fails.check(pd_error(["CompositeImplicitAutograd", "CompositeExplicitAutograd"]) ==
+                "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.",
+                "PythonDispatcher CIA + CEA error (the tool's text)")
+    fails.check(pd_error(["CUDA"]) == "CUDA is not supported, please select a dispatch key in %s." % (
+                pd_runtime + pd_alias), "PythonDispatcher unsupported-key error (the tool's text)")
 
     # torch.library in 1.13 takes dispatch keys, not device types: the tool
     # maps them as main does, for the names this c10::Device parses.
@@ -882,9 +902,18 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         sch = [ln for ln in C._dispatch_dump(dop).split("\n") if ln.startswith("schema: ")][0]
         dimname_as_str = "str d" in sch
         fails.check(dimname_as_str or "Dimname d" in sch, "Dimname schema printing", sch)
-    except RuntimeError as e:       # 2.x: Dimname is no schema type any more
+        dimname_in_schemas = True
+    except RuntimeError as e:       # 2.14: Dimname is no schema type any more (2.6 still parses it)
         fails.check("unknown type specifier" in str(e), "Dimname refused in schemas", str(e))
         dimname_as_str = False
+        dimname_in_schemas = False
+    for text in ("dtu::f(Dimname[] d) -> ()", "dtu::f() -> Dimname?"):    # the parser agrees with def_
+        try:
+            C.parse_schema(text)
+            parsed = True
+        except RuntimeError:
+            parsed = False
+        fails.check(parsed == dimname_in_schemas, "parse_schema(%r) as def_ does" % text)
 
     # multiple fallbacks for one key (global state: run last)
     mf_exempt = []
@@ -931,6 +960,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "privateuse1_rename": hasattr(torch.utils, "rename_privateuse1_backend"),
         "meta_on_composite": meta_on_composite,
         "dimname_prints_as_str": dimname_as_str,
+        "dimname_in_schemas": dimname_in_schemas,
         "ambiguity_assert_prefix": amb_prefix,
         "ambiguity_hint": amb_hint,
         "fallbacks": fallbacks,
@@ -939,6 +969,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "device_types": devices,
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),
+        "python_dispatcher_duplicates_error": pd_duplicates_error,
         "_runtime_keys": runtime,
         # The operators themselves are exported by tools/export_corpus.py.
         "operator_library": None,      # set by main()
