@@ -56,10 +56,16 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
 }
 
 namespace {
-// An unknown operator under a profile without PyTorch's own operators: say so,
-// since aten::add.Tensor is then unknown too.
-std::string no_library_note(const Registry& reg) {
+// An unknown operator of PyTorch's own namespaces (aten, prims, ...) under a
+// profile without PyTorch's own operators: say so, since aten::add.Tensor is
+// then unknown too.
+std::string no_library_note(const Registry& reg, std::string_view word) {
   if (reg.library() != nullptr || !reg.profile().operator_library().empty()) return "";  // or --no-library
+  const auto& core = reg.profile().libraries();
+  const std::string_view ns = OperatorName::namespace_of(word);
+  if (word.find("::") == std::string_view::npos ||
+      std::none_of(core.begin(), core.end(), [&](const CoreLibrary& l) { return l.ns == ns; }))
+    return "";
   return fmt::format(" (profile {} has no operator library of PyTorch's own operators; torch-2.14 has one)",
                      reg.profile().name());
 }
@@ -120,7 +126,7 @@ Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, con
     if (matches.size() > 1)
       return unexpected(make_error(fmt::format("operator '{}' is ambiguous: {}; qualify it", w, join(matches, ", "))));
     return unexpected(make_error(fmt::format("unknown operator '{}'{}{}", w, suggest_operator(reg, w),
-                                             no_library_note(reg))));
+                                             no_library_note(reg, w))));
   }
   std::sort(out.begin(), out.end(), [](const Operator* a, const Operator* b) { return a->name < b->name; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -144,7 +150,7 @@ Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f) {
   if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
     return unexpected(
         make_error(fmt::format("--name: unknown operator '{}'{}{}", f.pattern, suggest_operator(reg, f.pattern),
-                               no_library_note(reg))));
+                               no_library_note(reg, f.pattern))));
   return Ok{};
 }
 

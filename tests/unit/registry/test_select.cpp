@@ -147,6 +147,18 @@ TEST_CASE("--op: unknown names suggest the closest operator, or its overloads") 
   CHECK(ops_error(reg, {"relu", "nope::x"}).rfind("unknown operator 'nope::x'", 0) == 0);
 }
 
+TEST_CASE("--op: an unknown operator of PyTorch's namespaces says when the profile has no library") {
+  LoadResult main = must_load("torch-main", kOps);
+  CHECK(ops_error(main.registry, {"aten::add.Tensor"}) ==
+        "unknown operator 'aten::add.Tensor' (did you mean 'one::add.Tensor'?) (profile torch-main has no operator "
+        "library of PyTorch's own "
+        "operators; torch-2.14 has one)");
+  // Not for the files' own namespaces, nor with a library (or --no-library).
+  CHECK(ops_error(main.registry, {"one::completely_different"}) == "unknown operator 'one::completely_different'");
+  LoadResult with_library = must_load("torch-2.14", kOps);
+  CHECK(ops_error(with_library.registry, {"aten::add_Tensor"}).find("has no operator library") == std::string::npos);
+}
+
 TEST_CASE("op filters: namespaces, tags (all of them), excluded tags, a name pattern") {
   LoadResult l =
       must_load("torch-1.13",
