@@ -247,7 +247,7 @@ TEST_CASE("releases: AutogradOther's backends hold MAIA in 2.6 (a functionality 
   CHECK(Profile::has(p214.autogradother_backends(), p214.key(*p214.find("FPGA")).bits));
 }
 
-TEST_CASE("releases: backend fallbacks -- boxed Autograd<B> in 2.x, fallthrough in 1.13; PrivateUse1/MAIA; Meta") {
+TEST_CASE("releases: backend fallbacks -- boxed Autograd<B> in 2.x, fallthrough in 1.13, PrivateUse1/MAIA, Meta") {
   for (const char* rel : {"torch-1.13", "torch-2.6", "torch-2.14"}) {
     CAPTURE(rel);
     const Profile& p = profile(rel);
@@ -272,7 +272,7 @@ TEST_CASE("releases: backend fallbacks -- boxed Autograd<B> in 2.x, fallthrough 
   CHECK(fallback_of(p26, "AutocastMTIA") == nullptr);
 }
 
-TEST_CASE("releases: the override warning -- always (1.13), once with a prefix (2.x); exempt Meta (2.6), +MTIA (2.14)") {
+TEST_CASE("releases: the override warning -- always (1.13), once with a prefix (2.x), exempt Meta (2.6), +MTIA (2.14)") {
   const auto exempt = [](const Profile& p) { return names(p, p.quirks().override_warning_exempt); };
   CHECK_FALSE(profile("torch-1.13").quirks().override_warning_once);
   CHECK(exempt(profile("torch-1.13")).empty());
