@@ -7,6 +7,19 @@ include(GNUInstallDirs)
 
 install(TARGETS dispatchtool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/docs/dispatchtool.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+# dispatchtool-export (run with the user's own python3): the launcher in bin/,
+# the modules it imports in share/dispatchtool/python, where the launcher
+# looks (../share/dispatchtool/python from bin/; the source tree's tools/ works too).
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/dispatchtool-export DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/tools/dispatchtool_export.py ${CMAKE_SOURCE_DIR}/tools/gen_profile.py
+              ${CMAKE_SOURCE_DIR}/tools/export_corpus.py ${CMAKE_SOURCE_DIR}/tools/tomlstr.py
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/dispatchtool/python)
+if(NOT CMAKE_INSTALL_DATADIR STREQUAL "share" OR IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
+  message(WARNING "dispatchtool-export finds its modules in ../share/dispatchtool/python relative to itself: "
+                  "with CMAKE_INSTALL_DATADIR=${CMAKE_INSTALL_DATADIR} and CMAKE_INSTALL_BINDIR=${CMAKE_INSTALL_BINDIR} "
+                  "it will not (run it with PYTHONPATH set to the installed python directory)")
+endif()
+install(FILES ${CMAKE_SOURCE_DIR}/docs/dispatchtool-export.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
 install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dispatchtool)
 install(FILES ${CMAKE_SOURCE_DIR}/completions/_dispatchtool

@@ -26,7 +26,8 @@ OUTDIR (a committed export, e.g. configs/library/torch-1.13, is what the
 installed torch exports today), writing nothing.
 
 Importable: diff_corpus.py uses collect(), write_corpus(), read_corpus() and
-render_dump().
+render_dump(); dispatchtool-export (tools/dispatchtool_export.py) collect(),
+write_corpus() and verify().
 """
 
 import argparse
@@ -264,8 +265,12 @@ def predicted_previous_kernel(op: Op) -> str:
     return "no debug info"
 
 
-def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, str], List[str]]:
-    """(ops sorted by name, {name: dump text}, extra names from the JIT schema list)."""
+def collect(torch, previous_kernels: bool = True,
+            warn_always: bool = False) -> Tuple[List[Op], Dict[str, str], List[str]]:
+    """(ops sorted by name, {name: dump text}, extra names from the JIT schema list).
+    `warn_always`: observe the override warnings with c10's warnAlways on (2.x's
+    TORCH_WARN_ONCE then warns for every operator, and its one warning is not
+    used up: dispatchtool-export measures the profile afterwards)."""
     names, extra = operator_names(torch)
     dumps = {n: torch._C._dispatch_dump(n) for n in names}
     ops = [parse_dump(n, dumps[n]) for n in names]
@@ -273,7 +278,15 @@ def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, s
         if op.schema is not None:
             op.tags = operator_tags(torch, op.name)
     if previous_kernels:
-        observe_previous_kernels(torch, ops)
+        settable = warn_always and hasattr(torch._C, "_set_warnAlways")
+        saved = torch._C._get_warnAlways() if settable else None
+        if settable:
+            torch._C._set_warnAlways(True)
+        try:
+            observe_previous_kernels(torch, ops)
+        finally:
+            if settable:
+                torch._C._set_warnAlways(saved)
         changed = [n for n in names if torch._C._dispatch_dump(n) != dumps[n]]
         if changed:
             raise ExportError("observing the override warnings changed %d dumps, e.g. %s" % (len(changed), changed[:3]))
@@ -292,9 +305,9 @@ def collect(torch, previous_kernels: bool = True) -> Tuple[List[Op], Dict[str, s
 _CORPUS_FILE_RE = re.compile(r"[A-Za-z0-9_]+-\d{3,}\.toml")
 
 
-def render_file(ns: str, ops: Sequence[Op], source: str) -> str:
-    o = ["# Exported by tools/export_corpus.py from %s: %d operators of namespace %s.\n"
-         % (source, len(ops), ns),
+def render_file(ns: str, ops: Sequence[Op], source: str, generator: str = "tools/export_corpus.py") -> str:
+    o = ["# Exported by %s from %s: %d operators of namespace %s.\n"
+         % (generator, source, len(ops), ns),
          "namespace = %s\n" % toml_str(ns),
          'kind = "FRAGMENT"\n']
     for op in ops:
@@ -322,7 +335,7 @@ def render_file(ns: str, ops: Sequence[Op], source: str) -> str:
 
 
 def write_corpus(outdir: str, ops: Sequence[Op], ops_per_file: int = 200,
-                 source: str = "torch") -> Tuple[List[str], int]:
+                 source: str = "torch", generator: str = "tools/export_corpus.py") -> Tuple[List[str], int]:
     """Write the corpus; returns (file paths in order, total bytes).  Removes
     corpus files of an earlier export (NAME-NNN.toml, MANIFEST) first."""
     os.makedirs(outdir, exist_ok=True)
@@ -339,7 +352,7 @@ def write_corpus(outdir: str, ops: Sequence[Op], ops_per_file: int = 200,
         for i in range(0, len(lst), ops_per_file):
             chunk = lst[i:i + ops_per_file]
             path = os.path.join(outdir, "%s-%03d.toml" % (stem, i // ops_per_file))
-            data = render_file(ns, chunk, source).encode("utf-8")
+            data = render_file(ns, chunk, source, generator).encode("utf-8")
             with open(path, "wb") as f:
                 f.write(data)
             paths.append(path)

@@ -98,8 +98,8 @@ bool use_color(const Io& io, const std::string& mode) {
 
 void add_profile_option(CLI::App& sub, std::string& profile) {
   sub.add_option("--profile", profile,
-                 "PyTorch release: a built-in profile (torch-2.14, the default; torch-2.6, torch-1.13, torch-main) "
-                 "or a profile file PATH.toml")
+                 "PyTorch release: a built-in profile (torch-2.14, the default; torch-2.6, torch-1.13, torch-main), "
+                 "a profile file PATH.toml or a directory DIR holding profile.toml (dispatchtool-export)")
       ->capture_default_str();
 }
 
@@ -187,7 +187,7 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
                                                      const std::optional<Location>& given_at) {
   // A profile a repository's configuration names: only a regular file is read.
-  auto p = load_profile(spec, given_at ? io.fs.read_regular : io.fs.read);
+  auto p = load_profile(spec, given_at ? io.fs.read_regular : io.fs.read, io.fs.kind);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {

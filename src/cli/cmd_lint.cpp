@@ -196,8 +196,8 @@ Command add_lint_command(CLI::App& app, const Io& io) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_option("--profile", o->profile,
-                  "PyTorch release: a built-in profile (torch-2.14, torch-2.6, torch-1.13, torch-main) or a profile file PATH.toml "
-                  "[default: the config's profile, else torch-2.14]");
+                  "PyTorch release: a built-in profile (torch-2.14, torch-2.6, torch-1.13, torch-main), a profile file "
+                  "PATH.toml or a directory DIR holding profile.toml [default: the config's profile, else torch-2.14]");
   sub->add_option("--format", o->format,
                   "text (default), json, sarif (GitHub code scanning) or github (workflow commands)")
       ->check(one_of({"text", "json", "sarif", "github"}));

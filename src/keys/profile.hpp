@@ -223,7 +223,8 @@ class Profile {
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 
   friend class ProfileBuilder;
-  friend Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);
+  friend Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read,
+                                                    const FileKindOf& kind);
 };
 
 struct EmbeddedProfile {
@@ -235,7 +236,10 @@ const std::vector<EmbeddedProfile>& embedded_profiles();
 
 inline constexpr std::string_view kDefaultProfile = "torch-2.14";
 
-// `spec` is an embedded profile name or a path ending in ".toml" (read with `read`).
-Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read);
+// `spec` is an embedded profile name, a path ending in ".toml" (read with
+// `read`), or -- given `kind` -- a directory holding profile.toml (what
+// dispatchtool-export writes), whose operator library is then read from disk.
+Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read,
+                                           const FileKindOf& kind = {});
 
 }  // namespace dt

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "base/toml_reader.hpp"
+#include "keys/profile.hpp"
 
 namespace dt::lint {
 
@@ -196,7 +197,16 @@ Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string
     if (auto e = outside_repository(fs, dir, *config->baseline, *config->baseline_where, "baseline", "--baseline"))
       return unexpected(std::move(*e));
   }
-  if (config->profile && config->profile->ends_with(".toml")) {
+  // A profile file, or a profile directory (what dispatchtool-export writes:
+  // a path with a '/' or an existing directory); a built-in's name (as on the
+  // command line, it wins) or an unknown name is left as it is.
+  const auto names_a_path = [&](const std::string& p) {
+    if (std::any_of(embedded_profiles().begin(), embedded_profiles().end(),
+                    [&](const EmbeddedProfile& e) { return p == e.name; }))
+      return false;
+    return p.ends_with(".toml") || p.find('/') != std::string::npos || fs.kind(beside_config(p)) == FileKind::Directory;
+  };
+  if (config->profile && names_a_path(*config->profile)) {
     if (std::filesystem::path(*config->profile).is_relative()) config->profile = beside_config(*config->profile);
     if (auto e = outside_repository(fs, dir, *config->profile, *config->profile_where, "profile", "--profile"))
       return unexpected(std::move(*e));

@@ -18,6 +18,12 @@ fi
 same() { check "$1 is installed (from $2)" cmp "$prefix/$1" "$src/$2"; }
 check "bin/dispatchtool is installed and executable" test -x "$prefix/bin/dispatchtool"
 same share/man/man1/dispatchtool.1 docs/dispatchtool.1
+check "bin/dispatchtool-export is installed and executable" test -x "$prefix/bin/dispatchtool-export"
+same bin/dispatchtool-export tools/dispatchtool-export
+same share/man/man1/dispatchtool-export.1 docs/dispatchtool-export.1
+for f in dispatchtool_export.py gen_profile.py export_corpus.py tomlstr.py; do
+  same "share/dispatchtool/python/$f" "tools/$f"
+done
 same share/bash-completion/completions/dispatchtool completions/dispatchtool.bash
 same share/zsh/vendor-completions/_dispatchtool completions/_dispatchtool
 same share/fish/vendor_completions.d/dispatchtool.fish completions/dispatchtool.fish
@@ -30,6 +36,8 @@ for f in "$src"/docs/schema/*.schema.json; do same "share/doc/dispatchtool/schem
 for f in "$src"/configs/examples/*.toml; do same "share/doc/dispatchtool/examples/${f##*/}" "configs/examples/${f##*/}"; done
 # Nothing else: no test or benchmark binaries, no build files.
 extra=$(cd "$prefix" && find . -type f | grep -v -e '^./bin/dispatchtool$' -e '^./share/man/man1/dispatchtool.1$' \
+  -e '^./bin/dispatchtool-export$' -e '^./share/man/man1/dispatchtool-export.1$' \
+  -e '^./share/dispatchtool/python/[a-z_]*\.py$' \
   -e '^./share/bash-completion/' -e '^./share/zsh/' -e '^./share/fish/' -e '^./share/doc/dispatchtool/')
 [[ -z $extra ]] && ok || bad "unexpected installed files: $extra"
 
@@ -42,6 +50,14 @@ out=$(cd / && dispatchtool table --raw "$prefix/share/doc/dispatchtool/examples/
 out=$(cd / && dispatchtool html -o - "$prefix/share/doc/dispatchtool/examples/custom_op.toml")
 [[ $out == "<!DOCTYPE html>"* && $out == *'"name":"myops::myadd"'* && $out == *"</html>" ]] && ok \
   || bad "installed dispatchtool html on an installed example: ${out:0:200}"
+# The installed dispatchtool-export finds its modules (run by any python3: the
+# shebang's; with no torch it says so, exit 1) and prints where they are.
+out=$(cd / && python3 "$prefix/bin/dispatchtool-export" --module-path)
+[[ $out == "$prefix/share/dispatchtool/python" ]] && ok || bad "installed dispatchtool-export --module-path: $out"
+out=$(cd / && python3 "$prefix/bin/dispatchtool-export" --help)
+[[ $out == *"--import MODULE"* ]] && ok || bad "installed dispatchtool-export --help: ${out:0:200}"
+out=$(cd / && PYTHONPATH="$prefix/share/dispatchtool/python" python3 -c 'import dispatchtool_export, gen_profile, export_corpus; print(dispatchtool_export.export.__name__)')
+[[ $out == export ]] && ok || bad "the installed modules import: $out"
 # man finds the page through the prefix.
 if command -v man >/dev/null; then
   page=$(MANPATH="$prefix/share/man" MANWIDTH=80 man dispatchtool 2>&1 | tr -s ' ')
