@@ -198,11 +198,24 @@ def observe_previous_kernels(torch, ops: Sequence[Op]) -> None:
     the dumps do not show), observed by overriding one of the operator's
     kernels with a Python kernel (boxed, so it does not become that kernel).
     The overriding kernels go away with their Library objects when this
-    returns (collect() checks that every dump is as before)."""
+    returns (collect() checks that every dump is as before).
+    2.x warns once per process (TORCH_WARN_ONCE): with c10's warnAlways on it
+    warns every time, with the same text."""
     import gc
     import warnings
     C = torch._C
     libraries = {}
+    warn_always = C._get_warnAlways()
+    C._set_warnAlways(True)
+    try:
+        _observe(C, ops, libraries, warnings)
+    finally:
+        C._set_warnAlways(warn_always)
+    libraries.clear()
+    gc.collect()
+
+
+def _observe(C, ops, libraries, warnings) -> None:
     for op in ops:
         for key in op.kernels:
             try:
@@ -225,8 +238,6 @@ def observe_previous_kernels(torch, ops: Sequence[Op]) -> None:
                 if m:
                     op.previous_kernel = m.group(1)
             break
-    libraries.clear()
-    gc.collect()
 
 
 def impl_order(op: Op) -> List[str]:

@@ -204,6 +204,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append(toml_array("privateuse1_reserved_names", p.get("privateuse1_reserved_names", [])))
     o.append("meta_on_composite = %s\n" % toml_str(p["meta_on_composite"]))
     o.append("dimname_prints_as_str = %s\n" % ("true" if p["dimname_prints_as_str"] else "false"))
+    if "dimname_in_schemas" in p:      # measured (gen_profile_main.py leaves it out: default true)
+        o.append("dimname_in_schemas = %s\n" % ("true" if p["dimname_in_schemas"] else "false"))
     o.append("# Run-time texts of the AutogradOther ambiguity (ambiguous_autogradother_kernel).\n")
     o.append("ambiguity_assert_prefix = %s\n" % toml_str(p["ambiguity_assert_prefix"]))
     o.append("ambiguity_hint = %s\n" % toml_str(p["ambiguity_hint"]))
@@ -228,6 +230,8 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
     o.append("[python_dispatcher]\n")
     o.append(toml_array("runtime_keys", p["python_dispatcher_runtime_keys"]))
     o.append(toml_array("alias_keys", p["python_dispatcher_alias_keys"]))
+    if p.get("python_dispatcher_duplicates_error"):
+        o.append("duplicates_error = %s\n" % toml_str(p["python_dispatcher_duplicates_error"]))
     o.append("\n# torch.library device types and the key each registers to.\n")
     o.append("[device_types]\n")
     for name, key in p["device_types"]:
@@ -760,15 +764,37 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     n_warn = cap.text.count("Overriding a previously registered kernel")
     override_warning = {2: "always", 1: "once"}.get(n_warn, "?")
     fails.check(override_warning != "?", "override warning count", str(n_warn))
+    # The text TORCH_WARN_ONCE puts before "Overriding ..." (2.x: "Warning only
+    # once for all operators, ...\n  "); 1.13's TORCH_WARN has none.
+    m_pre = re.search(r"\] Warning: (.*?)Overriding a previously registered kernel", cap.text, re.S)
+    fails.check(m_pre is not None, "override warning text", cap.text[:300])
+    override_prefix = m_pre.group(1) if m_pre else ""
+    fails.check((override_prefix != "") == (override_warning == "once"),
+                "override warning prefix only with TORCH_WARN_ONCE", repr(override_prefix))
+    # Per-key exemption.  With "once" the probe above used up the process's
+    # single warning, so every later override would look exempt: measure with
+    # c10's warnAlways on (TORCH_WARN_ONCE then warns every time; exempt keys
+    # skip the warning statement itself), and put the switch back afterwards.
     exempt = []
     override_keys = [k for k in parseable if k not in u.aliases and k != "Undefined"]
-    for k in override_keys:
-        m, op = fresh_op()
-        m.impl_t_t("p", k, "first")
-        with StderrCapture() as cap:
-            m.impl_t_t("p", k, "second")
-        if "Overriding a previously registered kernel" not in cap.text:
-            exempt.append(k)
+    warn_always = C._get_warnAlways()
+    C._set_warnAlways(True)
+    try:
+        for k in override_keys + ["CompositeImplicitAutograd", ""]:
+            m, op = fresh_op()
+            m.impl_t_t("p", k, "first")
+            with StderrCapture() as cap:
+                m.impl_t_t("p", k, "second")
+            warned = "Overriding a previously registered kernel" in cap.text
+            if k in override_keys:
+                if not warned:
+                    exempt.append(k)
+            else:           # alias keys and the catch-all are never exempt (the profile cannot say so)
+                fails.check(warned, "override on %s warns" % (k or "the catch-all"), cap.text[:200])
+    finally:
+        C._set_warnAlways(warn_always)
+    fails.check(len(exempt) < 8, "override-warning exemptions are few (a probe that saw no warning at all "
+                "would list every key)", ", ".join(exempt))
 
     # reserved namespaces / kinds, python library kinds
     import torch.library as tl
@@ -798,6 +824,23 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
     pd_runtime, pd_alias = list(PythonDispatcher.runtime_keys), list(PythonDispatcher.alias_keys)
     for k in pd_runtime + pd_alias:
         fails.check(k in u.value, "PythonDispatcher key %s is a key" % k)
+    # register()'s error texts, raised before it touches the dispatcher (a bare
+    # instance will do).  The duplicates one is release data (its spelling
+    # changed); the tool writes the other two itself, so they must not change.
+    def pd_error(keys):
+        try:
+            PythonDispatcher.register(object.__new__(PythonDispatcher), keys)
+        except RuntimeError as e:
+            return str(e)
+        return None
+    dup = pd_error(["CPU", "CPU"])
+    fails.check(dup is not None and dup.count("['CPU', 'CPU']") == 1, "PythonDispatcher duplicates error", repr(dup))
+    pd_duplicates_error = (dup or "").replace("['CPU', 'CPU']", "{keys}")
+    fails.check(pd_error(["CompositeImplicitAutograd", "CompositeExplicitAutograd"]) ==
+                "Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed.",
+                "PythonDispatcher CIA + CEA error (the tool's text)")
+    fails.check(pd_error(["CUDA"]) == "CUDA is not supported, please select a dispatch key in %s." % (
+                pd_runtime + pd_alias), "PythonDispatcher unsupported-key error (the tool's text)")
 
     # torch.library in 1.13 takes dispatch keys, not device types: the tool
     # maps them as main does, for the names this c10::Device parses.
@@ -865,9 +908,18 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         sch = [ln for ln in C._dispatch_dump(dop).split("\n") if ln.startswith("schema: ")][0]
         dimname_as_str = "str d" in sch
         fails.check(dimname_as_str or "Dimname d" in sch, "Dimname schema printing", sch)
-    except RuntimeError as e:       # 2.x: Dimname is no schema type any more
+        dimname_in_schemas = True
+    except RuntimeError as e:       # 2.14: Dimname is no schema type any more (2.6 still parses it)
         fails.check("unknown type specifier" in str(e), "Dimname refused in schemas", str(e))
         dimname_as_str = False
+        dimname_in_schemas = False
+    for text in ("dtu::f(Dimname[] d) -> ()", "dtu::f() -> Dimname?"):    # the parser agrees with def_
+        try:
+            C.parse_schema(text)
+            parsed = True
+        except RuntimeError:
+            parsed = False
+        fails.check(parsed == dimname_in_schemas, "parse_schema(%r) as def_ does" % text)
 
     # multiple fallbacks for one key (global state: run last)
     mf_exempt = []
@@ -906,6 +958,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "parseable": parseable,
         "override_warning": override_warning,
         "override_warning_exempt": exempt,
+        "override_warning_prefix": override_prefix,
         "multiple_fallbacks_exempt": mf_exempt,
         "reserved_namespaces": reserved,
         "reserved_namespace_kinds": reserved_kinds,
@@ -913,6 +966,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "privateuse1_rename": hasattr(torch.utils, "rename_privateuse1_backend"),
         "meta_on_composite": meta_on_composite,
         "dimname_prints_as_str": dimname_as_str,
+        "dimname_in_schemas": dimname_in_schemas,
         "ambiguity_assert_prefix": amb_prefix,
         "ambiguity_hint": amb_hint,
         "fallbacks": fallbacks,
@@ -921,6 +975,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "device_types": devices,
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),
+        "python_dispatcher_duplicates_error": pd_duplicates_error,
         "_runtime_keys": runtime,
         # The operators themselves are exported by tools/export_corpus.py.
         "operator_library": None,      # set by main()

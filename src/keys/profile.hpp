@@ -78,6 +78,7 @@ struct ProfileQuirks {
   std::vector<std::string> reserved_namespace_kinds;
   bool meta_on_composite_substring = true;
   bool dimname_prints_as_str = false;
+  bool dimname_in_schemas = true;  // false: "Dimname" is no schema type (2.14)
   bool privateuse1_rename = false;                      // torch.utils.rename_privateuse1_backend exists
   std::vector<std::string> privateuse1_reserved_names;  // names it refuses ("in-tree device name")
   std::vector<std::string> python_library_kinds;        // kinds torch.library.Library accepts
@@ -189,6 +190,9 @@ class Profile {
   [[nodiscard]] const std::vector<std::string>& python_dispatcher_alias_keys() const { return pd_alias_keys_; }
   // PythonDispatcher.keys(): runtime_keys + alias_keys.
   [[nodiscard]] std::vector<std::string> python_dispatcher_keys() const;
+  // register()'s error for a list with duplicates, "{keys}" standing for the
+  // list's repr (the spelling changed: 1.13 and 2.6 "Overriden", 2.14 "Overridden").
+  [[nodiscard]] const std::string& python_dispatcher_duplicates_error() const { return pd_duplicates_error_; }
   // torch.library device types ("cpu", "cuda", "default", "privateuseone", ...)
   // and the key each registers to, sorted by name.
   [[nodiscard]] const std::vector<std::pair<std::string, KeyId>>& device_types() const { return device_types_; }
@@ -249,6 +253,7 @@ class Profile {
   std::vector<FallbackSpec> fallbacks_;
   std::vector<CoreLibrary> libraries_;
   std::vector<std::string> pd_runtime_keys_, pd_alias_keys_;
+  std::string pd_duplicates_error_ = "Overriden is not allowed but found duplicates in {keys}.";
   std::vector<std::pair<std::string, KeyId>> device_types_;
   ProfileQuirks quirks_;
   TorchLibraryInfo torch_library_;

@@ -67,6 +67,7 @@ class ProfileBuilder {
                   "reserved_namespace_kinds",
                   "meta_on_composite",
                   "dimname_prints_as_str",
+                  "dimname_in_schemas",
                   "ambiguity_assert_prefix",
                   "ambiguity_hint",
                   "autocast_keys",
@@ -315,6 +316,7 @@ class ProfileBuilder {
       q.meta_on_composite_substring = moc->value == "substring";
     }
     if (auto d = r.boolean("dimname_prints_as_str")) q.dimname_prints_as_str = d->value;
+    if (auto d = r.boolean("dimname_in_schemas")) q.dimname_in_schemas = d->value;
     if (auto d = r.boolean("privateuse1_rename")) q.privateuse1_rename = d->value;
     q.privateuse1_reserved_names = strings(r, "privateuse1_reserved_names");
     q.python_library_kinds = strings(r, "python_library_kinds");
@@ -382,7 +384,7 @@ class ProfileBuilder {
   bool read_python_dispatcher(TableReader& r) {
     if (const toml::table* pd = r.table("python_dispatcher")) {
       TableReader pr(*pd, file_, "the [python_dispatcher] table", &error_);
-      pr.allow_only({"runtime_keys", "alias_keys"});
+      pr.allow_only({"runtime_keys", "alias_keys", "duplicates_error"});
       for (auto [field, list] :
            {std::pair{"runtime_keys", &p_.pd_runtime_keys_}, std::pair{"alias_keys", &p_.pd_alias_keys_}})
         if (auto names = pr.str_array(field))
@@ -390,6 +392,11 @@ class ProfileBuilder {
             if (!p_.find(n.value)) return fail_at(n.where, unknown_key(n.value));
             list->push_back(n.value);
           }
+      if (auto dup = pr.str("duplicates_error")) {
+        if (dup->value.find("{keys}") == std::string::npos)
+          return fail_at(dup->where, "duplicates_error must contain {keys} (where the list's repr goes)");
+        p_.pd_duplicates_error_ = dup->value;
+      }
       if (pr.failed()) return false;
     }
     return true;

@@ -271,7 +271,7 @@ std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
                                    limits::kSchemaBytes, limits::kSchemaBytes));
     return std::nullopt;
   }
-  auto parsed = parse_schema(s.value);
+  auto parsed = parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas});
   if (!parsed) {
     set_error(string_offset_location(text_, s.where, parsed.error().offset),
               fmt::format("malformed schema: {}", parsed.error().message));

@@ -67,9 +67,12 @@ Registry python_dispatcher_registry(const Profile& profile) {
 
 Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys) {
   const std::set<std::string> unique(keys.begin(), keys.end());
-  if (unique.size() != keys.size())
-    return unexpected(
-        make_error(fmt::format("Overriden is not allowed but found duplicates in {}.", python_list_repr(keys))));
+  if (unique.size() != keys.size()) {
+    std::string text = reg.profile().python_dispatcher_duplicates_error();
+    const std::size_t at = text.find("{keys}");  // the profile builder requires it
+    text.replace(at, 6, python_list_repr(keys));
+    return unexpected(make_error(std::move(text)));
+  }
   if (unique.count("CompositeImplicitAutograd") && unique.count("CompositeExplicitAutograd"))
     return unexpected(
         make_error("Registration to both CompositeImplicitAutograd and CompositeExplicitAutograd is not allowed."));

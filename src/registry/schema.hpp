@@ -64,6 +64,12 @@ struct SchemaError {
   std::string message;     // e.g. "expected '->' after the argument list, found 'Tensor'"
 };
 
+struct SchemaParseOptions {
+  // Whether "Dimname" is a type: 1.13 and 2.6 parse it (as str); 2.14
+  // refuses it ("unknown type specifier"), as the release's profile says.
+  bool dimname = true;
+};
+
 struct SchemaPrintOptions {
   // PyTorch 1.13 parses Dimname as str and prints it as "str"; newer
   // releases print "Dimname".
@@ -90,7 +96,7 @@ struct SchemaPrintOptions {
 // Union and Optional types follow c10's rules (schema_type_tree.hpp), torch
 // 1.13's printing of a Union that holds Scalar ("Union(, str, Scalar)")
 // included.
-Expected<Schema, SchemaError> parse_schema(std::string_view text);
+Expected<Schema, SchemaError> parse_schema(std::string_view text, const SchemaParseOptions& opt = {});
 
 // "ns::name.overload(args) -> returns" ("(args) -> returns" when nameless).
 std::string print_schema(const Schema& s, const SchemaPrintOptions& opt = {});

@@ -209,8 +209,8 @@ bool Parser::parse_argument(SchemaArgument& arg, bool is_return) {
 
 }  // namespace schema_detail
 
-Expected<Schema, SchemaError> parse_schema(std::string_view text) {
-  schema_detail::Parser parser(text);
+Expected<Schema, SchemaError> parse_schema(std::string_view text, const SchemaParseOptions& opt) {
+  schema_detail::Parser parser(text, opt);
   Schema schema;
   if (!parser.parse_schema(schema)) return unexpected(parser.take_error());
   return schema;

@@ -89,7 +89,7 @@ inline constexpr std::int64_t kMaxListSize = 65535;
 // failure (every parse_* member returns false at the first error).
 class Parser {
  public:
-  explicit Parser(std::string_view text) : lex_(text) {}
+  explicit Parser(std::string_view text, SchemaParseOptions opt = {}) : lex_(text), opt_(opt) {}
 
   [[nodiscard]] bool parse_schema(Schema& s);
   // A type on its own, as in SchemaArgument::type.
@@ -186,6 +186,7 @@ class Parser {
   };
 
   Lexer lex_;
+  SchemaParseOptions opt_;
   SchemaError error_;
   std::size_t type_depth_ = 0;        // types being parsed inside each other (limits::kSchemaTypeDepth)
   std::size_t default_elements_ = 0;  // elements sized-list defaults expanded to (limits::kSchemaDefaultElements)

@@ -188,6 +188,7 @@ bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, b
     if (tree != nullptr) node = TypeNode{Kind::Class, out.substr(start), {}};
     return true;
   }
+  if (word == "Dimname" && !opt_.dimname) return fail("unknown type 'Dimname' (this release's schemas have no Dimname)");
   if (const BaseType* base = find_base_type(word)) {
     advance();
     out += mode == Mode::Real ? base->real : base->fake;

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Random PythonDispatcher sessions: dispatchtool --register vs torch 1.13 (or the main model).
+"""Random PythonDispatcher sessions: dispatchtool --register vs torch 1.13 / 2.x (or the main model).
 
     /usr/bin/python3 tests/oracle/python_dispatcher.py --tool build/dispatchtool --seed 0 --sessions 300
     /usr/bin/python3 tests/oracle/python_dispatcher.py --tool build/dispatchtool --profile torch-main \\
         --model-dir ../shared/reference --seed 0 --sessions 300
+    tools/oracle-env python torch-2.14 tests/oracle/python_dispatcher.py --tool build/dispatchtool \
+        --profile torch-2.14 --seed 0 --sessions 100
 
 A session is a fresh torch._python_dispatcher.PythonDispatcher() and 1-3
 register() calls of 0-4 keys each, drawn mostly from its keys() but also with
@@ -23,7 +25,8 @@ key stay registered in torch, so the tool is also run with the calls before
 the error plus that prefix (`--register` of the keys before the unsupported
 one) and must reproduce the dispatcher's state after the error.
 
-torch-1.13: the real PythonDispatcher (each instance is deleted and collected
+torch-1.13, torch-2.6, torch-2.14 (the latter two in their chroots, through
+tools/oracle-env): the real PythonDispatcher (each instance is deleted and collected
 before the next one is built -- a second live instance would define
 __test__::foo twice).  torch-main: dispatch_model's pd_register /
 pd_dispatch_table / pd_registrations on an Operator of dispatch_model.MAIN
@@ -96,12 +99,13 @@ def quiet_stderr():
 
 
 class TorchPD:
-    name = "torch 1.13 PythonDispatcher"
-
     def __init__(self):
         import warnings
         warnings.simplefilter("ignore")
+        import torch
         import torch._python_dispatcher as tpd
+        self.name = "torch %s PythonDispatcher" % torch.__version__
+        self.C = torch._C
         self.cls = tpd.PythonDispatcher
 
     def run(self, calls) -> Tuple[Optional[int], Optional[str], str, str]:
@@ -119,7 +123,10 @@ class TorchPD:
             return err_at, err, d.dispatchTable(), d.registrations()
         finally:
             del d
-            gc.collect()
+            # Usually the library dies with the instance; a full collection
+            # (slow in a process that imported torch: ~0.7 s) only if not.
+            if self.C._dispatch_dump("__test__::foo"):
+                gc.collect()
 
 
 class ModelPD:
@@ -165,10 +172,10 @@ def udiff(exp, act, a, b):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True)
-    ap.add_argument("--profile", choices=("torch-1.13", "torch-main"), default="torch-1.13")
+    ap.add_argument("--profile", choices=("torch-1.13", "torch-2.6", "torch-2.14", "torch-main"), default="torch-1.13")
     ap.add_argument("--oracle", choices=("torch", "model"), default=None,
-                    help="torch (torch-1.13 only) or the reference model (default: torch for "
-                         "torch-1.13, model for torch-main)")
+                    help="torch (torch-1.13, torch-2.x) or the reference model (torch-1.13, torch-main) "
+                         "(default: torch, model for torch-main)")
     ap.add_argument("--model-dir", default=DEFAULT_MODEL_DIR)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sessions", type=int, default=300)
@@ -179,12 +186,19 @@ def main(argv=None) -> int:
     oracle_kind = args.oracle or ("model" if args.profile == "torch-main" else "torch")
     if args.profile == "torch-main" and oracle_kind == "torch":
         ap.error("torch-main has no live oracle; use --oracle model")
+    if oracle_kind == "model" and args.profile not in ("torch-main", "torch-1.13"):
+        ap.error("the reference model has no %s universe; use the torch oracle (in its chroot)" % args.profile)
     if oracle_kind == "torch":
         try:
-            __import__("torch")
+            torch = __import__("torch")
         except Exception:        # noqa: BLE001
             print("%s: SKIP: torch not importable (install python3-torch)" % PROG)
             return SKIP
+        want = args.profile.split("-", 1)[1]
+        if args.profile != "torch-1.13" and not (torch.__version__ + ".").startswith(want + "."):
+            print("%s: --profile %s, but the torch here is %s (run it with tools/oracle-env python %s)"
+                  % (PROG, args.profile, torch.__version__, args.profile))
+            return 1
         oracle = TorchPD()
     else:
         if not os.path.exists(os.path.join(args.model_dir, "dispatch_model.py")):

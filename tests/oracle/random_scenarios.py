@@ -1,11 +1,13 @@
 #!/usr/bin/python3
-"""Random registration scenarios: dispatchtool vs the real torch 1.13 (or the reference model).
+"""Random registration scenarios: dispatchtool vs the real torch 1.13 / 2.x (or the reference model).
 
     /usr/bin/python3 tests/oracle/random_scenarios.py --tool build/dispatchtool \\
         --profile torch-1.13 --seed 0 --cases 1000 --workdir build/oracle/random-113-0 [--check-warnings]
     /usr/bin/python3 tests/oracle/random_scenarios.py --tool build/dispatchtool \\
         --profile torch-main --model-dir ../shared/reference --seed 0 --cases 1000 --workdir DIR
     /usr/bin/python3 tests/oracle/random_scenarios.py ... --profile torch-1.13 --oracle model ...
+    tools/oracle-env python torch-2.14 tests/oracle/random_scenarios.py --tool build/dispatchtool \
+        --profile torch-2.14 --seed 0 --cases 300 --workdir build/oracle/torch-2.14/random-0
 
 One *case* is a fresh namespace with 1-4 operators (overloads of a few base
 names), each defined (90 %) or dangling, with 0-7 kernels drawn as in spec
@@ -24,7 +26,8 @@ run also registers 1-3 backend fallbacks (or one alias key's worth) in a file
 of its own at a random position of the command line.
 
 Oracles:
-  torch (torch-1.13; the default there): the blocks are replayed, in
+  torch (torch-1.13, torch-2.6, torch-2.14 -- run the 2.x ones in their chroot
+    with tools/oracle-env; the default there): the blocks are replayed, in
     command-line order, in the live torch: _dispatch_library(kind, ns, key,
     linenum=N), def_ / def_legacy, impl_t_t(name, dispatch, debug) for typed
     kernels, impl(name, dispatch, fn) for Python kernels, and
@@ -36,6 +39,11 @@ Oracles:
     kernel --, impl_t_t, impl_tt_t; torch.library has no fallthrough_kernel),
     a typed kernel without inferred schema (the [[def]] `dispatch` shorthand)
     or a non-fallthrough backend fallback, so those are left out here.
+    2.x: the same bindings (the key pools are the release's parseable keys
+    from its profile, the fallback keys those without a core fallback there);
+    the override warning is TORCH_WARN_ONCE -- one per process, none for the
+    exempt keys (2.6: Meta; 2.14: Meta, MTIA) -- and its glog line reads
+    "[W1125 12:44:12.559269283 OperatorEntry.cpp:154] Warning: ...".
   model (torch-main, or --oracle model): the reference model's Universe (MAIN,
     or V113 which is verified against torch) with Operator.register,
     dump_table, dump_state; no torch needed.  Also draws fallthrough kernels,
@@ -246,16 +254,43 @@ class Case:
     libs: List[Lib]
 
 
-def choose_fallbacks(rng: random.Random, main: bool, kernels_ok: bool) -> List[Fallback]:
-    if rng.random() < 0.2:
-        keys = [rng.choice(FALLBACK_ALIASES_MAIN if main else FALLBACK_ALIASES_113)]
+def choose_fallbacks(rng: random.Random, main: bool, kernels_ok: bool, release=None) -> List[Fallback]:
+    if release is not None:
+        key_pool, alias_pool = release.fallback_keys, release.fallback_aliases
+    elif main:
+        key_pool, alias_pool = FALLBACK_KEYS_MAIN, FALLBACK_ALIASES_MAIN
     else:
-        keys = rng.sample(FALLBACK_KEYS_MAIN if main else FALLBACK_KEYS_113, rng.randint(1, 3))
+        key_pool, alias_pool = FALLBACK_KEYS_113, FALLBACK_ALIASES_113
+    if rng.random() < 0.2:
+        keys = [rng.choice(alias_pool)]
+    else:
+        keys = rng.sample(key_pool, rng.randint(1, 3))
     out = []
     for i, k in enumerate(keys):
         ft = not kernels_ok or rng.random() < 0.5
         out.append(Fallback(k, "registered at /dev/null:%d" % (9000 + i) if ft else "fb_%s" % k, ft))
     return out
+
+
+class Release:
+    """The key pools of a live 2.x release, read off its (measured) profile:
+    every key it parses; the H.2 extras it parses (main's extras included:
+    MTIA, MAIA, ... where the release has them); fallback keys without a core
+    fallback of the release (registering a second one is an error)."""
+
+    def __init__(self, profile_path: str):
+        import tomllib
+        with open(profile_path, "rb") as f:
+            p = tomllib.load(f)
+        parse = set(p["parseable"])
+        core_fb = {fb["key"] for fb in p.get("fallback", [])}
+        self.parseable = [k for k in p["parseable"] if k != "Undefined"]
+        self.extra = [k for k in dict.fromkeys(H2_EXTRA + MAIN_EXTRA) if k is None or k in parse]
+        self.fallback_keys = [k for k in dict.fromkeys(FALLBACK_KEYS_113 + FALLBACK_KEYS_MAIN)
+                              if k in parse and k not in core_fb]
+        # CEANF's runtime set holds Meta (2.x's CEANF excludes only XLA and Lazy),
+        # which has a core fallback there.
+        self.fallback_aliases = FALLBACK_ALIASES_MAIN
 
 
 def qualname(ns: str, base: str, overload: str) -> str:
@@ -271,10 +306,14 @@ class Generator:
     `dispatch = {}` shorthands (only when the oracle is the model); enum: every
     key of the universe (the 10 % "any key" pool; default: what 1.13 parses)."""
 
-    def __init__(self, rng: random.Random, main_keys: bool, rich: bool, enum: Optional[List[str]] = None):
+    def __init__(self, rng: random.Random, main_keys: bool, rich: bool, enum: Optional[List[str]] = None,
+                 release: Optional[Release] = None):
         self.rng = rng
         self.rich = rich
-        if main_keys:
+        if release is not None:
+            self.extra = list(release.extra)
+            enum = release.parseable
+        elif main_keys:
             self.extra = [k for k in H2_EXTRA if k != "ORT"] + MAIN_EXTRA
         else:
             self.extra = list(H2_EXTRA)
@@ -549,13 +588,14 @@ def capture_stderr():
         tmp.close()
 
 
-_GLOG = re.compile(r"(?m)^W\d{4,8} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.]+:\d+\] Warning: ")
+_GLOG = re.compile(r"(?m)^(?:W\d{4,8} \d\d:\d\d:\d\d\.\d+ +\d+ [\w.]+:\d+"       # 1.13
+                   r"|\[W\d{4} \d\d:\d\d:\d\d\.\d+ [\w.]+:\d+)\] Warning: ")    # 2.x
 _TOOL_MSG = re.compile(r"(?m)^.+?:\d+:\d+: (warning|note|error): ")
 
 
 def parse_glog_warnings(text: str) -> List[str]:
-    """torch 1.13's TORCH_WARN lines (glog) -> warning texts without the
-    ' (function registerKernel)' suffix."""
+    """torch's TORCH_WARN lines (glog) -> warning texts without the
+    ' (function registerKernel)' suffix (2.x, TORCH_WARN_ONCE: ' (function operator())')."""
     out = []
     starts = list(_GLOG.finditer(text))
     for i, m in enumerate(starts):
@@ -563,7 +603,7 @@ def parse_glog_warnings(text: str) -> List[str]:
         body = text[m.end():end]
         body = "\n".join(ln for ln in body.split("\n") if not ln.startswith("WARNING: Logging before"))
         body = body.rstrip("\n")
-        body = re.sub(r" \(function \w+\)$", "", body)
+        body = re.sub(r" \(function (?:\w+|operator\(\))\)$", "", body)
         body = re.sub(r" \(Triggered internally at .*\.\)$", "", body)
         out.append(body)
     return out
@@ -595,11 +635,13 @@ def _py_kernel(*args, **kwargs):       # body of every Python kernel (never call
 
 
 class TorchOracle:
-    name = "torch 1.13"
+    replayed = False                  # has this process replayed anything yet?
 
     def __init__(self, torch):
         import warnings
         warnings.simplefilter("ignore")
+        self.name = "torch " + torch.__version__
+        self.py_no_key = "" if torch.__version__.startswith("1.") else "Undefined"
         self.torch = torch
         self.C = torch._C
         self.keep = []
@@ -611,11 +653,21 @@ class TorchOracle:
         The C++ override warnings torch prints meanwhile are kept in
         self.warnings."""
         C = self.C
+        # A replay after the first one (the minimizer's) stands for a fresh
+        # process: 2.x's TORCH_WARN_ONCE has been used up by then, so warn
+        # always and keep the first warning, which is the one a fresh process
+        # prints (exempt keys skip the warning either way).
+        once = not self.torch.__version__.startswith("1.")
+        fresh = once and TorchOracle.replayed
+        TorchOracle.replayed = True
+        if fresh:
+            saved = C._get_warnAlways()
+            C._set_warnAlways(True)
         with capture_stderr() as cap:
             for lib in libs:
                 if lib.kind == "FALLBACK":
                     for f in lib.entries:
-                        assert f.fallthrough, "1.13 registers only fallthrough fallbacks from Python"
+                        assert f.fallthrough, "the oracle registers only fallthrough fallbacks from Python"
                         line = int(f.kernel.rsplit(":", 1)[1])
                         L = C._dispatch_library("IMPL", "_", f.key, linenum=line)
                         L.fallback_fallthrough()
@@ -638,12 +690,18 @@ class TorchOracle:
                         if e.spelling == "key" and lib.key is not None:
                             disp = lib.key
                         if e.kind == "python":
-                            L.impl(name, disp, _py_kernel)
+                            # 2.x's impl() takes a DispatchKey: "" no longer
+                            # parses; "Undefined" is the catch-all (or the
+                            # block's key), as "" was in 1.13.
+                            L.impl(name, disp or self.py_no_key, _py_kernel)
                         elif e.kind == "typed":
                             L.impl_t_t(name, dispatch=disp, debug=e.kernel)
                         else:
-                            raise AssertionError("1.13 cannot register %s kernels" % e.kind)
+                            raise AssertionError("the torch oracle does not register %s kernels" % e.kind)
         self.warnings = parse_glog_warnings(cap.text)
+        if fresh:
+            C._set_warnAlways(saved)
+            self.warnings = self.warnings[:1]
 
     def dumps(self, ops: List[str]) -> Dict[str, Tuple[str, str]]:
         return {op: (self.C._dispatch_dump_table(op), self.C._dispatch_dump(op)) for op in ops}
@@ -994,13 +1052,14 @@ class Minimizer:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", required=True, help="path to the dispatchtool binary")
-    ap.add_argument("--profile", choices=("torch-1.13", "torch-main"), default="torch-1.13")
+    ap.add_argument("--profile", choices=("torch-1.13", "torch-2.6", "torch-2.14", "torch-main"),
+                    default="torch-1.13")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--oracle", choices=("torch", "model"), default=None,
-                    help="where expected texts come from: the live torch (torch-1.13 only) or the "
-                         "reference model (default: torch for torch-1.13, model for torch-main)")
+                    help="where expected texts come from: the live torch (torch-1.13, torch-2.x) or the "
+                         "reference model (torch-1.13, torch-main) (default: torch, model for torch-main)")
     ap.add_argument("--model-dir", default=DEFAULT_MODEL_DIR,
                     help="directory of dispatch_model.py (default: %(default)s)")
     ap.add_argument("--profile-file", default=None,
@@ -1012,16 +1071,19 @@ def main(argv=None) -> int:
                     help="register no backend fallbacks (default: 1-3 keys, or one alias key, per run)")
     ap.add_argument("--check-warnings", action="store_true",
                     help="torch oracle only: also compare the override warnings the tool prints on "
-                         "stderr with the ones torch 1.13 prints while registering")
+                         "stderr with the ones torch prints while registering")
     ap.add_argument("--max-diffs", type=int, default=3)
     ap.add_argument("--max-repros", type=int, default=3, help="minimal reproducers to search and print")
     args = ap.parse_args(argv)
     t_start = time.perf_counter()
     main_profile = args.profile == "torch-main"
+    release = None                   # 2.x key pools (torch oracle, torch-2.x)
 
     oracle_kind = args.oracle or ("model" if main_profile else "torch")
     if main_profile and oracle_kind == "torch":
         ap.error("torch-main has no live oracle; use --oracle model")
+    if oracle_kind == "model" and args.profile not in ("torch-main", "torch-1.13"):
+        ap.error("the reference model has no %s universe; use the torch oracle (in its chroot)" % args.profile)
     if oracle_kind == "model":
         if not os.path.exists(os.path.join(args.model_dir, "dispatch_model.py")):
             print("%s: SKIP: reference model not found in %s" % (PROG, args.model_dir))
@@ -1039,8 +1101,16 @@ def main(argv=None) -> int:
             print("%s: SKIP: torch not importable (install python3-torch)" % PROG)
             return SKIP
         factory = lambda: TorchOracle(torch)               # noqa: E731
-        gen = Generator(random.Random(args.seed), False, False)
         problems = []
+        if args.profile != "torch-1.13":
+            want = args.profile.split("-", 1)[1]
+            if not re.match(re.escape(want) + r"(\.|\+|$)", torch.__version__):
+                print("%s: --profile %s, but the torch here is %s (run it with tools/oracle-env python %s)"
+                      % (PROG, args.profile, torch.__version__, args.profile))
+                return 1
+            release = Release(args.profile_file or os.path.join(ROOT, "configs", "profiles",
+                                                                  args.profile + ".toml"))
+        gen = Generator(random.Random(args.seed), False, False, release=release)
     for p in problems:
         print("%s: profile/model mismatch: %s" % (PROG, p))
 
@@ -1051,7 +1121,7 @@ def main(argv=None) -> int:
     fb_lib = None
     if not args.no_fallbacks:
         fbr = random.Random(args.seed * 31 + 5)
-        fb_lib = Lib("", "FALLBACK", None, 0, choose_fallbacks(fbr, main_profile, oracle_kind == "model"))
+        fb_lib = Lib("", "FALLBACK", None, 0, choose_fallbacks(fbr, main_profile, oracle_kind == "model", release))
         libs.insert(fbr.randint(0, len(libs)), fb_lib)
         print("%s: backend fallbacks: %s" % (PROG, ", ".join(
             "%s (%s)" % (f.key, "fallthrough" if f.fallthrough else "kernel") for f in fb_lib.entries)))

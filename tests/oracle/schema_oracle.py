@@ -2,7 +2,9 @@
 """Schema types against the live torch: Unions, Optionals and what nests in them.
 
     /usr/bin/python3 tests/oracle/schema_oracle.py --tool build/dispatchtool
-        [--count 3000] [--seed 1] [--workdir DIR] [--show N]
+        [--count 3000] [--seed 1] [--workdir DIR] [--show N] [--profile torch-1.13]
+    tools/oracle-env python torch-2.14 tests/oracle/schema_oracle.py --tool build/dispatchtool \
+        --profile torch-2.14 [...]
 
 Generates --count random argument and return types (seeded, so every run sees
 the same ones) from a grammar of base types, type variables, T[], T?,
@@ -49,6 +51,8 @@ FIXED = [
     "Union(int, str)[]", "Union(int, str)?[]", "(Union(int, str)?, Scalar?)", "Dict(str, Union(int, None))",
     "Future(Union(Scalar, None))", "Union(Scalar)??", "Union(Scalar)(a)??", "Scalar(a)??",
     "Union(int?, str)(a!)?", "Union(int, None)(a)", "Union(Tensor, None)(a)?", "Union(Tensor, None)(a!)",
+    # 1.13 and 2.6 parse Dimname as str; 2.14 refuses it (the profile's dimname_in_schemas).
+    "Dimname", "Dimname[]", "Dimname?", "Union(Dimname, int)", "Dict(str, Dimname)", "(Dimname, Tensor)",
 ]
 
 
@@ -117,9 +121,9 @@ def write_defs(path, texts):
             f.write("[[def]]\nschema = %s\n" % toml_str(s.split("::", 1)[1]))
 
 
-def tool_schemas(tool, path):
-    p = subprocess.run([tool, "registrations", "--raw", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=600)
+def tool_schemas(tool, profile, path):
+    p = subprocess.run([tool, "registrations", "--raw", "--profile", profile, path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=600)
     if p.returncode != 0:
         return None, p.stderr.decode("utf-8", "replace")
     lines = p.stdout.decode("utf-8", "surrogateescape").splitlines()
@@ -133,6 +137,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workdir")
     ap.add_argument("--show", type=int, default=20, help="mismatches to print")
+    ap.add_argument("--profile", default="torch-1.13",
+                    help="the tool's --profile: the release whose torch runs this script (default: %(default)s)")
     args = ap.parse_args()
     try:
         import torch  # noqa: F401
@@ -152,13 +158,13 @@ def main():
     # Every schema torch accepts, in one file: the tool prints each as torch does.
     path = os.path.join(workdir, "valid.toml")
     write_defs(path, [s for s, _ in valid])
-    got, err = tool_schemas(args.tool, path)
+    got, err = tool_schemas(args.tool, args.profile, path)
     if got is None:
         # Find the culprits one by one.
         for s, e in valid:
             one = os.path.join(workdir, "one.toml")
             write_defs(one, [s])
-            g, err = tool_schemas(args.tool, one)
+            g, err = tool_schemas(args.tool, args.profile, one)
             if g is None:
                 failures.append("%s\n  torch: %s\n  tool rejects it: %s" % (s, e, err.strip()))
     else:
@@ -172,7 +178,8 @@ def main():
     for s in invalid:
         one = os.path.join(workdir, "one.toml")
         write_defs(one, [s])
-        p = subprocess.run([args.tool, "registrations", "--raw", one], stdout=subprocess.PIPE,
+        p = subprocess.run([args.tool, "registrations", "--raw", "--profile", args.profile, one],
+                           stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=60)
         stderr = p.stderr.decode("utf-8", "replace")
         if p.returncode != 2 or not stderr.startswith(one + ":") or ": error: " not in stderr or p.stdout:

@@ -182,3 +182,124 @@ TEST_CASE("tags: the release's vocabulary, and the registry's answer for an unkn
 }
 
 }  // namespace dt::test
+
+// ---------------------------------------------------------------------------
+// Where the measured 2.6 and 2.14 profiles (gen_profile.py on the real Debian
+// builds, checked by ctest oracle.torch-2.6.profile / oracle.torch-2.14.profile)
+// differ from each other and from 1.13.
+
+namespace dt::test {
+
+namespace {
+
+// Position of a key in the table order (runtime keys), or -1.
+int row_of(const Profile& p, std::string_view name) {
+  const auto k = p.find(name);
+  if (!k || !p.is_runtime(*k)) return -1;
+  const auto& rt = p.runtime_keys();
+  return static_cast<int>(std::find(rt.begin(), rt.end(), *k) - rt.begin());
+}
+
+const FallbackSpec* fallback_of(const Profile& p, std::string_view name) {
+  for (const auto& f : p.fallbacks())
+    if (p.name_of(f.key) == name) return &f;
+  return nullptr;
+}
+
+bool parseable(const Profile& p, std::string_view name) {
+  const auto k = p.find(name);
+  return k && p.key(*k).parseable;
+}
+
+}  // namespace
+
+TEST_CASE("releases: key order -- Python and Fake swapped, Named gone, MAIA a backend in 2.14") {
+  const Profile& p26 = profile("torch-2.6");
+  const Profile& p214 = profile("torch-2.14");
+  CHECK(row_of(p26, "Python") < row_of(p26, "Fake"));
+  CHECK(row_of(p214, "Fake") < row_of(p214, "Python"));
+  CHECK(row_of(p26, "Named") > 0);
+  CHECK_FALSE(p214.find("Named").has_value());
+  CHECK(p26.key(*p26.find("MAIA")).kind == KeyKind::Functionality);
+  CHECK(p214.key(*p214.find("MAIA")).kind == KeyKind::PerBackend);
+  CHECK(std::find(p26.backends().begin(), p26.backends().end(), "MAIA") == p26.backends().end());
+  CHECK(std::find(p214.backends().begin(), p214.backends().end(), "MAIA") != p214.backends().end());
+  CHECK(row_of(p214, "AutogradMAIA") > 0);
+  CHECK_FALSE(p26.find("AutogradMAIA").has_value());
+}
+
+TEST_CASE("releases: CompositeImplicitAutograd covers Functionalize in 2.6 only") {
+  for (const char* rel : {"torch-1.13", "torch-2.6", "torch-2.14"}) {
+    CAPTURE(rel);
+    const Profile& p = profile(rel);
+    const auto members = names(p, p.alias_members(*p.find("CompositeImplicitAutograd")));
+    const bool has = std::find(members.begin(), members.end(), "Functionalize") != members.end();
+    CHECK(has == (std::string(rel) == "torch-2.6"));
+  }
+}
+
+TEST_CASE("releases: AutogradOther's backends hold MAIA in 2.6 (a functionality key there), not in 2.14") {
+  const Profile& p26 = profile("torch-2.6");
+  const Profile& p214 = profile("torch-2.14");
+  CHECK(Profile::has(p26.autogradother_backends(), p26.key(*p26.find("MAIA")).bits));
+  CHECK_FALSE(Profile::has(p214.autogradother_backends(), p214.key(*p214.find("MAIA")).bits));
+  CHECK(p214.name_of(p214.autograd_key_for_backend_of(*p214.find("MAIA"))) == "AutogradMAIA");
+  CHECK(Profile::has(p214.autogradother_backends(), p214.key(*p214.find("FPGA")).bits));
+}
+
+TEST_CASE("releases: backend fallbacks -- boxed Autograd<B> in 2.x, fallthrough in 1.13, PrivateUse1/MAIA, Meta") {
+  for (const char* rel : {"torch-1.13", "torch-2.6", "torch-2.14"}) {
+    CAPTURE(rel);
+    const Profile& p = profile(rel);
+    const bool v1 = std::string(rel) == "torch-1.13";
+    for (const char* k : {"AutogradOther", "AutogradCPU", "AutogradCUDA", "AutogradXLA", "AutogradLazy"}) {
+      CAPTURE(k);
+      const FallbackSpec* f = fallback_of(p, k);
+      REQUIRE(f != nullptr);
+      CHECK(f->fallthrough == v1);
+    }
+    CHECK((fallback_of(p, "Meta") != nullptr) == !v1);
+    CHECK((fallback_of(p, "AutogradMeta") != nullptr) == !v1);
+  }
+  const Profile& p26 = profile("torch-2.6");
+  const Profile& p214 = profile("torch-2.14");
+  CHECK(fallback_of(p26, "AutogradPrivateUse1") == nullptr);
+  REQUIRE(fallback_of(p214, "AutogradPrivateUse1") != nullptr);
+  CHECK_FALSE(fallback_of(p214, "AutogradPrivateUse1")->fallthrough);
+  REQUIRE(fallback_of(p214, "AutogradMAIA") != nullptr);
+  CHECK(fallback_of(p26, "Named") != nullptr);
+  CHECK(fallback_of(p214, "AutocastMTIA") != nullptr);
+  CHECK(fallback_of(p26, "AutocastMTIA") == nullptr);
+}
+
+TEST_CASE("releases: the override warning -- always (1.13), once with a prefix (2.x), exempt Meta (2.6), +MTIA (2.14)") {
+  const auto exempt = [](const Profile& p) { return names(p, p.quirks().override_warning_exempt); };
+  CHECK_FALSE(profile("torch-1.13").quirks().override_warning_once);
+  CHECK(exempt(profile("torch-1.13")).empty());
+  CHECK(profile("torch-1.13").quirks().override_warning_prefix.empty());
+  for (const char* rel : {"torch-2.6", "torch-2.14"}) {
+    const Profile& p = profile(rel);
+    CHECK(p.quirks().override_warning_once);
+    CHECK(p.quirks().override_warning_prefix ==
+          "Warning only once for all operators,  other operators may also be overridden.\n  ");
+  }
+  CHECK(exempt(profile("torch-2.6")) == std::vector<std::string>{"Meta"});
+  CHECK(exempt(profile("torch-2.14")) == std::vector<std::string>{"MTIA", "Meta"});
+}
+
+TEST_CASE("releases: names Python can parse -- AutocastMTIA new in 2.14, Named gone") {
+  const Profile& p26 = profile("torch-2.6");
+  const Profile& p214 = profile("torch-2.14");
+  CHECK_FALSE(parseable(p26, "AutocastMTIA"));
+  CHECK(parseable(p214, "AutocastMTIA"));
+  CHECK(parseable(p26, "Named"));
+  CHECK_FALSE(parseable(p214, "Named"));
+  CHECK(parseable(p214, "MAIA"));
+  CHECK(parseable(p26, "MAIA"));
+  CHECK_FALSE(parseable(p26, "AutogradMAIA"));
+  CHECK_FALSE(parseable(p214, "AutogradMAIA"));  // a runtime key Python cannot name
+  CHECK(p26.quirks().dimname_in_schemas);
+  CHECK_FALSE(p214.quirks().dimname_in_schemas);
+}
+
+}  // namespace dt::test

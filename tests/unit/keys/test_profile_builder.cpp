@@ -89,6 +89,8 @@ TEST_CASE("ProfileBuilder: errors point at what is wrong") {
   no_other.replace(no_other.find("\"AutogradOther\", "), 17, "");
   // At the list that lacks it.
   CHECK(build_error(no_other) == "p.toml:3:17: error: the profile must define the key 'AutogradOther'\n");
+  CHECK(build_error(kTiny + "[python_dispatcher]\nduplicates_error = \"duplicates\"\n") ==
+        "p.toml:7:20: error: duplicates_error must contain {keys} (where the list's repr goes)\n");
 }
 
 namespace {

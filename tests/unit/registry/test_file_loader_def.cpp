@@ -29,6 +29,16 @@ TEST_CASE("schema errors point into the file, through escapes, multi-line string
   CHECK(bom.substr(0, bom.find(": error:")) == "a.toml:1:38");
 }
 
+TEST_CASE("[[def]]: Dimname is a type in 1.13 and 2.6 (printed as str) and refused by 2.14 (measured)") {
+  const Files f = {{"a.toml", "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x, Dimname d) -> ()\"\n"}};
+  for (const char* rel : {"torch-1.13", "torch-2.6"}) {
+    const auto l = must_load(rel, f);
+    CHECK(raw_registrations(l, "t::f").find("schema: t::f(Tensor x, str d) -> ()\n") != std::string::npos);
+  }
+  CHECK(error_of(f, "torch-2.14") ==
+        "a.toml:3:23: error: malformed schema: unknown type 'Dimname' (this release's schemas have no Dimname)\n");
+}
+
 TEST_CASE("dispatch shorthand registers in document order, not in key order") {
   // "CUDA, CPU" sorts before "CPU" in a TOML table; as written, CPU's second
   // kernel is the newer one and wins.

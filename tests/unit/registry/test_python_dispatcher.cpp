@@ -18,6 +18,20 @@ TEST_CASE("spec E.3: PythonDispatcher checks and messages") {
   CHECK(reg.find(kPythonDispatcherOp)->get(*reg.profile().find("CPU")) != nullptr);
 }
 
+TEST_CASE("register()'s duplicates error is the release's text (measured: 2.14 fixed the spelling)") {
+  for (const char* rel : {"torch-1.13", "torch-2.6"}) {
+    Registry reg = python_dispatcher_registry(profile(rel));
+    CHECK(python_dispatcher_register(reg, {"CPU", "XLA", "CPU"}).error().message ==
+          "Overriden is not allowed but found duplicates in ['CPU', 'XLA', 'CPU'].");
+  }
+  Registry reg = python_dispatcher_registry(profile("torch-2.14"));
+  CHECK(python_dispatcher_register(reg, {"CPU", "XLA", "CPU"}).error().message ==
+        "Overridden is not allowed but found duplicates in ['CPU', 'XLA', 'CPU'].");
+  // {keys} is replaced once, by the repr: braces in the keys stay as they are.
+  CHECK(python_dispatcher_register(reg, {"{keys}", "{keys}"}).error().message ==
+        "Overridden is not allowed but found duplicates in ['{keys}', '{keys}'].");
+}
+
 TEST_CASE("python_dispatcher_registry: the demo operator, as PythonDispatcher's constructor defines it") {
   const Registry reg = python_dispatcher_registry(profile("torch-1.13"));
   REQUIRE(reg.operators().size() == 1);

@@ -53,6 +53,21 @@ TEST_CASE("schema: every PyTorch 1.13 schema prints back byte-identical") {
   CHECK(failures == 0);
 }
 
+TEST_CASE("schema: without the Dimname type (torch 2.14), a Dimname type is refused where it is written") {
+  const dt::SchemaParseOptions none{.dimname = false};
+  for (std::string_view text : {"f(Tensor x, Dimname d) -> ()", "f(Dimname[] d) -> ()", "f() -> Dimname?",
+                                "f(Union(Dimname, int) x) -> ()", "f(Dict(str, Dimname) d) -> ()"}) {
+    CAPTURE(text);
+    auto s = dt::parse_schema(text, none);
+    REQUIRE_FALSE(s.has_value());
+    CHECK(s.error().message == "unknown type 'Dimname' (this release's schemas have no Dimname)");
+    CHECK(s.error().offset == text.find("Dimname"));
+    CHECK(dt::parse_schema(text).has_value());  // the default (1.13, 2.6): a type
+  }
+  // Only the type: a name or an overload called Dimname is fine.
+  CHECK(dt::parse_schema("f.Dimname(Tensor Dimname) -> Tensor Dimname", none).has_value());
+}
+
 TEST_CASE("schema: parsed fields") {
   auto s =
       dt::parse_schema("aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)");

@@ -1,4 +1,6 @@
 // The exact dumps (render/raw.hpp): _dispatch_dump_table and _dispatch_dump.
+#include <map>
+
 #include "helpers.hpp"
 #include "render/raw.hpp"
 
@@ -45,6 +47,41 @@ TEST_CASE("raw registrations: an operator without a def") {
                                            "namespace = \"t\"\n[[impl]]\nop = \"bar\"\nkey = \"CPU\"\n"
                                            "kernel = \"k\"\n"}});
   CHECK(raw_registrations(l, "t::bar") == "name: t::bar\nschema: (none)\nCPU: k :: (none) [ boxed unboxed ]\n");
+}
+
+TEST_CASE("raw: one registration set whose tables differ between torch 2.6 and 2.14 (texts from the real builds)") {
+  // tests/oracle/release_differences.py wrote the expected files from the live
+  // releases (ctest oracle.torch-2.x.release_differences re-checks them).
+  const std::string dir = DT_TEST_DATA_DIR;
+  const Files input = {{"release-differences.toml", read_text(dir + "/release-differences.toml")}};
+  const std::vector<std::string> ops = {"reldiff::cia_maia", "reldiff::cia_only", "reldiff::cia_pu1",
+                                        "reldiff::cpu_cea"};
+  std::map<std::string, std::string> text;
+  for (const char* rel : {"torch-2.6", "torch-2.14"}) {
+    CAPTURE(rel);
+    const auto l = must_load(rel, input);
+    std::string tables, regs;
+    for (const auto& op : ops) {
+      tables += "### " + op + "\n" + raw_table(l, op);
+      regs += "### " + op + "\n" + raw_registrations(l, op);
+    }
+    text[rel] = tables + "=== registrations\n" + regs;
+    CHECK(text[rel] == read_text(dir + "/release-differences-" + rel + ".txt"));
+  }
+  const auto has = [&](const char* rel, const std::string& line) { return text[rel].find(line) != std::string::npos; };
+  // CIA's set: Functionalize in 2.6 only.
+  CHECK(has("torch-2.6", "Functionalize: fn_CIA [math kernel]\n"));
+  CHECK_FALSE(has("torch-2.14", "Functionalize: fn_CIA [math kernel]\n"));
+  // CIA + MAIA: MAIA is an AutogradOther functionality in 2.6 (ambiguous), a backend with AutogradMAIA in 2.14.
+  CHECK(has("torch-2.6", "AutogradOther: ambiguous_autogradother [ambiguous autogradother]\n"));
+  CHECK(has("torch-2.14", "AutogradMAIA: fn_CIA [math kernel]\n"));
+  CHECK(has("torch-2.14", "QuantizedMAIA: fn_CIA [math kernel]\n"));
+  // The AutogradPrivateUse1 fallback (2.14 only) and Named's (2.6 only).
+  CHECK(has("torch-2.14", "AutogradPrivateUse1: registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:111 "
+                          "[backend fallback]\n"));
+  CHECK_FALSE(has("torch-2.6", "AutogradPrivateUse1: registered at"));
+  CHECK(has("torch-2.6", "Named: registered at ./aten/src/ATen/core/NamedRegistrations.cpp:7 [backend fallback]\n"));
+  CHECK_FALSE(has("torch-2.14", "\nNamed: "));
 }
 
 }  // namespace dt::test
