@@ -80,7 +80,7 @@ class TableReader {
   std::optional<Diagnostic>* error_;
   bool indexed_ = false;
   // After allow_only: each allowed name and its node (no allocation per entry).
-  static constexpr std::size_t kMaxFields = 40;
+  static constexpr std::size_t kMaxFields = 64;
   std::array<std::pair<std::string_view, const toml::node*>, kMaxFields> fields_{};
   std::size_t field_count_ = 0;
 };
