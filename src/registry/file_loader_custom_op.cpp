@@ -237,6 +237,9 @@ bool FileLoader::load_custom_op(const toml::table& t) {
     kern.debug = tl.debug_of("inplace");
     kern.boxed_only = true;
     kern.where = where;
+    // custom_ops.py registers the Python one under warnings.filterwarnings("ignore",
+    // "Warning only once for all operators"): the warning is spent, not shown.
+    kern.warning_filtered = i > 0;
     register_impl(op, *p_.find("ADInplaceOrView"), std::move(kern));
   }
 

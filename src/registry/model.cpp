@@ -327,7 +327,9 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
                              (op.cpp_signature ? op.cpp_signature->debug.size() : 0) +
                              (op.sym_cpp_signature ? op.sym_cpp_signature->debug.size() : 0);
     const bool warns = !exempt && !(p.quirks().override_warning_once && warned_once_);
-    if (warns && warning_bytes_ + size > limits::kOverrideWarningBytes) {
+    if (warns && k.warning_filtered) {
+      warned_once_ = true;  // raised, so spent for the process, but never shown
+    } else if (warns && warning_bytes_ + size > limits::kOverrideWarningBytes) {
       ++warnings_not_kept_;
     } else if (warns) {
       warning_bytes_ += size;

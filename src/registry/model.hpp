@@ -52,6 +52,10 @@ struct Kernel {
   bool fallthrough = false;
   bool boxed_only = false;
   bool catch_all = false;  // registered without a key (stored as CIA)
+  // Its override warning is raised (and TORCH_WARN_ONCE spent) but filtered
+  // out by Python's warnings module, as custom_op does for its second
+  // ADInplaceOrView kernel in 2.14 (warnings.filterwarnings("ignore", ...)).
+  bool warning_filtered = false;
   Location where;
   std::uint32_t library = 0;
   std::uint32_t seq = 0;  // global registration order
