@@ -78,7 +78,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 
-from trace_oracle_2x import (ALIAS_SCHEMAS, PU1_NAME, backward_checked, compare, run_backward,  # noqa: E402
+from trace_oracle_2x import (ALIAS_SCHEMAS, PU1_NAME, backward_checked, compare, flatten, run_backward,  # noqa: E402
                              torch_matches)
 
 SKIP = 77
@@ -169,14 +169,6 @@ def is_2x(profile):
 
 def all_schemas():
     return {**SCHEMAS, **ALIAS_SCHEMAS}
-
-
-def flatten(args):
-    for a in args:
-        if isinstance(a, list):
-            yield from a
-        else:
-            yield a
 
 
 def gen_cases(seed, n, profile="torch-1.13"):

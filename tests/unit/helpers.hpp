@@ -90,6 +90,13 @@ inline std::string error_of(const Files& files, const std::string& prof = "torch
   return format(r.error());
 }
 
+// The error building a profile from `text` (as file p.toml) must give, formatted.
+inline std::string profile_error(const std::string& text) {
+  auto p = Profile::parse(text, "p.toml");
+  REQUIRE_MESSAGE(!p.has_value(), "expected an error");
+  return format(p.error());
+}
+
 // A FRAGMENT file of namespace t defining foo.
 inline const std::string kDef = "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n";
 

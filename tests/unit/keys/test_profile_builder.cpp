@@ -34,12 +34,6 @@ std::vector<std::string> names(const Profile& p, const std::vector<KeyId>& ks) {
   return out;
 }
 
-std::string build_error(const std::string& text) {
-  auto p = Profile::parse(text, "p.toml");
-  REQUIRE_MESSAGE(!p.has_value(), "expected an error");
-  return format(p.error());
-}
-
 }  // namespace
 
 TEST_CASE("ProfileBuilder: the enum, table order and alias sets of a small universe") {
@@ -67,29 +61,29 @@ TEST_CASE("ProfileBuilder: the enum, table order and alias sets of a small unive
 }
 
 TEST_CASE("ProfileBuilder: errors point at what is wrong") {
-  CHECK(build_error("name = \"x\"\n").find(": error: missing required field 'backends'") != std::string::npos);
-  CHECK(build_error("name = \"x\"\nbackends = []\nfunctionality = []\naliases = []\n") ==
+  CHECK(profile_error("name = \"x\"\n").find(": error: missing required field 'backends'") != std::string::npos);
+  CHECK(profile_error("name = \"x\"\nbackends = []\nfunctionality = []\naliases = []\n") ==
         "p.toml:2:12: error: a profile needs at least one backend\n");
-  CHECK(build_error(kTiny + "[[fallback]]\nkey = \"CPUU\"\ndebug = \"d\"\n") ==
+  CHECK(profile_error(kTiny + "[[fallback]]\nkey = \"CPUU\"\ndebug = \"d\"\n") ==
         "p.toml:7:7: error: unknown dispatch key 'CPUU' (did you mean 'CPU'?)\n");
-  CHECK(build_error(kTiny + "[[fallback]]\nkey = \"Dense\"\ndebug = \"d\"\n") ==
+  CHECK(profile_error(kTiny + "[[fallback]]\nkey = \"Dense\"\ndebug = \"d\"\n") ==
         "p.toml:7:7: error: fallback key 'Dense' is not a runtime key\n");
   CHECK(
-      build_error(kTiny + "[[fallback]]\nkey = \"CPU\"\ndebug = \"a\"\n[[fallback]]\nkey = \"CPU\"\ndebug = \"b\"\n") ==
+      profile_error(kTiny + "[[fallback]]\nkey = \"CPU\"\ndebug = \"a\"\n[[fallback]]\nkey = \"CPU\"\ndebug = \"b\"\n") ==
       "p.toml:10:7: error: two fallbacks for 'CPU'\n");
-  CHECK(build_error(kTiny + "override_warning = \"sometimes\"\n") ==
+  CHECK(profile_error(kTiny + "override_warning = \"sometimes\"\n") ==
         "p.toml:6:20: error: override_warning must be \"always\" or \"once\"\n");
-  CHECK(build_error(kTiny + "autograd_backend_keys = [\"XLA\"]\n") ==
+  CHECK(profile_error(kTiny + "autograd_backend_keys = [\"XLA\"]\n") ==
         "p.toml:6:26: error: 'XLA' is not a backend of this profile\n");
   std::string twice = kTiny;
   twice.replace(twice.find("\"FPGA\""), 6, "\"FPGA\", \"FPGA\"");
   // At the second one.
-  CHECK(build_error(twice) == "p.toml:3:35: error: key 'FPGA' is defined twice\n");
+  CHECK(profile_error(twice) == "p.toml:3:35: error: key 'FPGA' is defined twice\n");
   std::string no_other = kTiny;
   no_other.replace(no_other.find("\"AutogradOther\", "), 17, "");
   // At the list that lacks it.
-  CHECK(build_error(no_other) == "p.toml:3:17: error: the profile must define the key 'AutogradOther'\n");
-  CHECK(build_error(kTiny + "[python_dispatcher]\nduplicates_error = \"duplicates\"\n") ==
+  CHECK(profile_error(no_other) == "p.toml:3:17: error: the profile must define the key 'AutogradOther'\n");
+  CHECK(profile_error(kTiny + "[python_dispatcher]\nduplicates_error = \"duplicates\"\n") ==
         "p.toml:7:20: error: duplicates_error must contain {keys} (where the list's repr goes)\n");
 }
 
@@ -131,17 +125,17 @@ TEST_CASE("ProfileBuilder: every key is found by its name, however the key list 
 TEST_CASE("ProfileBuilder: keyset bits are counted before anything is built, in size_t (issue 11)") {
   // 64 bits: accepted; 65: refused, with the real counts (a 16-bit count wrapped at 65,536).
   CHECK(Profile::parse(tiny_with(56), "p.toml").has_value());
-  CHECK(build_error(tiny_with(56, 3)) ==
+  CHECK(profile_error(tiny_with(56, 3)) ==
         "p.toml:3:17: error: 3 backends and 62 functionality keys need 65 keyset bits; at most 64 fit\n");
-  CHECK(build_error(tiny_with(65600 - 6)) ==
+  CHECK(profile_error(tiny_with(65600 - 6)) ==
         "p.toml:3:17: error: 2 backends and 65600 functionality keys need 65602 keyset bits; at most 64 fit\n");
-  CHECK(build_error(tiny_with(65541 - 6)).find("65541 functionality keys") != std::string::npos);
+  CHECK(profile_error(tiny_with(65541 - 6)).find("65541 functionality keys") != std::string::npos);
 }
 
 TEST_CASE("ProfileBuilder: a building block listed twice in per_backend is refused where it repeats") {
   std::string twice = kTiny;
   twice.replace(twice.find("{ key = \"AutogradFunctionality\""), 0, "{ key = \"Dense\", prefix = \"P\" }, ");
-  CHECK(build_error(twice) == "p.toml:4:56: error: per_backend lists the building block 'Dense' twice\n");
+  CHECK(profile_error(twice) == "p.toml:4:56: error: per_backend lists the building block 'Dense' twice\n");
 }
 
 TEST_CASE("ProfileBuilder: many libraries are checked for repeats in linear time") {

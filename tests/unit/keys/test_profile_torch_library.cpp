@@ -17,12 +17,6 @@ const std::string kRoles =
     "[torch_library.debug]\ndef = \"d\"\nfake = \"f\"\nautograd = \"a\"\ndefault = \"x\"\ndevice = \"v\"\n"
     "inplace = \"i\"\nbackend_select = \"b\"\nkernel = \"k\"\nvmap = \"m\"\n";
 
-std::string error_in(const std::string& text) {
-  auto p = Profile::parse(text, "p.toml");
-  REQUIRE_MESSAGE(!p.has_value(), "expected an error");
-  return format(p.error());
-}
-
 }  // namespace
 
 TEST_CASE("[torch_library]: read, and absent when not measured") {
@@ -57,14 +51,14 @@ TEST_CASE("[torch_library]: read, and absent when not measured") {
 }
 
 TEST_CASE("[torch_library]: errors are located") {
-  CHECK(error_in(kTiny + "[torch_library]\napis = [\"custom_opp\"]\n") ==
+  CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_opp\"]\n") ==
         "p.toml:7:9: error: unknown torch.library API 'custom_opp'\n");
-  CHECK(error_in(kTiny + "[torch_library]\napis = [\"custom_op\"]\ninplace_kernels = { mutable = -1 }\n") ==
+  CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\ninplace_kernels = { mutable = -1 }\n") ==
         "p.toml:8:31: error: inplace_kernels.mutable must be an integer 0..8\n");
   CHECK(
-      error_in(kTiny + "[torch_library]\napis = [\"custom_op\"]\n").find("error: [torch_library.debug] has no 'def'") !=
+      profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\n").find("error: [torch_library.debug] has no 'def'") !=
       std::string::npos);
-  CHECK(error_in(kTiny + "[torch_library]\napis = [\"custom_op\"]\nfoo = 1\n" + kRoles).find("p.toml:8:1: error:") ==
+  CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\nfoo = 1\n" + kRoles).find("p.toml:8:1: error:") ==
         0);
 }
 
