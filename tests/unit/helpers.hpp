@@ -90,6 +90,15 @@ inline std::string error_of(const Files& files, const std::string& prof = "torch
   return format(r.error());
 }
 
+// A small profile universe: two backends, Dense and AutogradFunctionality per backend.
+inline const std::string kTiny =
+    "name = \"tiny\"\n"
+    "backends = [\"CPU\", \"CUDA\"]\n"
+    "functionality = [\"Dense\", \"FPGA\", \"NestedTensor\", \"AutogradOther\", \"AutogradFunctionality\", "
+    "\"AutogradNestedTensor\"]\n"
+    "per_backend = [{ key = \"Dense\", prefix = \"\" }, { key = \"AutogradFunctionality\", prefix = \"Autograd\" }]\n"
+    "aliases = [\"Autograd\", \"CompositeImplicitAutograd\", \"CompositeExplicitAutograd\"]\n";
+
 // The error building a profile from `text` (as file p.toml) must give, formatted.
 inline std::string profile_error(const std::string& text) {
   auto p = Profile::parse(text, "p.toml");

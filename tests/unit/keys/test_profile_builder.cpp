@@ -19,14 +19,6 @@ TEST_CASE("profile errors are located") {
 
 namespace {
 
-// A small universe: two backends, Dense and AutogradFunctionality per backend.
-const std::string kTiny =
-    "name = \"tiny\"\n"
-    "backends = [\"CPU\", \"CUDA\"]\n"
-    "functionality = [\"Dense\", \"FPGA\", \"NestedTensor\", \"AutogradOther\", \"AutogradFunctionality\", "
-    "\"AutogradNestedTensor\"]\n"
-    "per_backend = [{ key = \"Dense\", prefix = \"\" }, { key = \"AutogradFunctionality\", prefix = \"Autograd\" }]\n"
-    "aliases = [\"Autograd\", \"CompositeImplicitAutograd\", \"CompositeExplicitAutograd\"]\n";
 
 std::vector<std::string> names(const Profile& p, const std::vector<KeyId>& ks) {
   std::vector<std::string> out;

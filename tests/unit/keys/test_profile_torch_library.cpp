@@ -5,13 +5,6 @@ namespace dt::test {
 
 namespace {
 
-const std::string kTiny =
-    "name = \"tiny\"\n"
-    "backends = [\"CPU\", \"CUDA\"]\n"
-    "functionality = [\"Dense\", \"FPGA\", \"NestedTensor\", \"AutogradOther\", \"AutogradFunctionality\", "
-    "\"AutogradNestedTensor\"]\n"
-    "per_backend = [{ key = \"Dense\", prefix = \"\" }, { key = \"AutogradFunctionality\", prefix = \"Autograd\" }]\n"
-    "aliases = [\"Autograd\", \"CompositeImplicitAutograd\", \"CompositeExplicitAutograd\"]\n";
 
 const std::string kRoles =
     "[torch_library.debug]\ndef = \"d\"\nfake = \"f\"\nautograd = \"a\"\ndefault = \"x\"\ndevice = \"v\"\n"
