@@ -9,15 +9,22 @@ namespace dt {
 
 bool FileLoader::load_fallback(const toml::table& t) {
   TableReader r(t, file_, "a [[fallback]] entry", &error_);
-  r.allow_only({"key", "kernel", "fallthrough"});
+  r.allow_only({"key", "kernel", "fallthrough", "raises", "message"});
   auto k1 = r.name("key");
   auto kernel = r.name("kernel");
   auto ft = r.boolean("fallthrough");
+  auto raises = r.boolean("raises");
+  auto message = r.str("message");
   if (r.failed()) return true;
   const Location where = r.self();
   const bool fallthrough = ft && ft->value;
   if (!kernel && !fallthrough)
     return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
+  if (raises && raises->value && fallthrough)
+    return set_error(raises->where, "a fallthrough fallback cannot raise: it only redispatches (drop raises = true)"),
+           true;
+  if (message && !(raises && raises->value))
+    return set_error(message->where, "'message' is what a raising fallback raises: it needs raises = true"), true;
   if (lib_->kind_explicit && lib_->kind != LibraryKind::Impl) {
     return refuse(where,
                   fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
@@ -69,6 +76,8 @@ bool FileLoader::load_fallback(const toml::table& t) {
   // string in C++) is what every runtime key prints.
   if (p_.is_alias(*k) && !f.debug.starts_with("registered at ")) f.debug_after_first = debug_or_default({}, where);
   f.fallthrough = fallthrough;
+  f.raises = raises && raises->value;
+  if (message) f.message = message->value;
   f.where = kwhere;
   out_.stmts.emplace_back(std::move(f));
   return false;

@@ -70,7 +70,7 @@ const KernelStack* Operator::all(KeyId k) const {
 Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(profile.runtime_keys().size()) {
   for (const auto& f : profile.fallbacks())
     fallbacks_[static_cast<std::size_t>(profile.key(f.key).slot)] =
-        Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0};
+        Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0, false, {}};
 }
 
 Registry::Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library) : Registry(profile) {

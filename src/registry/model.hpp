@@ -139,6 +139,12 @@ struct Fallback {
   // Registration order, counted with the kernels' seq (0 for PyTorch's own):
   // replaying registrations in order (resolve/runtime_table.hpp) needs it.
   std::uint32_t seq = 0;
+  // The fallback raises instead of serving the call (torch-xpu-ops' XPU
+  // fallback without PYTORCH_ENABLE_XPU_FALLBACK): [[fallback]] raises = true,
+  // with what it raises in `message` (may be empty). Dispatch is unchanged (the
+  // table still shows the fallback); coverage counts it as nothing to call.
+  bool raises = false;
+  std::string message;
 };
 
 // A kernel's or fallback's debug text as people read it. Where a profile

@@ -46,7 +46,7 @@ RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Ope
   core_.reserve(p.fallbacks().size());
   fallbacks_.assign(n, nullptr);
   for (const auto& f : p.fallbacks()) {
-    core_.push_back(Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0});
+    core_.push_back(Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0, false, {}});
     fallbacks_[static_cast<std::size_t>(p.key(f.key).slot)] = &core_.back();
   }
   // The operator as PyTorch registers it (nothing for an operator of the inputs).

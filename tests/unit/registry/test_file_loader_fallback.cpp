@@ -24,6 +24,26 @@ TEST_CASE("[[fallback]]: a kernel or fallthrough, on its key or the file's dispa
   CHECK(to_string(f->where) == "b.toml:4:1");
 }
 
+TEST_CASE("[[fallback]]: raises = true and its message (a fallback that raises, as torch-xpu-ops' XPU one)") {
+  const auto l = must_load("torch-2.14", {{"a.toml", kDef},
+                                          {"b.toml", "[[fallback]]\nkey = \"XPU\"\nkernel = \"xpu_fb\"\nraises = true\n"
+                                                     "message = \"not currently implemented for the XPU device\"\n"}});
+  const Fallback* f = l.registry.fallback_for(*l.registry.profile().find("XPU"));
+  REQUIRE(f != nullptr);
+  CHECK(f->raises);
+  CHECK(f->message == "not currently implemented for the XPU device");
+  // Dispatch is unchanged: the table still shows the fallback.
+  CHECK(rows(raw_table(l, "t::foo"), {"XPU"}) == "XPU: xpu_fb [backend fallback]\n");
+  const auto plain = must_load("torch-2.14", {{"b.toml", "[[fallback]]\nkey = \"XPU\"\nkernel = \"k\"\n"}});
+  CHECK_FALSE(plain.registry.fallback_for(*plain.registry.profile().find("XPU"))->raises);
+  CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"XPU\"\nkernel = \"k\"\nmessage = \"m\"\n"}}) ==
+        "a.toml:4:11: error: 'message' is what a raising fallback raises: it needs raises = true\n");
+  CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"XPU\"\nfallthrough = true\nraises = true\n"}}) ==
+        "a.toml:4:10: error: a fallthrough fallback cannot raise: it only redispatches (drop raises = true)\n");
+  CHECK(error_of({{"a.toml", "[[fallback]]\nkey = \"XPU\"\nkernel = \"k\"\nraises = \"yes\"\n"}}).find("raises") !=
+        std::string::npos);
+}
+
 TEST_CASE("[[fallback]]: a file without a kind is its own TORCH_LIBRARY_IMPL(_, KEY) block") {
   const auto l =
       must_load("torch-main", {{"a.toml", kDef}, {"b.toml", "[[fallback]]\nkey = \"Lazy\"\nkernel = \"lz\"\n"}});
