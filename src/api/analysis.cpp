@@ -93,10 +93,11 @@ Difference diff(const Session& old_side, const Session& new_side) {
   Difference out;
   out.compared = d.compared;
   for (const dt::OpDiff& op : d.ops)
-    (op.kind == dt::OpChangeKind::Added     ? out.added
-     : op.kind == dt::OpChangeKind::Removed ? out.removed
-                                            : out.changed)
-        .push_back(op.name);
+    if (op.differs())  // an operator whose entries only moved is no change
+      (op.kind == dt::OpChangeKind::Added     ? out.added
+       : op.kind == dt::OpChangeKind::Removed ? out.removed
+                                              : out.changed)
+          .push_back(op.name);
   out.summary = dt::diff_summary(d);
   const dt::DiffView view{&d, {a.profile_label, a.input_paths}, {b.profile_label, b.input_paths}, false, false};
   dt::render_diff_human(view, out.text);

@@ -7,6 +7,7 @@
 #include <array>
 #include <string_view>
 
+#include "base/text.hpp"
 #include "cli/cli.hpp"
 #include "render/diff.hpp"
 #include "resolve/diff.hpp"
@@ -20,9 +21,11 @@ struct DiffOptions {
   std::string profile = std::string(kDefaultProfile);
   std::string against;
   std::vector<std::string> ops;
+  std::string keys;  // --keys
   std::string format = "text";
   std::string color = "auto";
   bool expand = false;
+  bool locations = false;
   bool no_library = false;
   std::string max_input_size;  // --max-input-size
 };
@@ -52,9 +55,10 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, c
   for (const auto& w : s.loaded->registry.warnings()) report(io, w);
   s.resolver = std::make_unique<Resolver>(s.loaded->registry);
   if (o.ops.empty()) {
-    auto ops = select_ops(s.loaded->registry, {});
-    if (!ops) return usage_error(io, ops.error().message), false;
-    s.ops = std::move(*ops);
+    // The whole registry: PyTorch's own operators too, so that an operator
+    // the files touch on one side only is the same operator on the other.
+    s.loaded->registry.materialize_all();
+    s.ops = s.loaded->registry.sorted_operators();
     return true;
   }
   // --op: an operator one side lacks is added or removed, not an error.
@@ -86,16 +90,35 @@ int run_diff(const Io& io, const DiffOptions& o) {
   Side old_side, new_side;
   if (!open_side(io, o, o.profile, o.old_files, old_side)) return kExitError;
   if (!open_side(io, o, against ? o.against : o.profile, new_files, new_side)) return kExitError;
-  const TableDiff d =
-      diff_tables(DiffSide{old_side.resolver.get(), old_side.ops}, DiffSide{new_side.resolver.get(), new_side.ops});
+  DiffFilter filter;
+  filter.locations = o.locations;
+  if (!o.keys.empty()) {
+    // Each side's names for the keys (an alias stands for its runtime keys); a
+    // key one release lacks is fine as long as the other has it.
+    for (std::string_view name : split_list(o.keys)) {
+      auto a = parse_key_filter(old_side.loaded->registry, name);
+      auto b = parse_key_filter(new_side.loaded->registry, name);
+      if (!a && !b) return usage_error(io, "--keys: " + (against ? b : a).error().message);
+      for (const auto* side : {&a, &b}) {
+        if (!*side) continue;
+        const Profile& p = (side == &a ? old_side : new_side).loaded->registry.profile();
+        for (KeyId k : (*side)->table.keys)
+          if (std::find(filter.keys.begin(), filter.keys.end(), p.name_of(k)) == filter.keys.end())
+            filter.keys.push_back(p.name_of(k));
+      }
+    }
+  }
+  const TableDiff d = diff_tables(DiffSide{old_side.resolver.get(), old_side.ops},
+                                  DiffSide{new_side.resolver.get(), new_side.ops}, filter);
   DiffView v{
-      &d, {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color), o.expand};
+      &d,          {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color),
+      o.expand,    o.locations};
   Writer w(io.out);
   if (o.format == "json")
     render_diff_json(v, w.buf());
   else
     render_diff_human(v, w.buf());
-  return d.ops.empty() ? kExitOk : kExitFindings;
+  return count(d).differ == 0 ? kExitOk : kExitFindings;
 }
 
 }  // namespace
@@ -108,8 +131,8 @@ std::vector<std::string> rewrite_diff_separator(int argc, const char* const* arg
   // Options may still follow the new files ("A -- B --format json"): a word
   // starting with '-' (but "-", standard input) stays an option, and so does
   // the value of the options that take one.
-  static constexpr std::array<std::string_view, 5> kTakesValue = {"--profile", "--against", "--op", "--format",
-                                                                  "--color"};
+  static constexpr std::array<std::string_view, 6> kTakesValue = {"--profile", "--against", "--op",
+                                                                  "--keys",    "--format",  "--color"};
   bool value_next = false;
   for (auto it = sep + 1; it != out.end(); ++it) {
     if (value_next) {
@@ -143,19 +166,27 @@ Command add_diff_command(CLI::App& app, const Io& io) {
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sub->add_option("--keys", o->keys,
+                  "only these dispatch keys (comma-separated; an alias stands for its runtime keys), e.g. "
+                  "PrivateUse1,AutogradPrivateUse1: what changed for one backend");
   sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
+  sub->add_flag("--locations", o->locations,
+                "also list entries that only moved: the same kernel whose text is only where it was registered "
+                "(\"registered at FILE:LINE\", PyTorch's own kernels between releases); never a difference");
   sub->add_flag("--no-library", o->no_library, "without PyTorch's own operators: only the files' registrations");
   add_max_input_size_option(*sub, o->max_input_size);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();
   sub->footer(
+      "Compares the whole registry: PyTorch's own operators (the profile's library) with the files' on top.\n"
       "Exit status: 0 no difference (only a one-line summary is printed), 1 differences, 2 error.\n"
       "Examples:\n"
       "  dispatchtool diff <(git show main:ops.toml) -- ops.toml\n"
       "  dispatchtool diff old/*.toml -- new/*.toml --format json\n"
-      "  dispatchtool diff --profile torch-2.6 --against torch-2.14 configs/examples/custom_op.toml");
+      "  dispatchtool diff --profile torch-2.6 --against torch-2.14 configs/examples/custom_op.toml\n"
+      "  dispatchtool diff --profile torch-2.6 --against torch-2.14 --keys PrivateUse1,AutogradPrivateUse1 npu/*.toml");
   return {sub, [o, &io]() -> int { return run_diff(io, *o); }};
 }
 

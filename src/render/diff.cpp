@@ -13,6 +13,9 @@ namespace dt {
 DiffCounts count(const TableDiff& d) {
   DiffCounts c;
   for (const auto& op : d.ops) {
+    c.moved += op.moved_count;
+    if (!op.differs()) continue;
+    ++c.differ;
     if (op.kind == OpChangeKind::Added) ++c.added;
     if (op.kind == OpChangeKind::Removed) ++c.removed;
     if (op.kind == OpChangeKind::Changed) ++c.changed;
@@ -26,11 +29,15 @@ std::string diff_summary(const TableDiff& d) {
   const auto plural = [](std::size_t n, const char* one, const char* many) {
     return fmt::format("{} {}", n, n == 1 ? one : many);
   };
-  if (d.ops.empty()) return fmt::format("no differences ({} compared)", plural(d.compared, "operator", "operators"));
   const DiffCounts c = count(d);
-  return fmt::format("{} of {} differ: {} added, {} removed, {} changed ({}, {})", d.ops.size(),
+  const std::string moved =
+      c.moved == 0 ? std::string()
+                   : fmt::format("; {} only moved (--locations lists them)", plural(c.moved, "key entry", "key entries"));
+  if (c.differ == 0)
+    return fmt::format("no differences ({} compared){}", plural(d.compared, "operator", "operators"), moved);
+  return fmt::format("{} of {} differ: {} added, {} removed, {} changed ({}, {}){}", c.differ,
                      plural(d.compared, "operator", "operators"), c.added, c.removed, c.changed,
-                     plural(c.schemas, "schema", "schemas"), plural(c.keys, "key entry", "key entries"));
+                     plural(c.schemas, "schema", "schemas"), plural(c.keys, "key entry", "key entries"), moved);
 }
 
 namespace {
@@ -45,6 +52,7 @@ std::string cell(const EntryFacts& f, const std::string& key) {
   if (f.source != key) out += " via " + f.source;
   out += ']';
   if (f.fallthrough) out += " fallthrough";
+  if (f.raises) out += " raises";
   return out;
 }
 
@@ -64,9 +72,9 @@ bool fallback_only(const OpDiff& d, const KeyChange& k) {
   return !(d.kind == OpChangeKind::Added ? k.new_entry : k.old_entry).core_fallback_file.empty();
 }
 
-std::vector<Run> runs_of(const OpDiff& d, bool expand) {
+std::vector<Run> runs_of(const OpDiff& d, const std::vector<KeyChange>& changes, bool expand) {
   std::vector<Run> out;
-  for (const auto& k : d.keys) {
+  for (const auto& k : changes) {
     if (!k.old_entry.key_exists || !k.new_entry.key_exists) continue;  // listed by name (keys_only)
     if (fallback_only(d, k)) continue;
     std::string o = cell(k.old_entry, k.key), n = cell(k.new_entry, k.key);
@@ -87,32 +95,13 @@ std::size_t width_of(std::string_view s) {
   return n;
 }
 
-void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
-  const char* sign = d.kind == OpChangeKind::Added ? "+" : d.kind == OpChangeKind::Removed ? "-" : "~";
-  const std::string& schema = d.kind == OpChangeKind::Removed ? d.old_schema : d.new_schema;
-  out += paint(fmt::format("{} {}", sign, schema.empty() ? d.name : printable(schema)), "1", v.color);
-  out += fmt::format("  ({})\n", to_string(d.kind));
-  if (d.kind == OpChangeKind::Changed && d.old_schema != d.new_schema) {
-    out += "  schema  " + (d.old_schema.empty() ? std::string("(no def)") : printable(d.old_schema)) + '\n';
-    out += "       \u2192 " + (d.new_schema.empty() ? std::string("(no def)") : printable(d.new_schema)) + '\n';
-  }
-  for (const bool old_only : {true, false}) {
-    std::vector<std::string> names;
-    for (const auto& k : d.keys)
-      if ((old_only ? k.new_entry : k.old_entry).key_exists == false) names.push_back(k.key);
-    if (names.empty()) continue;
-    const std::string& prof = old_only ? v.old_side.profile : v.new_side.profile;
-    std::string list = fmt::format(
-        "{}", fmt::join(names.begin(), names.begin() + std::min<std::ptrdiff_t>(4, std::ssize(names)), ", "));
-    if (names.size() > 4) list += ", \u2026";
-    out += fmt::format("  {} {} only {} has: {}\n", names.size(), names.size() == 1 ? "key" : "keys", prof, list);
-  }
-  const std::vector<Run> runs = runs_of(d, v.expand);
+// The rows of `runs` under a "KEY OLD NEW" heading (`label` before each key).
+void human_runs(const DiffView& v, const std::vector<Run>& runs, std::string_view label, std::string& out) {
   if (runs.empty()) return;
   std::vector<std::string> labels;
   std::size_t wk = 3, wo = 3;
   for (const auto& r : runs) {
-    labels.push_back(key_run_label(r.keys));
+    labels.push_back(std::string(label) + key_run_label(r.keys));
     wk = std::max(wk, width_of(labels.back()));
     wo = std::max(wo, width_of(r.old_text));
   }
@@ -120,6 +109,38 @@ void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
   out += paint(fmt::format("  {}  {}    {}", pad("KEY", wk), pad("OLD", wo), "NEW"), "2", v.color) + '\n';
   for (std::size_t i = 0; i < runs.size(); ++i)
     out += fmt::format("  {}  {} \u2192 {}\n", pad(labels[i], wk), pad(runs[i].old_text, wo), runs[i].new_text);
+}
+
+// A moved entry's two texts: the kernel text itself on both sides.
+std::vector<Run> moved_runs(const OpDiff& d, bool expand) {
+  std::vector<Run> out;
+  for (const auto& k : d.moved) {
+    std::string o = printable(k.old_entry.kernel), n = printable(k.new_entry.kernel);
+    if (!expand && !out.empty() && out.back().last + 1 == k.index && out.back().old_text == o &&
+        out.back().new_text == n) {
+      out.back().keys.push_back(k.key);
+      out.back().last = k.index;
+      continue;
+    }
+    out.push_back(Run{{k.key}, k.index, std::move(o), std::move(n)});
+  }
+  return out;
+}
+
+void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
+  const char* sign = !d.differs()                     ? "="
+                     : d.kind == OpChangeKind::Added   ? "+"
+                     : d.kind == OpChangeKind::Removed ? "-"
+                                                       : "~";
+  const std::string& schema = d.kind == OpChangeKind::Removed ? d.old_schema : d.new_schema;
+  out += paint(fmt::format("{} {}", sign, schema.empty() ? d.name : printable(schema)), "1", v.color);
+  out += fmt::format("  ({})\n", d.differs() ? to_string(d.kind) : "moved");
+  if (d.kind == OpChangeKind::Changed && d.old_schema != d.new_schema) {
+    out += "  schema  " + (d.old_schema.empty() ? std::string("(no def)") : printable(d.old_schema)) + '\n';
+    out += "       \u2192 " + (d.new_schema.empty() ? std::string("(no def)") : printable(d.new_schema)) + '\n';
+  }
+  human_runs(v, runs_of(d, d.keys, v.expand), "", out);
+  if (v.locations) human_runs(v, moved_runs(d, v.expand), "moved: ", out);
   const auto served = std::count_if(d.keys.begin(), d.keys.end(), [&](const KeyChange& k) {
     return k.old_entry.key_exists && k.new_entry.key_exists && fallback_only(d, k);
   });
@@ -136,8 +157,9 @@ void json_entry(JsonWriter& w, std::string_view name, const EntryFacts& f) {
     w.member("provenance", f.provenance);
     w.member("source_key", f.source);
     w.bool_member("fallthrough", f.fallthrough);
+    w.bool_member("raises", f.raises);
   } else {
-    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough"}) w.null_member(m);
+    for (const char* m : {"kernel", "provenance", "source_key", "fallthrough", "raises"}) w.null_member(m);
   }
   w.end_object();
 }
@@ -163,7 +185,14 @@ void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
 }  // namespace
 
 void render_diff_human(const DiffView& v, std::string& out) {
+  for (const bool old_only : {true, false}) {
+    const auto& names = old_only ? v.diff->old_only_keys : v.diff->new_only_keys;
+    if (names.empty()) continue;
+    out += fmt::format("{} {} only {} has (not compared): {}\n\n", names.size(), names.size() == 1 ? "key" : "keys",
+                       old_only ? v.old_side.profile : v.new_side.profile, fmt::join(names, ", "));
+  }
   for (const auto& d : v.diff->ops) {
+    if (!d.differs() && !v.locations) continue;
     human_op(v, d, out);
     out += '\n';
   }
@@ -181,24 +210,26 @@ void render_diff_json(const DiffView& v, std::string& out) {
   w.key("summary");
   w.begin_object();
   w.member("compared", std::uint64_t{t.compared});
-  w.member("differ", std::uint64_t{t.ops.size()});
+  w.member("differ", std::uint64_t{c.differ});
   w.member("added", std::uint64_t{c.added});
   w.member("removed", std::uint64_t{c.removed});
   w.member("changed", std::uint64_t{c.changed});
   w.member("schema_changes", std::uint64_t{c.schemas});
   w.member("key_changes", std::uint64_t{c.keys});
+  w.member("moved_keys", std::uint64_t{c.moved});
   w.end_object();
+  for (const bool old_only : {true, false}) {
+    w.key(old_only ? "old_only_keys" : "new_only_keys");
+    w.begin_array();
+    for (const auto& k : old_only ? t.old_only_keys : t.new_only_keys) w.str(k);
+    w.end_array();
+  }
   w.key("operators");
   w.begin_array();
-  for (const auto& d : t.ops) {
-    w.begin_object();
-    w.member("operator", d.name);
-    w.member("change", to_string(d.kind));
-    nullable(w, "old_schema", d.old_schema);
-    nullable(w, "new_schema", d.new_schema);
-    w.key("keys");
+  const auto json_keys = [&](std::string_view name, const std::vector<KeyChange>& changes) {
+    w.key(name);
     w.begin_array();
-    for (const auto& k : d.keys) {
+    for (const auto& k : changes) {
       w.begin_object();
       w.member("key", k.key);
       json_entry(w, "old", k.old_entry);
@@ -206,6 +237,16 @@ void render_diff_json(const DiffView& v, std::string& out) {
       w.end_object();
     }
     w.end_array();
+  };
+  for (const auto& d : t.ops) {
+    if (!d.differs() && !v.locations) continue;
+    w.begin_object();
+    w.member("operator", d.name);
+    w.member("change", d.differs() ? to_string(d.kind) : "moved");
+    nullable(w, "old_schema", d.old_schema);
+    nullable(w, "new_schema", d.new_schema);
+    json_keys("keys", d.keys);
+    if (v.locations) json_keys("moved", d.moved);
     w.end_object();
   }
   w.end_array();

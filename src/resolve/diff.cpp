@@ -1,6 +1,9 @@
 #include "resolve/diff.hpp"
 
+#include <algorithm>
 #include <map>
+
+#include "registry/library.hpp"
 
 namespace dt {
 
@@ -16,7 +19,21 @@ const char* to_string(OpChangeKind k) {
   return "changed";
 }
 
-EntryFacts facts_of(const Profile& p, const Entry& e) {
+namespace {
+
+// "registered at FILE:" followed by digits only.
+bool default_debug_of(std::string_view debug, std::string_view file) {
+  constexpr std::string_view kAt = "registered at ";
+  if (!debug.starts_with(kAt)) return false;
+  debug.remove_prefix(kAt.size());
+  if (!debug.starts_with(file) || debug.size() < file.size() + 2 || debug[file.size()] != ':') return false;
+  debug.remove_prefix(file.size() + 1);
+  return debug.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+}  // namespace
+
+EntryFacts facts_of(const Profile& p, const Entry& e, std::size_t own_libraries) {
   EntryFacts f;
   f.valid = e.valid();
   if (!f.valid) return f;
@@ -24,6 +41,16 @@ EntryFacts facts_of(const Profile& p, const Entry& e) {
   f.provenance = to_string(e.why);
   f.source = p.name_of(e.source);
   f.fallthrough = e.fallthrough();
+  if (e.kernel != nullptr)
+    f.located = (e.kernel->library < own_libraries && f.kernel.starts_with("registered at ")) ||
+                default_debug_of(f.kernel, e.kernel->where.file.view());
+  if (e.fallback != nullptr) {
+    // PyTorch 2.x's Meta fallback raises NotImplementedError (the profile
+    // records its message, measured on the real build).
+    f.raises = e.fallback->raises ||
+               (e.fallback->core && !p.quirks().meta_fallback_error.empty() && f.source == "Meta");
+    f.located = !e.fallback->core && default_debug_of(f.kernel, e.fallback->where.file.view());
+  }
   if (e.fallback != nullptr && e.fallback->core) {
     std::string_view file = e.debug();
     if (auto colon = file.rfind(':'); colon != std::string_view::npos) file = file.substr(0, colon);
@@ -37,8 +64,9 @@ bool same_entry(const EntryFacts& a, const EntryFacts& b) {
   if (a.key_exists != b.key_exists || a.valid != b.valid) return false;
   if (!a.valid) return true;
   const bool core = !a.core_fallback_file.empty() && !b.core_fallback_file.empty();
-  return (core ? a.core_fallback_file == b.core_fallback_file : a.kernel == b.kernel) && a.provenance == b.provenance &&
-         a.source == b.source && a.fallthrough == b.fallthrough;
+  const bool kernel = core ? a.core_fallback_file == b.core_fallback_file : (a.located && b.located) || a.kernel == b.kernel;
+  return kernel && a.provenance == b.provenance && a.source == b.source && a.fallthrough == b.fallthrough &&
+         a.raises == b.raises;
 }
 
 namespace {
@@ -55,7 +83,13 @@ std::vector<std::string> key_union(const Profile& a, const Profile& b) {
   return out;
 }
 
-std::vector<EntryFacts> facts_by_key(const Resolver& r, const Operator* op, const std::vector<std::string>& keys) {
+std::size_t own_libraries(const Resolver& r) {
+  const OpLibrary* lib = r.registry().library();
+  return lib != nullptr ? lib->libraries().size() : 0;
+}
+
+std::vector<EntryFacts> facts_by_key(const Resolver& r, std::size_t own, const Operator* op,
+                                     const std::vector<std::string>& keys) {
   const Profile& p = r.profile();
   std::vector<Entry> table;
   if (op != nullptr) r.compute_table(*op, table);
@@ -70,19 +104,34 @@ std::vector<EntryFacts> facts_by_key(const Resolver& r, const Operator* op, cons
       continue;
     }
     const auto slot = static_cast<std::size_t>(p.key(*k).slot);
-    out.push_back(op != nullptr && slot < table.size() ? facts_of(p, table[slot]) : EntryFacts{});
+    out.push_back(op != nullptr && slot < table.size() ? facts_of(p, table[slot], own) : EntryFacts{});
   }
   return out;
 }
 
 }  // namespace
 
-TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side) {
+TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side, const DiffFilter& filter) {
   std::map<std::string, std::pair<const Operator*, const Operator*>> by_name;
   for (const Operator* op : old_side.ops) by_name[op->name].first = op;
   for (const Operator* op : new_side.ops) by_name[op->name].second = op;
-  const std::vector<std::string> keys = key_union(old_side.resolver->profile(), new_side.resolver->profile());
+  const Profile& po = old_side.resolver->profile();
+  const Profile& pn = new_side.resolver->profile();
   TableDiff out;
+  // Keys only one release has are said once (TableDiff::*_only_keys), then
+  // left out: every operator would otherwise differ by them.
+  std::vector<std::string> keys;
+  for (auto& name : key_union(po, pn)) {
+    if (!filter.keys.empty() && std::find(filter.keys.begin(), filter.keys.end(), name) == filter.keys.end()) continue;
+    const auto ko = po.find(name), kn = pn.find(name);
+    if (!ko || po.key(*ko).slot < 0)
+      out.new_only_keys.push_back(std::move(name));
+    else if (!kn || pn.key(*kn).slot < 0)
+      out.old_only_keys.push_back(std::move(name));
+    else
+      keys.push_back(std::move(name));
+  }
+  const std::size_t own_old = own_libraries(*old_side.resolver), own_new = own_libraries(*new_side.resolver);
   out.compared = by_name.size();
   for (const auto& [name, sides] : by_name) {
     OpDiff d;
@@ -92,11 +141,17 @@ TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side) {
     d.kind = sides.first == nullptr    ? OpChangeKind::Added
              : sides.second == nullptr ? OpChangeKind::Removed
                                        : OpChangeKind::Changed;
-    const auto olds = facts_by_key(*old_side.resolver, sides.first, keys);
-    const auto news = facts_by_key(*new_side.resolver, sides.second, keys);
-    for (std::size_t i = 0; i < keys.size(); ++i)
-      if (!same_entry(olds[i], news[i])) d.keys.push_back(KeyChange{keys[i], i, olds[i], news[i]});
-    if (d.kind == OpChangeKind::Changed && d.keys.empty() && d.old_schema == d.new_schema) continue;
+    const auto olds = facts_by_key(*old_side.resolver, own_old, sides.first, keys);
+    const auto news = facts_by_key(*new_side.resolver, own_new, sides.second, keys);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (!same_entry(olds[i], news[i]))
+        d.keys.push_back(KeyChange{keys[i], i, olds[i], news[i]});
+      else if (olds[i].valid && olds[i].kernel != news[i].kernel) {
+        ++d.moved_count;
+        if (filter.locations) d.moved.push_back(KeyChange{keys[i], i, olds[i], news[i]});
+      }
+    }
+    if (!d.differs() && d.moved_count == 0) continue;
     out.ops.push_back(std::move(d));
   }
   return out;

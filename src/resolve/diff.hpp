@@ -2,7 +2,13 @@
 // registration sets -- the same files under two profiles, or two sets of
 // files under one -- compared operator by operator: operators added and
 // removed, schema changes, and every runtime key whose resolved entry changed
-// (kernel, provenance, source key, fallthrough-ness, ambiguity).
+// (kernel, provenance, source key, fallthrough-ness, raising, ambiguity).
+// With PyTorch's own operators (the profile's library) the whole registry is
+// compared: an operator the files touch on one side only is still there on
+// the other. A kernel text that only says where it was registered
+// ("registered at FILE:LINE", or PyTorch's own whose files and lines move
+// between releases) is not a change when only that text differs: a moved
+// registration (KeyChange in OpDiff::moved, `diff --locations`).
 #pragma once
 
 #include <string>
@@ -24,9 +30,16 @@ struct EntryFacts {
   // ("VariableFallbackKernel.cpp"), since the profiles' debug texts differ in
   // their source prefix and line ("./aten/...:39" vs "<src>/aten/...:<n>").
   std::string core_fallback_file;
+  // The kernel text only says where it was registered: the default
+  // "registered at FILE:LINE" of an unnamed kernel or fallback of the files,
+  // or any "registered at ..." text of PyTorch's own kernels (its generated
+  // files are sharded differently from release to release).
+  bool located = false;
+  bool raises = false;  // a backend fallback declared as raising ([[fallback]] raises = true)
 };
 // Equal as far as dispatch goes: existence, kernel (PyTorch's fallbacks by
-// file), provenance, source key and fallthrough-ness.
+// file; two located texts are the same kernel), provenance, source key,
+// fallthrough-ness and raising.
 bool same_entry(const EntryFacts& a, const EntryFacts& b);
 
 struct KeyChange {
@@ -45,11 +58,20 @@ struct OpDiff {
   // operator with kernels only) or does not have the operator.
   std::string old_schema, new_schema;
   std::vector<KeyChange> keys;  // Changed: in table order (the old side's, then keys only the new side has)
+  std::vector<KeyChange> moved;  // same entry, only its "registered at" text differs (DiffFilter::locations)
+  std::size_t moved_count = 0;   // how many keys moved (listed in `moved` or not)
+  // Whether anything but moves differs.
+  [[nodiscard]] bool differs() const {
+    return kind != OpChangeKind::Changed || !keys.empty() || old_schema != new_schema;
+  }
 };
 
 struct TableDiff {
   std::size_t compared = 0;  // operators on either side
-  std::vector<OpDiff> ops;   // only operators that differ, by qualified name
+  // Runtime keys only one side's profile has (diff between releases): said
+  // once here, never a change of any operator.
+  std::vector<std::string> old_only_keys, new_only_keys;
+  std::vector<OpDiff> ops;   // operators that differ or only moved (OpDiff::differs), by qualified name
 };
 
 struct DiffSide {
@@ -58,8 +80,15 @@ struct DiffSide {
 };
 
 // EntryFacts of one resolved entry.
-EntryFacts facts_of(const Profile& p, const Entry& e);
+// own_libraries: how many of the registry's libraries are PyTorch's own (the
+// profile library's blocks come first).
+EntryFacts facts_of(const Profile& p, const Entry& e, std::size_t own_libraries = 0);
 
-TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side);
+struct DiffFilter {
+  std::vector<std::string> keys;  // only these runtime keys (by name); empty: every key
+  bool locations = false;         // keep the moved entries (OpDiff::moved), not only their count
+};
+
+TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side, const DiffFilter& filter = {});
 
 }  // namespace dt

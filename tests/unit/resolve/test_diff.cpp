@@ -97,12 +97,75 @@ TEST_CASE("two profiles: PyTorch's fallbacks compared by file, keys only one pro
   CHECK(ag->old_entry.core_fallback_file == ag->new_entry.core_fallback_file);
   // Same fallback file, only the debug text's prefix and line differ: not a change.
   CHECK(change(d.ops[0], "Python") == nullptr);
-  const KeyChange* ort = change(d.ops[0], "ORT");
-  REQUIRE(ort != nullptr);
-  CHECK_FALSE(ort->new_entry.key_exists);
-  const KeyChange* mtia = change(d.ops[0], "MTIA");
-  REQUIRE(mtia != nullptr);
-  CHECK_FALSE(mtia->old_entry.key_exists);
+  // Keys only one release has are said once for the whole diff, never as an
+  // operator's change (else every operator would differ between releases).
+  CHECK(change(d.ops[0], "ORT") == nullptr);
+  CHECK(change(d.ops[0], "MTIA") == nullptr);
+  CHECK(std::find(d.old_only_keys.begin(), d.old_only_keys.end(), "ORT") != d.old_only_keys.end());
+  CHECK(std::find(d.new_only_keys.begin(), d.new_only_keys.end(), "MTIA") != d.new_only_keys.end());
+}
+
+TEST_CASE("whole registry: an impl on PyTorch's own operator changes one key, nothing is added") {
+  // Issue 19: m.impl("mm", my_mm) on PrivateUse1 on the new side only.
+  struct LibSide {
+    explicit LibSide(const Files& f)
+        : loaded(load_with_library("torch-1.13", f)), r((loaded.registry.materialize_all(), loaded.registry)) {
+      ops = loaded.registry.sorted_operators();
+    }
+    LoadResult loaded;
+    Resolver r;
+    std::vector<const Operator*> ops;
+  };
+  const auto side = [](const Files& f) { return std::make_unique<LibSide>(f); };
+  const auto a = side({{"old.toml", "namespace = \"aten\"\nkind = \"IMPL\"\ndispatch_key = \"PrivateUse1\"\n"}});
+  const auto b = side({{"new.toml", "namespace = \"aten\"\nkind = \"IMPL\"\ndispatch_key = \"PrivateUse1\"\n"
+                                    "[[impl]]\nop = \"mm\"\nkernel = \"my_mm\"\n"}});
+  const TableDiff d = diff_tables(DiffSide{&a->r, a->ops}, DiffSide{&b->r, b->ops});
+  CHECK(d.compared > 3000);
+  REQUIRE(d.ops.size() == 1);
+  CHECK(d.ops[0].name == "aten::mm");
+  CHECK(d.ops[0].kind == OpChangeKind::Changed);
+  REQUIRE(d.ops[0].keys.size() == 1);
+  CHECK(d.ops[0].keys[0].key == "PrivateUse1");
+  CHECK(d.ops[0].keys[0].new_entry.kernel == "my_mm");
+}
+
+TEST_CASE("a fallback moved to another file: same entry, counted as moved, listed with locations") {
+  const std::string ops = op_file("f(Tensor x) -> Tensor", {"CPU"}, false);
+  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nfallthrough = true\n";
+  const Side a("torch-1.13", {{"ops.toml", ops}, {"a.toml", fb}});
+  const Side b("torch-1.13", {{"ops.toml", ops}, {"b.toml", "# moved\n\n" + fb}});
+  const TableDiff d = diff(a, b);
+  REQUIRE(d.ops.size() == 1);
+  CHECK_FALSE(d.ops[0].differs());
+  CHECK(d.ops[0].moved_count == 1);
+  CHECK(d.ops[0].moved.empty());  // kept only with DiffFilter::locations
+  DiffFilter f;
+  f.locations = true;
+  const TableDiff l = diff_tables(a.side(), b.side(), f);
+  REQUIRE(l.ops.size() == 1);
+  REQUIRE(l.ops[0].moved.size() == 1);
+  CHECK(l.ops[0].moved[0].key == "XLA");
+  CHECK(l.ops[0].moved[0].old_entry.kernel == "registered at a.toml:4");
+  CHECK(l.ops[0].moved[0].new_entry.kernel == "registered at b.toml:6");
+  // A named kernel is not a location: renaming it is a change.
+  const Side c("torch-1.13", {{"ops.toml", ops},
+                              {"c.toml", "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n"
+                                         "[[fallback]]\nkernel = \"xla_fallback\"\n"}});
+  CHECK(diff(a, c).ops.at(0).differs());
+}
+
+TEST_CASE("a fallback declared as raising differs from one that serves") {
+  const std::string ops = op_file("f(Tensor x) -> Tensor", {"CPU"}, false);
+  const std::string fb = "namespace = \"_\"\nkind = \"IMPL\"\ndispatch_key = \"XLA\"\n[[fallback]]\nkernel = \"k\"\n";
+  const Side a("torch-1.13", {{"ops.toml", ops}, {"a.toml", fb}});
+  const Side b("torch-1.13", {{"ops.toml", ops}, {"a.toml", fb + "raises = true\n"}});
+  const TableDiff d = diff(a, b);
+  REQUIRE(d.ops.size() == 1);
+  const KeyChange* xla = change(d.ops[0], "XLA");
+  REQUIRE(xla != nullptr);
+  CHECK_FALSE(xla->old_entry.raises);
+  CHECK(xla->new_entry.raises);
 }
 
 TEST_CASE("same_entry") {
@@ -126,6 +189,15 @@ TEST_CASE("same_entry") {
   EntryFacts absent;
   absent.key_exists = false;
   CHECK_FALSE(same_entry(absent, EntryFacts{}));
+  // Two texts that only say where they were registered: the same kernel.
+  EntryFacts here = user, there = user;
+  here.kernel = "registered at a.toml:3";
+  there.kernel = "registered at b.toml:9";
+  CHECK_FALSE(same_entry(here, there));
+  here.located = there.located = true;
+  CHECK(same_entry(here, there));
+  there.raises = true;
+  CHECK_FALSE(same_entry(here, there));
 }
 
 }  // namespace dt::test
