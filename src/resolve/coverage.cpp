@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "base/text.hpp"
 
 namespace dt {
@@ -18,6 +20,8 @@ std::string_view to_string(CoverageStatus s) {
       return "autograd";
     case CoverageStatus::Fallback:
       return "fallback";
+    case CoverageStatus::RaisingFallback:
+      return "raising-fallback";
     case CoverageStatus::Fallthrough:
       return "fallthrough";
     case CoverageStatus::Ambiguous:
@@ -55,6 +59,21 @@ CoverageStatus coverage_status(const Entry& e) {
       break;
   }
   return CoverageStatus::Missing;
+}
+
+CoverageStatus coverage_status(const Profile& p, const Entry& e, KeyId key) {
+  const CoverageStatus s = coverage_status(e);
+  if (s != CoverageStatus::Fallback || e.fallback == nullptr) return s;
+  if (e.fallback->raises) return CoverageStatus::RaisingFallback;
+  // PyTorch 2.x's Meta backend fallback (aten/src/ATen/core/MetaFallbackKernel.cpp)
+  // raises NotImplementedError; the profile has its message where it does.
+  if (e.fallback->core && !p.quirks().meta_fallback_error.empty() && p.name_of(key) == "Meta")
+    return CoverageStatus::RaisingFallback;
+  return s;
+}
+
+bool call_raises(CoverageStatus s) {
+  return s == CoverageStatus::Missing || s == CoverageStatus::Ambiguous || s == CoverageStatus::RaisingFallback;
 }
 
 Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::string_view name) {
@@ -99,10 +118,31 @@ std::vector<CoverageRow> compute_coverage(const Resolver& r, const std::vector<c
     r.prepare(*op, view);
     for (KeyId k : {keys.backend, keys.autograd}) {
       const Entry e = r.compute(view, slot(k));
-      rows.push_back(CoverageRow{op, k, coverage_status(e), e});
+      rows.push_back(CoverageRow{op, !op->def.has_value(), k, coverage_status(r.profile(), e, k), e});
     }
   }
   return rows;
+}
+
+std::vector<CoverageChange> compare_coverage(const std::vector<CoverageRow>& old_rows,
+                                             const std::vector<CoverageRow>& new_rows) {
+  std::map<std::string_view, CoverageChange> by_name;
+  const auto add = [&](const std::vector<CoverageRow>& rows, bool is_new) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const CoverageRow& r = rows[i];
+      if (r.dangling) continue;
+      CoverageChange& c = by_name[r.op->name];
+      c.op = r.op->name;
+      // compute_coverage: the backend key's row, then the autograd key's.
+      (is_new ? c.new_status : c.old_status)[i % 2] = r.status;
+    }
+  };
+  add(old_rows, false);
+  add(new_rows, true);
+  std::vector<CoverageChange> out;
+  for (auto& [name, c] : by_name)
+    if (c.old_status != c.new_status) out.push_back(std::move(c));
+  return out;
 }
 
 }  // namespace dt

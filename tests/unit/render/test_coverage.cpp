@@ -50,6 +50,7 @@ TEST_CASE("coverage views: summary, rows, JSON") {
         "  composite-implicit      1              0\n"
         "  autograd                0              1\n"
         "  fallback                0              0\n"
+        "  raising-fallback        0              0\n"
         "  fallthrough             0              2\n"
         "  ambiguous               0              1\n"
         "  missing                 3              0\n"
@@ -75,13 +76,13 @@ TEST_CASE("coverage views: summary, rows, JSON") {
   CHECK(v.json ==
         "[\n"
         "  {\"operator\": \"c::ambig\", \"namespace\": \"c\", \"key\": \"AutogradOther\", \"status\": \"ambiguous\", "
-        "\"kernel\": \"ambiguous_autogradother\", \"provenance\": \"ambiguous autogradother\"},\n"
+        "\"kernel\": \"ambiguous_autogradother\", \"provenance\": \"ambiguous autogradother\", \"dangling\": false},\n"
         "  {\"operator\": \"c::direct\", \"namespace\": \"c\", \"key\": \"FPGA\", \"status\": \"missing\", \"kernel\": "
-        "null, \"provenance\": null},\n"
+        "null, \"provenance\": null, \"dangling\": false},\n"
         "  {\"operator\": \"c::none\", \"namespace\": \"c\", \"key\": \"FPGA\", \"status\": \"missing\", \"kernel\": "
-        "null, \"provenance\": null},\n"
+        "null, \"provenance\": null, \"dangling\": false},\n"
         "  {\"operator\": \"d::none\", \"namespace\": \"d\", \"key\": \"FPGA\", \"status\": \"missing\", \"kernel\": "
-        "null, \"provenance\": null}\n"
+        "null, \"provenance\": null, \"dangling\": false}\n"
         "]\n");
 }
 

@@ -82,6 +82,52 @@ TEST_CASE("coverage: a user fallback, and a renamed PrivateUse1") {
   CHECK(coverage_keys(l.registry, "PrivateUse1").has_value());
 }
 
+TEST_CASE("coverage: a fallback declared as raising, and PyTorch 2.x's own Meta fallback") {
+  const Files files = {{"ops.toml", "namespace = \"c\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                    "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"
+                                    "[[impl]]\nop = \"g\"\nkey = \"XPU\"\nkernel = \"g_xpu\"\n"
+                                    "[[impl]]\nop = \"dangling\"\nkey = \"XPU\"\nkernel = \"d_xpu\"\n"},
+                       {"fb.toml", "[[fallback]]\nkey = \"XPU\"\nkernel = \"xpu_fallback\"\nraises = true\n"
+                                   "message = \"not currently implemented for the XPU device\"\n"}};
+  const LoadResult l = must_load("torch-2.14", files);
+  const auto xpu = coverage_keys(l.registry, "XPU");
+  REQUIRE(xpu.has_value());
+  const auto s = statuses(l.registry, *xpu);
+  CHECK(s.at("c::f").first == "raising-fallback");
+  CHECK(s.at("c::g").first == "kernel");
+  CHECK(call_raises(CoverageStatus::RaisingFallback));
+  CHECK_FALSE(call_raises(CoverageStatus::Fallback));
+  const Fallback* fb = l.registry.fallback_for(xpu->backend);
+  REQUIRE(fb != nullptr);
+  CHECK(fb->message == "not currently implemented for the XPU device");
+  // A dangling impl is marked: not an operator.
+  const Resolver r(l.registry);
+  for (const auto& row : compute_coverage(r, l.registry.sorted_operators(), *xpu))
+    CHECK(row.dangling == (row.op->name == "c::dangling"));
+  // Meta: PyTorch's own fallback raises in 2.x (meta_fallback_error measured), serves nothing in 1.13.
+  CHECK(statuses(l.registry, *coverage_keys(l.registry, "Meta")).at("c::f").first == "raising-fallback");
+  const LoadResult old = must_load("torch-1.13", files);
+  CHECK(statuses(old.registry, *coverage_keys(old.registry, "Meta")).at("c::f").first == "missing");
+}
+
+TEST_CASE("coverage --against: the operators whose status changes between two releases") {
+  const Files files = {{"ops.toml", "namespace = \"c\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                                    "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\n"
+                                    "dispatch = { CompositeExplicitAutograd = \"g_k\" }\n"}};
+  const LoadResult a = must_load("torch-1.13", files), b = must_load("torch-2.14", files);
+  const Resolver ra(a.registry), rb(b.registry);
+  const auto rows_a = compute_coverage(ra, a.registry.sorted_operators(), *coverage_keys(a.registry, "Meta"));
+  const auto rows_b = compute_coverage(rb, b.registry.sorted_operators(), *coverage_keys(b.registry, "Meta"));
+  const auto changes = compare_coverage(rows_a, rows_b);
+  REQUIRE(!changes.empty());
+  CHECK(changes[0].op == "c::f");
+  CHECK(changes[0].old_status[0] == CoverageStatus::Missing);
+  CHECK(changes[0].new_status[0] == CoverageStatus::RaisingFallback);
+  // c::g is composite-explicit on Meta in both releases (its autograd key may change).
+  for (const auto& c : changes)
+    if (c.op == "c::g") CHECK(c.old_status[0] == c.new_status[0]);
+}
+
 TEST_CASE("coverage: --backend names a backend, or says what it names instead") {
   const LoadResult l = must_load("torch-1.13", kOps);
   auto error = [&](std::string_view name) {
