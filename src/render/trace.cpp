@@ -30,14 +30,7 @@ std::string tls_list(const TraceView& v, KeySet ks) {
   return out.empty() ? std::string("(empty)") : out;
 }
 
-std::string entry_text(const Profile& p, const Entry& e) {
-  if (!e.valid()) return "missing (no kernel, no fallback)";
-  std::string via = to_string(e.why);
-  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
-      e.why != Provenance::AmbiguousAutogradOther)
-    via += " via " + p.name_of(e.source);
-  return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(readable_debug(e.debug())), via);
-}
+std::string entry_text(const Profile& p, const Entry& e) { return entry_words(p, e); }
 
 std::string why_text(const TraceView& v, const HighestKey& h) {
   const Profile& p = profile_of(v);
@@ -278,11 +271,7 @@ void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::strin
   out += fmt::format("     key set  {}\n", key_list(v, s.keyset));
   out += fmt::format("     picked   {}\n", why_text(v, s.picked));
   out += fmt::format("     kernel   {}{}\n", entry_text(p, s.entry), origin_text(s));
-  if (s.stale)
-    out += fmt::format(
-        "     stale    the dumps compute {}: the runtime entry predates a later registration "
-        "(spec G.5)\n",
-        entry_text(p, s.fresh_entry));
+  if (s.stale) out += fmt::format("     note     {}\n", stale_note(p, registry_of(v).privateuse1_name, s.answer));
   out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "", s.does);
   if (s.next == Next::Redispatch)
     out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));

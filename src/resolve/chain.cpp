@@ -144,12 +144,10 @@ class Simulator {
   void look_up(CallStep& s) {
     s.picked = ks_.highest(s.keyset);
     if (s.python_dispatcher) return python_look_up(s);
-    s.entry = t_.entry(s.picked.slot);
-    for (const auto& row : t_.stale())
-      if (row.slot == s.picked.slot) {
-        s.stale = true;
-        s.fresh_entry = row.fresh;
-      }
+    s.answer = answer_key(t_, s.picked.slot);
+    s.entry = s.answer.entry;
+    s.stale = s.answer.stale;
+    if (s.stale) s.fresh_entry = s.answer.dumped;
     s.pytorch = t_.from_pytorch(s.entry);
   }
 
