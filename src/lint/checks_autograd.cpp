@@ -35,6 +35,7 @@ bool has_dispatch_arguments(const Operator& op) {
 // argument the operator writes (Tensor(a!)). Unknown without a def: assume so.
 bool can_carry_gradients(const Operator& op) {
   if (!op.def) return true;
+  if (!op.def->differentiable) return false;  // declared: integer or bool outputs only
   const Schema& s = op.def->schema;
   if (s.is_varret) return true;
   const auto tensor = [](const SchemaArgument& a) { return is_tensor_type(comparable_type(a.type)); };

@@ -104,8 +104,9 @@ constexpr std::array kRules{
          "the autograd backend fallback: in 1.13 a fallthrough, so results silently do not track gradients; in "
          "main a kernel that warns when backpropagating. With no fallback at all (e.g. AutogradMeta in 1.13) every "
          "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. One finding per "
-         "operator names every backend concerned. Operators without a Tensor output or a Tensor written in place have "
-         "nothing to differentiate and are not reported.",
+         "operator names every backend concerned. Operators without a Tensor output or a Tensor written in place, "
+         "and operators declared `differentiable = false` (integer or bool outputs, like torchvision::nms's "
+         "indices), have nothing to differentiate and are not reported.",
          "", "OperatorEntry::computeDispatchTableEntryWithDebug, getAutogradKeyFromBackend (c10/core/DispatchKeySet.h), "
          "torch/csrc/autograd/autograd_not_implemented_fallback.cpp",
          check_missing_autograd},

@@ -155,6 +155,12 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
     case Provenance::Batched:
       return "The FuncTorchBatchedDecomposition kernel serves vmap for this operator.";
     case Provenance::BackendFallback:
+      if (e.runtime.call == KeyCall::FallbackRaises)
+        return fmt::format(
+            "No kernel of this operator covers {0}; PyTorch's backend fallback for {0} runs and raises ({1}).", k,
+            reg_->profile().name_of(e.key) == "Meta"
+                ? "NotImplementedError: no Meta kernel or fake implementation is registered for the operator"
+                : "named tensors are not supported by this operator");
       return fmt::format(
           "No kernel of this operator covers {}; the backend fallback registered for {} (for every "
           "operator) runs.",

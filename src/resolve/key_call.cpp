@@ -27,9 +27,8 @@ const char* to_string(KeyCall c) {
 
 namespace {
 
-KeyCall classify(const RuntimeTable& t, const Entry& e, KeyId key) {
-  const Profile& p = t.resolver().profile();
-  if (!e.valid()) return t.visibly_stale() ? KeyCall::InvariantAssert : KeyCall::Missing;
+KeyCall classify(const Profile& p, const Entry& e, KeyId key, bool visibly_stale) {
+  if (!e.valid()) return visibly_stale ? KeyCall::InvariantAssert : KeyCall::Missing;
   if (e.why == Provenance::AmbiguousAutogradOther) return KeyCall::Ambiguous;
   if (e.fallthrough()) return KeyCall::FallsThrough;
   if (e.fallback != nullptr && e.fallback->core) {
@@ -70,7 +69,7 @@ KeyAnswer answer_key(const RuntimeTable& t, std::size_t slot) {
   a.dumped = t.fresh(slot);
   for (const StaleRow& row : t.stale())
     if (row.slot == slot) a.stale = true;
-  a.call = classify(t, a.entry, a.key);
+  a.call = classify(t.resolver().profile(), a.entry, a.key, t.visibly_stale());
   return a;
 }
 
@@ -112,7 +111,15 @@ const RuntimeTable& RuntimeTables::of(const Operator& op) const {
 }
 
 KeyAnswer RuntimeTables::answer(const Operator& op, KeyId key) const {
-  return answer_key(of(op), static_cast<std::size_t>(r_->profile().key(key).slot));
+  const Profile& p = r_->profile();
+  if (may_be_stale(r_->registry(), op)) return answer_key(of(op), static_cast<std::size_t>(p.key(key).slot));
+  // PyTorch's own operator, untouched by the inputs: the runtime table is the dumps' (no replay needed).
+  KeyAnswer a;
+  a.key = key;
+  a.slot = static_cast<std::size_t>(p.key(key).slot);
+  a.entry = a.dumped = r_->compute(op, key);
+  a.call = classify(p, a.entry, key, false);
+  return a;
 }
 
 }  // namespace dt

@@ -137,6 +137,9 @@ void check_agreement(const LoadResult& l, const std::vector<const Operator*>& op
       const std::string meaning = x.meaning(e);
       const bool says_missing = meaning.find("No kernel:") == 0;
       const bool says_assert = meaning.find("OperatorEntry::checkInvariants") != std::string::npos;
+      const bool says_raises = meaning.find("runs and raises") != std::string::npos;
+      if (says_raises != (a.call == KeyCall::FallbackRaises && !a.stale))
+        problem("explain's meaning disagrees on a raising fallback: " + meaning.substr(0, 80));
       if (says_missing != (a.call == KeyCall::Missing && !a.stale) ||
           says_assert != (a.call == KeyCall::InvariantAssert))
         problem("explain's meaning disagrees: " + meaning.substr(0, 80));
