@@ -60,4 +60,27 @@ std::string describe_entry(const CheckContext& c, const Entry& e) {
   return fmt::format("'{}' on {} ({})", e.kernel->debug, key_name(c, e.source), to_string(e.why));
 }
 
+KeyAnswer runtime_answer(const CheckContext& c, const Operator& op, KeyId k) {
+  if (c.runtime != nullptr) return c.runtime->answer(op, k);
+  KeyAnswer a;
+  a.key = k;
+  a.slot = static_cast<std::size_t>(c.p.key(k).slot);
+  a.entry = a.dumped = c.resolver.compute(op, k);
+  a.call = !a.entry.valid()                                  ? KeyCall::Missing
+           : a.entry.why == Provenance::AmbiguousAutogradOther ? KeyCall::Ambiguous
+           : a.entry.fallthrough()                             ? KeyCall::FallsThrough
+                                                               : KeyCall::Runs;
+  return a;
+}
+
+std::string stale_suffix(const CheckContext& c, const KeyAnswer& a) {
+  if (!a.stale) return {};
+  return " (" + stale_note(c.p, c.reg.privateuse1_name, a) + ")";
+}
+
+std::string stale_or(const CheckContext& c, const KeyAnswer& a, std::string_view otherwise) {
+  if (!a.stale) return std::string(otherwise);
+  return "but at run time: " + stale_note(c.p, c.reg.privateuse1_name, a);
+}
+
 }  // namespace dt::lint

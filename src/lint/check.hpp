@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "lint/lint.hpp"
+#include "resolve/key_call.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt::lint {
@@ -21,6 +22,7 @@ struct CheckContext {
   const Resolver& resolver;
   const std::vector<Diagnostic>& refusals;
   std::vector<const Operator*> ops;  // sorted by name
+  const RuntimeTables* runtime = nullptr;  // what calls do (stale rows); null: the dumps' entries
 };
 
 // ---- helpers (check.cpp) ----
@@ -43,6 +45,12 @@ bool notes_capped(const Finding& f);
 std::string kernel_key_label(const CheckContext& c, KeyId k, const Kernel& kern);
 // What an entry is, for messages: "'k' on CPU (kernel)", "the backend fallback", ...
 std::string describe_entry(const CheckContext& c, const Entry& e);
+// What a call on runtime key `k` of `op` does (key_call.hpp): the runtime entry, stale or not.
+KeyAnswer runtime_answer(const CheckContext& c, const Operator& op, KeyId k);
+// " (stale runtime entry: ...)" when that key's runtime entry is not the dumps'; "" otherwise.
+std::string stale_suffix(const CheckContext& c, const KeyAnswer& a);
+// `otherwise` when the key's runtime entry is the dumps'; else "but at run time: " and the stale note.
+std::string stale_or(const CheckContext& c, const KeyAnswer& a, std::string_view otherwise);
 
 // ---- the checks, one per rule ----
 // checks_registration.cpp

@@ -9,7 +9,7 @@
 
 namespace dt::lint {
 
-// ---- schema facts (spec G.1) ----
+// ---- schema facts (DispatchKeyExtractor, FunctionSchema) ----
 
 namespace {
 
@@ -35,6 +35,7 @@ bool has_dispatch_arguments(const Operator& op) {
 // argument the operator writes (Tensor(a!)). Unknown without a def: assume so.
 bool can_carry_gradients(const Operator& op) {
   if (!op.def) return true;
+  if (!op.def->differentiable) return false;  // declared: integer or bool outputs only
   const Schema& s = op.def->schema;
   if (s.is_varret) return true;
   const auto tensor = [](const SchemaArgument& a) { return is_tensor_type(comparable_type(a.type)); };
@@ -68,8 +69,11 @@ std::string missing_autograd_effect(const CheckContext& c, const Operator& op, c
 // "K1, K2 resolve to ...; K3 resolves to ..." for autograd keys grouped by what they resolve to.
 std::string describe_missing_autograd(const CheckContext& c, const Operator& op, const std::vector<KeyId>& keys) {
   std::vector<std::pair<Entry, std::vector<KeyId>>> groups;
+  std::string stale;
   for (KeyId a : keys) {
-    const Entry e = c.resolver.compute(op, a);
+    const KeyAnswer answer = runtime_answer(c, op, a);
+    const Entry e = answer.entry;  // what calls do (the runtime entry)
+    if (stale.empty()) stale = stale_suffix(c, answer);
     auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) {
       // Fallthrough fallbacks read alike whatever their debug string.
       return g.first.why == e.why && g.first.fallthrough() == e.fallthrough() &&
@@ -82,7 +86,7 @@ std::string describe_missing_autograd(const CheckContext& c, const Operator& op,
   for (const auto& [e, ks] : groups)
     parts.push_back(fmt::format("{} {} to {}", join_keys(c, ks), ks.size() == 1 ? "resolves" : "resolve",
                                 missing_autograd_effect(c, op, e, ks)));
-  return join(parts, "; ");
+  return join(parts, "; ") + stale;
 }
 
 // Quantized tensors cannot require grad (their dtypes are not floating
@@ -168,7 +172,7 @@ void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out) {
     for (const AutogradSource& s : sources) {
       bool lacks = false;
       for (KeyId a : s.autograd_keys)
-        if (lacks_autograd(c.resolver.compute(*op, a))) {
+        if (lacks_autograd(runtime_answer(c, *op, a).entry)) {
           lacks = true;
           if (std::find(lacking.begin(), lacking.end(), a) == lacking.end()) lacking.push_back(a);
         }

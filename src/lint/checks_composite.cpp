@@ -101,8 +101,8 @@ void check_ambiguous_autogradother(const CheckContext& c, std::vector<Finding>& 
         fmt::format("{} has kernels registered to both CompositeImplicitAutograd and a backend mapped to "
                     "AutogradOther ({}). This makes the backend kernel unreachable; the dispatcher will always "
                     "prefer the CompositeImplicitAutograd lowering: the AutogradOther entry is "
-                    "ambiguous_autogradother, which raises when called",
-                    op->name, join_keys(c, keys)),
+                    "ambiguous_autogradother, {}",
+                    op->name, join_keys(c, keys), stale_or(c, runtime_answer(c, *op, *ao), "which raises when called")),
         op->name, "AutogradOther");
     for (const auto& [k, kern] : backends)
       f.notes.push_back({kern->where, fmt::format("kernel '{}' on {} (a backend mapped to AutogradOther) is registered "
@@ -169,7 +169,8 @@ Finding shadowed_finding(const CheckContext& c, const Operator& op, KeyId k, con
     if (!Profile::has(c.p.backend_keyset_from_autograd(a), c.p.key(k).bits)) continue;
     const Entry e = c.resolver.compute(op, a);
     if (e.why == Provenance::Math) continue;
-    lost.push_back(fmt::format("{} now resolves to {}", key_name(c, a), describe_entry(c, e)));
+    lost.push_back(fmt::format("{} now resolves to {}{}", key_name(c, a), describe_entry(c, e),
+                               stale_suffix(c, runtime_answer(c, op, a))));
     if (e.kernel != nullptr)
       notes.push_back(
           {e.kernel->where, fmt::format("{} resolves to '{}', registered here", key_name(c, a), e.kernel->debug)});
@@ -255,7 +256,7 @@ Finding unreachable_finding(const CheckContext& c, const Operator& op, KeyId k, 
   for (const Kernel* w : winners)
     f.notes.push_back({w->where, fmt::format("kernel '{}' is registered here", w->debug)});
   f.fix =
-      "Remove the dead kernel, or remove what shadows it (spec C.2 precedence: direct > "
+      "Remove the dead kernel, or remove what shadows it (computeDispatchTableEntryWithDebug's precedence: direct > "
       "CompositeExplicitAutogradNonFunctional > CompositeExplicitAutograd > nested > CompositeImplicitAutograd > "
       "Autograd).";
   return f;

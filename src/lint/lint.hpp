@@ -1,5 +1,5 @@
 // dispatchtool lint: registration conflicts and dispatcher pitfalls, found in
-// loaded registrations (spec dispatch-semantics.md, sections B, C and F).
+// loaded registrations (what c10 refuses or resolves surprisingly).
 //
 // The rules are data: one table row per rule (id, default severity, texts,
 // PyTorch's own message where one exists, and the check; rules.cpp, the
@@ -48,7 +48,7 @@ struct Rule {
   std::string_view summary;  // one line: what it catches
   std::string_view help;     // why it matters and how to fix it
   std::string_view pytorch;  // PyTorch's own message ("" if PyTorch is silent)
-  std::string_view spec;     // sections of dispatch-semantics.md
+  std::string_view source;   // where PyTorch implements what the rule checks (functions, files)
   Check check;
 };
 

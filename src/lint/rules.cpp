@@ -26,13 +26,13 @@ constexpr std::array kRules{
          "Tried to register an operator (<schema>) with the same name and overload name multiple times. Each "
          "overload's schema should only be registered with a single call to def(). Duplicate registration: <debug>. "
          "Original registration: <debug>",
-         "F.5", check_duplicate_def},
+         "Dispatcher::registerDef (c10/core/dispatch/Dispatcher.cpp)", check_duplicate_def},
     Rule{"duplicate-registration", "DuplicateRegistration", Severity::Error,
          "Two kernels for the same operator and dispatch key; the newer one silently wins at run time.",
          "The dispatcher keeps every kernel registered for an operator and key, newest first, and uses only the "
          "newest: which kernel runs depends on the order libraries were loaded. PyTorch only warns (and in recent "
          "releases only once per process). Every overriding pair is reported, across files.",
-         "Overriding a previously registered kernel for the same operator and the same dispatch key", "C.1, F.1",
+         "Overriding a previously registered kernel for the same operator and the same dispatch key", "OperatorEntry::registerKernel (c10/core/dispatch/OperatorEntry.cpp)",
          check_duplicate_registration},
     Rule{"duplicate-fallback", "DuplicateFallback", Severity::Error,
          "Two backend fallbacks for the same dispatch key (PyTorch's own fallbacks included).",
@@ -41,14 +41,14 @@ constexpr std::array kRules{
          "registers (e.g. the autograd fallbacks).",
          "Tried to register multiple backend fallbacks for the same dispatch key <K>; previous registration <debug>, "
          "new registration <debug>",
-         "D, F.7", check_duplicate_fallback},
+         "Dispatcher::registerFallback (c10/core/dispatch/Dispatcher.cpp)", check_duplicate_fallback},
     Rule{"impl-without-def", "ImplWithoutDef", Severity::Error,
          "A kernel for an operator that no file defines (a dangling impl).",
          "The dispatcher accepts impls before (or without) the def, so the mistake only shows when the operator is "
          "called: it has no schema. Usually the operator name has a typo, the overload is missing, or the defining "
          "file was not loaded (lint every file that registers into a namespace together).",
          "Could not find schema for <name> but we found an implementation; did you forget to def() the operator?",
-         "F.4", check_impl_without_def},
+         "Dispatcher::checkInvariants, OperatorEntry::registerKernel (c10/core/dispatch/)", check_impl_without_def},
     Rule{"composite-conflict", "CompositeConflict", Severity::Error,
          "More than one of the composite alias keys on one operator, which torchgen forbids.",
          "CompositeExplicitAutograd, CompositeExplicitAutogradNonFunctional and CompositeImplicitAutograd each "
@@ -60,7 +60,8 @@ constexpr std::array kRules{
          "CompositeImplicitAutograd on a single kernel; each strictly subsumes the other.  If you wanted to provide "
          "an explicit autograd implementation, specify CompositeExplicitAutograd; otherwise specify "
          "CompositeImplicitAutograd only",
-         "F.9, C.2, G.5", check_composite_conflict},
+         "torchgen/model.py (NativeFunction), OperatorEntry::updateDispatchTable_ (c10/core/dispatch/OperatorEntry.cpp)",
+         check_composite_conflict},
     Rule{"ambiguous-autogradother", "AmbiguousAutogradOther", Severity::Error,
          "A CompositeImplicitAutograd kernel plus a kernel on a backend that maps to AutogradOther.",
          "Backends without their own autograd key (Sparse*, Quantized*, SparseCsr*, MkldnnCPU, FPGA, ...) share "
@@ -73,7 +74,8 @@ constexpr std::array kRules{
          "lowering (see Note [Ambiguity in AutogradOther kernel]). If you want to override "
          "CompositeImplicitAutograd, please open an issue to request a dedicated Autograd dispatch key for the "
          "backend.",
-         "C.4, F.10", check_ambiguous_autogradother},
+         "OperatorEntry::computeDispatchTableEntryWithDebug, ambiguous_autogradother_kernel (ATen/core/boxing/KernelFunction.cpp)",
+         check_ambiguous_autogradother},
     Rule{"library-kind", "LibraryKind", Severity::Error,
          "A registration its library block forbids (def in an IMPL file, two DEF files for a namespace, an impl key "
          "or namespace contradicting its file, a misplaced fallback, a reserved namespace).",
@@ -81,8 +83,9 @@ constexpr std::array kRules{
          "torch.library.Library); PyTorch checks every def(), impl() and fallback() against its block and refuses "
          "the ones that do not belong there, so the whole library fails to load.",
          "def(\"<name>\"): Cannot define an operator inside of a TORCH_LIBRARY_IMPL block.  All def()s should be "
-         "placed in the (unique) TORCH_LIBRARY block for their namespace.  (and the other messages of spec F.7/F.8)",
-         "F.5, F.7, F.8", check_library_kind},
+         "placed in the (unique) TORCH_LIBRARY block for their namespace.  (and the other messages of torch::Library's checks in aten/src/ATen/core/library.cpp)",
+         "torch::Library::_def, _impl, _fallback (aten/src/ATen/core/library.cpp), torch/library.py",
+         check_library_kind},
     Rule{"schema-mismatch", "SchemaMismatch", Severity::Warning,
          "A kernel's signature disagrees with its operator's schema (argument count or types).",
          "When a kernel carries an inferred C++ schema (signature = ...), PyTorch compares it with the operator's "
@@ -91,7 +94,8 @@ constexpr std::array kRules{
          "Inferred operator schema for a C++ kernel function doesn't match the expected function schema.\n  "
          "operator: <name>\n  expected schema: <schema>\n    <debug>\n  inferred schema: <signature>\n    <debug>\n  "
          "reason: <reason>",
-         "F.6", check_schema_mismatch},
+         "OperatorEntry::registerKernel, assertSignatureIsCorrect (c10/core/dispatch/OperatorEntry.cpp)",
+         check_schema_mismatch},
     Rule{"missing-autograd", "MissingAutograd", Severity::Warning,
          "An operator with backend kernels whose autograd key resolves to no autograd kernel (only a fallback, or "
          "nothing).",
@@ -100,9 +104,12 @@ constexpr std::array kRules{
          "the autograd backend fallback: in 1.13 a fallthrough, so results silently do not track gradients; in "
          "main a kernel that warns when backpropagating. With no fallback at all (e.g. AutogradMeta in 1.13) every "
          "call outside inference mode fails. NestedTensor<B> kernels count for AutogradNestedTensor. One finding per "
-         "operator names every backend concerned. Operators without a Tensor output or a Tensor written in place have "
-         "nothing to differentiate and are not reported.",
-         "", "B.3, B.4, C.2, D, G.1", check_missing_autograd},
+         "operator names every backend concerned. Operators without a Tensor output or a Tensor written in place, "
+         "and operators declared `differentiable = false` (integer or bool outputs, like torchvision::nms's "
+         "indices), have nothing to differentiate and are not reported.",
+         "", "OperatorEntry::computeDispatchTableEntryWithDebug, getAutogradKeyFromBackend (c10/core/DispatchKeySet.h), "
+         "torch/csrc/autograd/autograd_not_implemented_fallback.cpp",
+         check_missing_autograd},
     Rule{"no-tensor-arguments", "NoTensorArguments", Severity::Warning,
          "Backend kernels of an operator without Tensor arguments and without a BackendSelect kernel.",
          "The dispatcher computes a call's keys from its Tensor (and Generator) arguments. Without any, only "
@@ -113,7 +120,8 @@ constexpr std::array kRules{
          "There were no tensor arguments to this function (e.g., you passed an empty list of Tensors), but no "
          "fallback function is registered for schema <op>.  This usually means that this function requires a "
          "non-empty list of Tensors, or that you (the operator writer) forgot to register a fallback function.",
-         "G.1, G.3, G.4", check_no_tensor_arguments},
+         "DispatchKeyExtractor (ATen/core/dispatch/DispatchKeyExtractor.h), OperatorEntry::reportError",
+         check_no_tensor_arguments},
     Rule{"meta-on-composite", "MetaOnComposite", Severity::Warning,
          "A Meta kernel on an operator that has a CompositeImplicitAutograd kernel.",
          "torch.library refuses a Meta impl for an operator with a CompositeImplicitAutograd kernel: the Meta "
@@ -124,7 +132,7 @@ constexpr std::array kRules{
          "We should not register a meta kernel directly to the operator '<name>', because it has a "
          "CompositeImplicitAutograd kernel in core. Instead we should let the operator decompose, and ensure that we "
          "have meta kernels for the base ops that it decomposes into.",
-         "F.8", check_meta_on_composite},
+         "torch/library.py (Library.impl)", check_meta_on_composite},
     Rule{"shadowed-composite", "ShadowedComposite", Severity::Info,
          "A backend kernel that disables a CompositeImplicitAutograd decomposition for its backend (and the "
          "backend's autograd key).",
@@ -132,14 +140,15 @@ constexpr std::array kRules{
          "key skip the decomposition too (has_backend_kernel), so autograd must come from an Autograd kernel. This "
          "is legitimate for faster backend kernels, hence informational; the finding names what each affected "
          "autograd key resolves to instead.",
-         "", "C.2, B.3", check_shadowed_composite},
+         "", "OperatorEntry::computeDispatchTableEntryWithDebug (c10/core/dispatch/OperatorEntry.cpp)",
+         check_shadowed_composite},
     Rule{"fallthrough-on-alias", "FallthroughOnAlias", Severity::Warning,
          "A fallthrough kernel on a composite alias key (CompositeImplicitAutograd, CompositeExplicitAutograd, ...).",
          "A fallthrough means \"skip this key\"; on a composite alias it marks every backend row (and Undefined) as "
          "fallthrough, so there is nothing left below to run and the call ends in the fallthrough function itself "
          "or in a missing kernel. Fallthroughs belong on wrapper keys (Autograd, Autocast*, ADInplaceOrView, "
          "FuncTorchBatched, ...), where something runs below them.",
-         "fallthrough_kernel was executed but it should have been short-circuited by the dispatcher. ...", "F.3, G.2",
+         "fallthrough_kernel was executed but it should have been short-circuited by the dispatcher. ...", "fallthrough_kernel (ATen/core/boxing/KernelFunction.cpp), DispatchKeyExtractor",
          check_fallthrough_on_alias},
     Rule{"building-block-key", "BuildingBlockKey", Severity::Warning,
          "A kernel or backend fallback on a per-backend building block (Dense, Sparse, Quantized, NestedTensor, "
@@ -149,13 +158,13 @@ constexpr std::array kRules{
          "the CompositeImplicitAutograd rules: a Dense kernel disables the decomposition on Autograd<Backend>, a "
          "Sparse or Quantized kernel makes AutogradOther ambiguous. A fallback on a building block is accepted and "
          "serves no row at all.",
-         "", "B.7", check_building_block_key},
+         "", "isPerBackendFunctionalityKey (c10/core/DispatchKey.h), getRuntimeDispatchKeySet", check_building_block_key},
     Rule{"unparseable-key", "UnparseableKey", Severity::Info,
          "A Python kernel (boxed-only, no signature) on a dispatch key that Python cannot name.",
          "Most per-backend runtime keys exist and have table rows but are missing from parseDispatchKey's table "
          "(e.g. AutogradHIP, QuantizedXLA, SparseMeta in 1.13). A kernel registered from Python (torch.library, "
          "boxed_only = true) on such a key cannot be written: the registration raises.",
-         "could not parse dispatch key: <name>", "A.5", check_unparseable_key},
+         "could not parse dispatch key: <name>", "parseDispatchKey (c10/core/DispatchKey.cpp)", check_unparseable_key},
     Rule{"unreachable-kernel", "UnreachableKernel", Severity::Warning,
          "A kernel on an alias key that no dispatch-table row resolves to.",
          "Alias kernels fill rows only where nothing of higher precedence does (direct kernel > "
@@ -163,7 +172,8 @@ constexpr std::array kRules{
          "> CompositeImplicitAutograd > Autograd). A typical case: an Autograd kernel next to a "
          "CompositeImplicitAutograd kernel and no backend kernels, where the decomposition takes every autograd row "
          "and the Autograd kernel never runs.",
-         "", "C.2", check_unreachable_kernel},
+         "", "OperatorEntry::computeDispatchTableEntryWithDebug (c10/core/dispatch/OperatorEntry.cpp)",
+         check_unreachable_kernel},
 };
 
 }  // namespace
@@ -198,8 +208,9 @@ void sort_findings(std::vector<Finding>& findings) {
 
 std::vector<Finding> run(const LoadResult& loaded) {
   const Resolver resolver(loaded.registry);
+  const RuntimeTables runtime(resolver);
   const CheckContext ctx{loaded.registry, loaded.registry.profile(), resolver, loaded.refusals,
-                         loaded.registry.sorted_operators()};
+                         loaded.registry.sorted_operators(), &runtime};
   std::vector<Finding> all;
   std::vector<Finding> one;
   for (const auto& rule : kRules) {

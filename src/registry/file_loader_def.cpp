@@ -14,12 +14,13 @@ namespace dt {
 
 bool FileLoader::load_def(const toml::table& t) {
   TableReader r(t, file_, "a [[def]] entry", &error_);
-  r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch"});
+  r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch", "differentiable"});
   auto schema_text = r.str("schema");
   auto name = r.name("name");
   auto alias = r.name("alias_analysis");
   auto tags = r.name_array("tags");
   auto debug = r.name("debug");
+  auto differentiable = r.boolean("differentiable");
   const toml::table* dispatch = r.table("dispatch");
   if (r.failed()) return true;
   const Location where = r.self();
@@ -50,6 +51,7 @@ bool FileLoader::load_def(const toml::table& t) {
   def.schema = std::move(*schema);
   def.debug = debug ? debug->value : fmt::format("registered at {}:{}", file_, where.line);
   def.where = where;
+  def.differentiable = !differentiable || differentiable->value;
   if (alias && !read_alias_analysis(*alias, def.alias)) return true;
   if (tags)
     for (auto& tg : *tags) {

@@ -33,7 +33,8 @@ std::vector<std::string> device_names(const Registry& reg) {
 
 bool FileLoader::load_impl(const toml::table& t) {
   TableReader r(t, file_, "an [[impl]] entry", &error_);
-  r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only"});
+  r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
+                "redispatches"});
   auto op = r.name("op");
   auto k1 = r.name("key");
   auto ks = r.name_array("keys");
@@ -42,6 +43,7 @@ bool FileLoader::load_impl(const toml::table& t) {
   auto ft = r.boolean("fallthrough");
   auto sig = r.str("signature");
   auto boxed = r.boolean("boxed_only");
+  auto redispatches = r.boolean("redispatches");
   if (r.failed()) return true;
   const Location where = r.self();
   if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
@@ -53,6 +55,8 @@ bool FileLoader::load_impl(const toml::table& t) {
   const bool fallthrough = ft && ft->value;
   if (!kernel && !fallthrough)
     return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+  if (redispatches && redispatches->value && fallthrough)
+    return set_error(redispatches->where, "a fallthrough kernel runs nothing: it cannot redispatch"), true;
   // CppFunction::makeFallthrough() carries no schema (boxed-only C++
   // kernels may: torch 1.13's Tracer kernels print "[ boxed ]" with one).
   if (sig && fallthrough)
@@ -88,6 +92,7 @@ bool FileLoader::load_impl(const toml::table& t) {
     kern.signature = signature;
     kern.fallthrough = fallthrough;
     kern.boxed_only = boxed && boxed->value;
+    kern.redispatches = redispatches && redispatches->value;
     kern.where = kwhere.line == where.line && kwhere.column == where.column ? op->where : kwhere;
     register_impl(*qualified, k, std::move(kern));
   }

@@ -40,6 +40,9 @@ struct Definition {
   std::string debug;    // "registered at ..."
   AliasAnalysis alias = AliasAnalysis::FromSchema;
   std::vector<std::string> tags;
+  // `differentiable = false`: no output can carry a gradient (integer indices,
+  // masks), as derivatives.yaml's output_differentiability: [False] says.
+  bool differentiable = true;
   Location where;
   std::uint32_t library = 0;
 };
@@ -52,6 +55,9 @@ struct Kernel {
   bool fallthrough = false;
   bool boxed_only = false;
   bool catch_all = false;  // registered without a key (stored as CIA)
+  // Declared by the input (`redispatches = true`): the kernel calls on below
+  // its key, as PyTorch's own kernels of that key do (trace follows it).
+  bool redispatches = false;
   // Its override warning is raised (and TORCH_WARN_ONCE spent) but filtered
   // out by Python's warnings module, as custom_op does for its second
   // ADInplaceOrView kernel in 2.14 (warnings.filterwarnings("ignore", ...)).

@@ -15,7 +15,14 @@ bool is_step(const ExplainStep& s, std::string_view label) { return s.step == la
 
 }  // namespace
 
-Explainer::Explainer(const Resolver& r, const Operator& op) : r_(&r), reg_(&r.registry()) { r.prepare(op, view_); }
+Explainer::Explainer(const Resolver& r, const Operator& op, const RuntimeTables* runtime)
+    : r_(&r), reg_(&r.registry()), runtime_(runtime) {
+  r.prepare(op, view_);
+  if (runtime_ == nullptr) {
+    own_runtime_ = std::make_unique<RuntimeTables>(r);
+    runtime_ = own_runtime_.get();
+  }
+}
 
 std::string Explainer::key_name(KeyId k) const { return reg_->profile().display_name(k, reg_->privateuse1_name); }
 
@@ -25,6 +32,7 @@ Explanation Explainer::explain(KeyId key) const {
   e.key = key;
   Trace trace;
   e.result = r_->compute(view_, static_cast<std::size_t>(p.key(key).slot), &trace);
+  e.runtime = runtime_->answer(op(), key);
   for (const TraceStep& t : trace) {
     ExplainStep s;
     s.step = t.step;
@@ -102,12 +110,18 @@ const std::string& Explainer::available() const {
   return *available_;
 }
 
+std::string Explainer::runtime_note(const Explanation& e) const {
+  return stale_note(reg_->profile(), reg_->privateuse1_name, e.runtime);
+}
+
 std::string Explainer::meaning(const Explanation& e) const {
   return meaning(e, op().name, available(), key_name(e.key));
 }
 
 std::string Explainer::meaning(const Explanation& e, std::string_view op_name, std::string_view available,
                                std::string_view k) const {
+  // A stale row: calls do not do what the dumps' entry says.
+  if (const std::string note = runtime_note(e); !note.empty()) return "At run time: " + note;
   const Entry& r = e.result;
   if (r.valid() && r.fallthrough())
     return fmt::format(
@@ -141,6 +155,12 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
     case Provenance::Batched:
       return "The FuncTorchBatchedDecomposition kernel serves vmap for this operator.";
     case Provenance::BackendFallback:
+      if (e.runtime.call == KeyCall::FallbackRaises)
+        return fmt::format(
+            "No kernel of this operator covers {0}; PyTorch's backend fallback for {0} runs and raises ({1}).", k,
+            reg_->profile().name_of(e.key) == "Meta"
+                ? "NotImplementedError: no Meta kernel or fake implementation is registered for the operator"
+                : "named tensors are not supported by this operator");
       return fmt::format(
           "No kernel of this operator covers {}; the backend fallback registered for {} (for every "
           "operator) runs.",
@@ -148,7 +168,13 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
     case Provenance::Missing:
       break;
   }
-  // G.4: the error a call would raise, with the keys that do have a kernel.
+  if (e.runtime.call == KeyCall::InvariantAssert)
+    return fmt::format(
+        "No kernel, and the error is not reported: the runtime table of {} is stale elsewhere, so a call that "
+        "dispatches to {} raises an internal assert of OperatorEntry::checkInvariants (which prints the canonical "
+        "state) before the \"Could not run\" error.",
+        op_name, k);
+  // OperatorEntry::reportError: the error a call would raise, with the keys that do have a kernel.
   if (e.key == kUndefined)
     return fmt::format(
         "No kernel: a call without tensor arguments raises \"There were no tensor arguments to this "

@@ -4,12 +4,14 @@
 // (render/json.hpp) or in the HTML matrix's popup (render/html.hpp).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "render/readable.hpp"
+#include "resolve/key_call.hpp"
 #include "resolve/resolver.hpp"
 
 namespace dt {
@@ -29,7 +31,8 @@ struct ExplainStep {
 struct Explanation {
   KeyId key = kUndefined;
   std::vector<ExplainStep> steps;  // in order, up to the one taken (all of them when missing)
-  Entry result;
+  Entry result;                    // what the dumps show
+  KeyAnswer runtime;               // what a call on the key does (key_call.hpp): the runtime entry
 };
 
 // Explains the keys of one operator. Keys are named as the files name them
@@ -37,7 +40,8 @@ struct Explanation {
 // texts as people read them (readable_debug).
 class Explainer {
  public:
-  Explainer(const Resolver& r, const Operator& op);
+  // `runtime` (may be null: the explainer makes its own) answers what calls do.
+  Explainer(const Resolver& r, const Operator& op, const RuntimeTables* runtime = nullptr);
 
   [[nodiscard]] const Operator& op() const { return *view_.op; }
   [[nodiscard]] const Registry& registry() const { return *reg_; }
@@ -55,6 +59,8 @@ class Explainer {
   [[nodiscard]] std::string note_line(const ExplainStep& s) const;
   // What the result means when the operator is called (explain's closing text).
   [[nodiscard]] std::string meaning(const Explanation& e) const;
+  // The stale-entry sentence (stale_note) when the runtime entry differs from the dumps; "" otherwise.
+  [[nodiscard]] std::string runtime_note(const Explanation& e) const;
   // The same with other text for the operator's name, for the list of keys
   // that have an entry and for the key explained (the HTML page fills in
   // "{op}", "{available}" and "{key}").
@@ -69,6 +75,8 @@ class Explainer {
   const Resolver* r_;
   const Registry* reg_;
   Resolver::OpView view_;
+  std::unique_ptr<RuntimeTables> own_runtime_;
+  const RuntimeTables* runtime_;
   mutable std::optional<std::string> available_;
 };
 

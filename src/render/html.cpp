@@ -108,11 +108,12 @@ HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>
   }
   w.end_array();
 
+  const RuntimeTables runtime(r);  // what calls do (stale rows), shared by the operators' explainers
   Interner strings, cells;
   w.key("operators");
   w.begin_array();
   for (const Operator* op : ops) {
-    const Explainer x(r, *op);
+    const Explainer x(r, *op, &runtime);
     w.begin_object();
     w.member("namespace", op->name.substr(0, op->name.find("::")));
     w.member("name", op->name);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "base/text.hpp"
+#include "resolve/key_call.hpp"
 
 namespace dt {
 
@@ -63,16 +64,20 @@ struct Runs {
 };
 
 // How a row's entry came about: "math kernel via CompositeImplicitAutograd".
-std::string via_of(const Profile& p, const Entry& e) {
+std::string via_of(const Profile& p, const Entry& e, bool stale = false) {
   std::string via = to_string(e.why);
-  if (e.why == Provenance::AmbiguousAutogradOther)
-    via += " (raises at run time)";
-  else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback)
+  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
+      e.why != Provenance::AmbiguousAutogradOther)
     via += " via " + p.name_of(e.source);
+  if (stale)
+    via += " (stale at run time: see below)";
+  else if (e.why == Provenance::AmbiguousAutogradOther)
+    via += " (raises at run time)";
   return via;
 }
 
-Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s) {
+Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
+                  const std::vector<KeyAnswer>& stale) {
   const Profile& p = r.profile();
   Runs out;
   bool gap = false;  // a row left out since the last one shown
@@ -91,7 +96,9 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
       gap = true;
       continue;
     }
-    std::string via = via_of(p, e);
+    const bool is_stale =
+        std::any_of(stale.begin(), stale.end(), [&](const KeyAnswer& a) { return a.slot == slot; });
+    std::string via = via_of(p, e, is_stale);
     std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(readable_debug(e.debug()));
     std::string key = p.display_name(k, r.registry().privateuse1_name);
     auto& runs = out.runs;
@@ -119,7 +126,16 @@ std::string key_run_label(const std::vector<std::string>& keys) {
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                         std::string& out) {
   const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
-  const Runs rows = collect_runs(r, op, f, s);
+  // Rows whose runtime entry is not the dumps' (key_call.hpp): what calls do instead.
+  std::vector<KeyAnswer> stale;
+  if (may_be_stale(r.registry(), op)) {
+    const RuntimeTables runtime(r);
+    const auto& keys = r.profile().runtime_keys();
+    for (std::size_t slot = 0; slot < keys.size(); ++slot)
+      if (f.allows(keys[slot]))
+        if (KeyAnswer a = answer_key(runtime.of(op), slot); a.stale) stale.push_back(a);
+  }
+  const Runs rows = collect_runs(r, op, f, s, stale);
   const auto& runs = rows.runs;
   out += paint(heading(op), "1");
   out += '\n';
@@ -135,6 +151,8 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
     out += fmt::format("  {:<{}}  {:<{}}  {}\n", labels[i], wk, runs[i].kernel, wn,
                        paint(runs[i].via, colour_of(runs[i].why)));
   if (runs.empty()) out += "  (no rows)\n";
+  for (const KeyAnswer& a : stale)
+    out += "  " + paint("at run time:", "1") + " " + stale_note(r.profile(), r.registry().privateuse1_name, a) + "\n";
   if (rows.hidden > 0)
     out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them)",
                              rows.hidden),

@@ -30,13 +30,12 @@ std::string tls_list(const TraceView& v, KeySet ks) {
   return out.empty() ? std::string("(empty)") : out;
 }
 
-std::string entry_text(const Profile& p, const Entry& e) {
-  if (!e.valid()) return "missing (no kernel, no fallback)";
-  std::string via = to_string(e.why);
-  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
-      e.why != Provenance::AmbiguousAutogradOther)
-    via += " via " + p.name_of(e.source);
-  return fmt::format("{}{} [{}]", e.fallthrough() ? "fallthrough " : "", printable(readable_debug(e.debug())), via);
+std::string entry_text(const Profile& p, const Entry& e) { return entry_words(p, e); }
+
+// A picked key as every other key of the trace is named (a renamed PrivateUse1 by its new name where the
+// release shows it so).
+std::string picked_name(const TraceView& v, const HighestKey& h) {
+  return h.key == kUndefined ? h.name : profile_of(v).display_name(h.key, registry_of(v).privateuse1_name);
 }
 
 std::string why_text(const TraceView& v, const HighestKey& h) {
@@ -49,8 +48,11 @@ std::string why_text(const TraceView& v, const HighestKey& h) {
         "the highest functionality is {}, and no backend bit is set: the first backend's slot, "
         "named {}",
         p.name_of(h.functionality), h.name);
+  const std::string& backend = p.backends()[static_cast<std::size_t>(h.backend)];
+  const auto pu1 = p.find("PrivateUse1");
   return fmt::format("the highest functionality is {}, the highest backend {}", p.name_of(h.functionality),
-                     p.backends()[static_cast<std::size_t>(h.backend)]);
+                     backend == "PrivateUse1" && pu1 ? p.display_name(*pu1, registry_of(v).privateuse1_name)
+                                                     : backend);
 }
 
 // The runtime keys with a valid entry, as listAllDispatchKeys prints them.
@@ -212,7 +214,14 @@ namespace {
 void human_header(const TraceView& v, std::string& out) {
   const Operator& op = op_of(v);
   const BoundCall& c = *v.call;
-  out += paint(op.def ? op.def->printed : op.name + "  (no schema: every --arg is one Tensor argument)", "1", v.color);
+  out += paint(op.def ? op.def->printed : op.name + "  (no schema: every --arg is one Tensor argument, none a Tensor?)",
+               "1", v.color);
+  if (!op.def)
+    out += fmt::format(
+        "\nnote: no file defines {0}: PyTorch cannot call it until it is defined (torch.ops finds no such "
+        "operator; Dispatcher::findSchemaOrThrow raises \"Could not find schema for {0}\"); the trace shows where a "
+        "call would dispatch, with the arguments given",
+        op.name);
   out +=
       fmt::format("\na call from Python ({}): Tensor, Tensor?, Tensor[] and Tensor?[] arguments carry dispatch keys\n",
                   profile_of(v).name());
@@ -274,15 +283,11 @@ std::string origin_text(const CallStep& s) {
 
 void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::string& out) {
   const Profile& p = profile_of(v);
-  out += fmt::format("  {}. {}\n", n, paint(s.picked.name, "1", v.color));
+  out += fmt::format("  {}. {}\n", n, paint(picked_name(v, s.picked), "1", v.color));
   out += fmt::format("     key set  {}\n", key_list(v, s.keyset));
   out += fmt::format("     picked   {}\n", why_text(v, s.picked));
   out += fmt::format("     kernel   {}{}\n", entry_text(p, s.entry), origin_text(s));
-  if (s.stale)
-    out += fmt::format(
-        "     stale    the dumps compute {}: the runtime entry predates a later registration "
-        "(spec G.5)\n",
-        entry_text(p, s.fresh_entry));
+  if (s.stale) out += fmt::format("     note     {}\n", stale_note(p, registry_of(v).privateuse1_name, s.answer));
   out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "", s.does);
   if (s.next == Next::Redispatch)
     out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));
@@ -310,10 +315,10 @@ void human_result(const TraceView& v, std::string& out) {
       out += fmt::format("Python takes over: __torch_dispatch__ of the {}\n", t.result.torch_dispatch);
       return;
     case Next::NotSimulated:
-      out += fmt::format("{}: {}; the trace stops here\n", last.picked.name, last.does);
+      out += fmt::format("{}: {}; the trace stops here\n", picked_name(v, last.picked), last.does);
       return;
     default:
-      out += fmt::format("{} runs {}\n", last.picked.name, entry_text(profile_of(v), last.entry));
+      out += fmt::format("{} runs {}\n", picked_name(v, last.picked), entry_text(profile_of(v), last.entry));
   }
 }
 
@@ -429,7 +434,7 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
     for (const char* m : {"arguments", "with_tls", "mask_backend"}) w.null_member(m);
   }
   json_keys(w, "keyset", v.ks->names(s.keyset, pu1));
-  w.member("key", s.picked.name);
+  w.member("key", picked_name(v, s.picked));
   w.member("why", why_text(v, s.picked));
   w.key("entry");
   w.begin_object();
@@ -461,7 +466,7 @@ void json_result(JsonWriter& w, const TraceView& v) {
   w.key("result");
   w.begin_object();
   w.member("kind", result_kind(t.result.how));
-  w.member("key", last.picked.name);
+  w.member("key", picked_name(v, last.picked));
   if (t.result.how == Next::Ends) {
     w.member("kernel", last.entry.debug());
     w.member("origin", last.pytorch ? "pytorch" : "input");
@@ -472,7 +477,7 @@ void json_result(JsonWriter& w, const TraceView& v) {
   w.key("first_input_kernel");
   if (const CallStep* s = first_input_kernel(t)) {
     w.begin_object();
-    w.member("key", s->picked.name);
+    w.member("key", picked_name(v, s->picked));
     w.member("kernel", s->entry.debug());
     w.end_object();
   } else {

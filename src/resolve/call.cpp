@@ -271,9 +271,12 @@ Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::st
   } else {
     for (std::size_t i = 0; i < values.size(); ++i) {
       const bool list = values[i] == "[]" || values[i].find(';') != std::string::npos;
+      const bool none = values[i] == "none";  // a None: the argument is a Tensor?
       call.args.push_back(BoundArgument{fmt::format("#{}", i + 1),
-                                        list ? "Tensor?[]" : "Tensor",
-                                        list ? DispatchArgKind::OptionalTensorList : DispatchArgKind::Tensor,
+                                        list ? "Tensor?[]" : none ? "Tensor?" : "Tensor",
+                                        list   ? DispatchArgKind::OptionalTensorList
+                                        : none ? DispatchArgKind::OptionalTensor
+                                               : DispatchArgKind::Tensor,
                                         {},
                                         false,
                                         {}});

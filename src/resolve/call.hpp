@@ -78,7 +78,7 @@ struct BoundCall {
 // ';'-separated elements ("cpu;meta") and "[]" for an empty list. Missing
 // values: Tensor? is None; a Tensor or list without a value is an error
 // unless `allow_missing` (--keyset given). More values than dispatch
-// arguments is an error. Without a schema every value is one argument.
+// arguments is an error. Without a schema every value is one argument ("none": a Tensor? given None).
 Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                 const Schema* schema, const std::vector<std::string>& values,
                                                 bool allow_missing);

@@ -144,12 +144,10 @@ class Simulator {
   void look_up(CallStep& s) {
     s.picked = ks_.highest(s.keyset);
     if (s.python_dispatcher) return python_look_up(s);
-    s.entry = t_.entry(s.picked.slot);
-    for (const auto& row : t_.stale())
-      if (row.slot == s.picked.slot) {
-        s.stale = true;
-        s.fresh_entry = row.fresh;
-      }
+    s.answer = answer_key(t_, s.picked.slot);
+    s.entry = s.answer.entry;
+    s.stale = s.answer.stale;
+    if (s.stale) s.fresh_entry = s.answer.dumped;
     s.pytorch = t_.from_pytorch(s.entry);
   }
 
@@ -202,8 +200,28 @@ class Simulator {
       in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
       return;
     }
+    if (!s.pytorch && e.kernel != nullptr && e.kernel->redispatches) return declared_redispatch(s, f);
     if (!s.pytorch) return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
     pytorch_step(s, f);
+  }
+
+  // The inputs' kernel declared `redispatches = true`: an autocast kernel
+  // casts and calls the operator again with its autocast key excluded (as
+  // PyTorch's autocast kernels do, ExcludeDispatchKeyGuard); any other kernel
+  // redispatches below its key (c10::Dispatcher::redispatch with
+  // ks & FULL_AFTER(key)).
+  void declared_redispatch(CallStep& s, KeyId f) {
+    if ((roles_.autocast & ks_.functionality(p_.key(f).bits)) != 0) {
+      in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
+      s.next = Next::FreshCall;
+      s.does = fmt::format(
+          "your autocast kernel (redispatches = true) casts the arguments and calls the operator again with {} "
+          "excluded",
+          p_.name_of(f));
+      return;
+    }
+    below(s, fmt::format("your kernel (redispatches = true) redispatches below {} (key set & FULL_AFTER({}))",
+                         s.picked.name, s.picked.name));
   }
 
   void error_step(CallStep& s) {
@@ -245,7 +263,7 @@ class Simulator {
   void note_autograd(AutogradSeen::Kind a, const CallStep& s) {
     if (autograd_ != AutogradSeen::None) return;
     autograd_ = a;
-    autograd_key_ = s.picked.name;
+    autograd_key_ = p_.display_name(s.picked.key, t_.resolver().registry().privateuse1_name);
     // _foreach_tensor visits Tensor and Tensor[] arguments: a Tensor?[] is a generic list.
     const bool any_rg = std::any_of(original_.begin(), original_.end(), [](const BoundArgument& b) {
       return b.kind != DispatchArgKind::OptionalTensorList && requires_grad(b);

@@ -11,6 +11,7 @@
 
 #include "resolve/backward.hpp"
 #include "resolve/call.hpp"
+#include "resolve/key_call.hpp"
 #include "resolve/runtime_table.hpp"
 
 namespace dt {
@@ -40,6 +41,7 @@ struct CallStep {
   Entry entry;  // the runtime table's entry
   bool stale = false;
   Entry fresh_entry;     // what the dumps show, when the runtime entry is stale
+  KeyAnswer answer;      // what a call on the picked key does (key_call.hpp; not for the Python dispatcher)
   bool pytorch = false;  // PyTorch's own kernel or fallback (else the input files')
   bool assumed = false;  // the inputs' kernel: what it does next is PyTorch's convention for the key
   // Resolved by the Python dispatcher (python_resolve.hpp), not looked up in

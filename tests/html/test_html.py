@@ -457,6 +457,27 @@ def check_escape(b, checks, template, tool, d):
     checks.check(not problems, f"a </script> kernel: no console errors or warnings: {problems}")
 
 
+def check_dangling(b, checks, template, tool, d):
+    """A dangling operator (kernels, no def) is marked in the matrix; a defined one is not."""
+    src = os.path.join(d, "dangling.toml")
+    with open(src, "w", encoding="utf-8") as f:
+        f.write('namespace = "myops"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\ndispatch = { CPU = "f_cpu" }\n'
+                '[[impl]]\nop = "g"\nkey = "CPU"\nkernel = "g_cpu"\n')
+    out = os.path.join(d, "dangling.html")
+    run_html(tool, d, out, "--profile", PROFILE, "--keys", "CPU", src)
+    if read_page(checks, template, out, "a dangling operator") is None:
+        return
+    b.events.clear()
+    b.open("file://" + out)
+    checks.check(b.wait_for("document.body.dataset.ready === 'true'"), "the page with a dangling operator renders")
+    marked = b.eval("Array.from(document.querySelectorAll('#rows .n')).map(function (n) {"
+                    " return n.textContent + '|' + n.classList.contains('dangling') + '|' + n.title; }).join(';')")
+    checks.check(marked.startswith("myops::f|false|myops::f(Tensor x) -> Tensor;myops::g|true|myops::g: dangling"),
+                 f"the dangling operator's name is marked, the defined one's is not: {marked!r}")
+    after = b.eval("getComputedStyle(document.querySelectorAll('#rows .n')[1], '::after').content")
+    checks.check(after == '" (no def)"', f"the dangling row says (no def): {after!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True, help="the dispatchtool binary")
@@ -518,6 +539,7 @@ def main():
                 check_sample(b, checks, data_every, "file://" + page_every, None, explainer("torch-main", every))
             if data_all is not None:
                 check_big(b, checks, data_all, "file://" + whole)
+            check_dangling(b, checks, template, tool, d)
             check_escape(b, checks, template, tool, d)
         finally:
             b.close()

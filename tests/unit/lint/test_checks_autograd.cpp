@@ -90,6 +90,21 @@ TEST_CASE("lint missing-autograd: one finding per operator, naming every backend
             .empty());
   // No Tensor argument: the autograd key is never dispatched to (no-tensor-arguments reports it).
   CHECK(lint_rule({{"a.toml", def("foo(int n) -> Tensor") + impl("CPU", "c")}}, "missing-autograd").empty());
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> bool") + impl("CPU", "c")}}, "missing-autograd").empty());
+  CHECK(lint_rule({{"a.toml", def("foo(Tensor x) -> int[]") + impl("CPU", "c")}}, "missing-autograd").empty());
+}
+
+TEST_CASE("lint missing-autograd: silent for outputs declared non-differentiable (torchvision::nms's int64 indices)") {
+  const std::string nms =
+      "namespace = \"torchvision\"\n[[def]]\nschema = \"nms(Tensor dets, Tensor scores, float iou_threshold) -> "
+      "Tensor\"\n";
+  const std::string kernels = "dispatch = { CPU = \"nms_cpu\", CUDA = \"nms_cuda\" }\n";
+  // The schema's Tensor does not say the dtype: without the declaration the rule fires.
+  CHECK(lint_rule({{"a.toml", nms + kernels}}, "missing-autograd", "torch-2.14").size() == 1);
+  CHECK(lint_rule({{"a.toml", nms + "differentiable = false\n" + kernels}}, "missing-autograd", "torch-2.14").empty());
+  CHECK(lint_rule({{"a.toml", nms + "differentiable = true\n" + kernels}}, "missing-autograd", "torch-2.14").size() ==
+        1);
+  CHECK(contains(error_of({{"a.toml", nms + "differentiable = \"no\"\n"}}), "a.toml:4:18: error:"));
 }
 
 TEST_CASE("lint no-tensor-arguments: backend kernels nothing can dispatch to") {
