@@ -62,14 +62,22 @@ struct Runs {
   std::size_t hidden = 0;  // rows served by PyTorch's own fallbacks, not shown
 };
 
-// How a row's entry came about: "math kernel via CompositeImplicitAutograd".
+// How a row's entry came about, in the words of PyTorch's tutorials (the
+// raw view keeps computeDispatchTableEntryWithDebug's own: "math kernel", ...):
+// "CompositeImplicitAutograd kernel (alias key)".
 std::string via_of(const Profile& p, const Entry& e) {
-  std::string via = to_string(e.why);
-  if (e.why == Provenance::AmbiguousAutogradOther)
-    via += " (raises at run time)";
-  else if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback)
-    via += " via " + p.name_of(e.source);
-  return via;
+  switch (e.why) {
+    case Provenance::Kernel:
+      return "kernel";
+    case Provenance::BackendFallback:
+      return "backend fallback";
+    case Provenance::AmbiguousAutogradOther:
+      return "ambiguous AutogradOther (raises at run time)";
+    case Provenance::Missing:
+      return "missing: no kernel (a call raises \"Could not run\")";
+    default:
+      return p.name_of(e.source) + " kernel (alias key)";
+  }
 }
 
 Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s) {
@@ -81,18 +89,26 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
   const auto& keys = p.runtime_keys();
   for (std::size_t slot = 0; slot < keys.size(); ++slot) {
     const KeyId k = keys[slot];
-    const Entry e = f.allows(k) ? r.compute(view, slot) : Entry{};
-    if (!e.valid()) {
+    if (!f.allows(k)) {
       gap = true;
       continue;
     }
-    if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && f.empty()) {
+    const Entry e = r.compute(view, slot);
+    // Missing rows are shown where asked for: --all-keys, or the key given to --keys.
+    if (!e.valid() && !s.all_keys && f.empty()) {
+      gap = true;
+      continue;
+    }
+    if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && !s.all_keys &&
+        f.empty()) {
       ++out.hidden;
       gap = true;
       continue;
     }
     std::string via = via_of(p, e);
-    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(readable_debug(e.debug()));
+    std::string kernel = !e.valid() ? std::string("-")
+                                    : std::string(e.fallthrough() ? "fallthrough " : "") +
+                                          printable(readable_debug(e.debug()));
     std::string key = p.display_name(k, r.registry().privateuse1_name);
     auto& runs = out.runs;
     const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
@@ -136,7 +152,7 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
                        paint(runs[i].via, colour_of(runs[i].why)));
   if (runs.empty()) out += "  (no rows)\n";
   if (rows.hidden > 0)
-    out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them)",
+    out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them; --all-keys every row)",
                              rows.hidden),
                  "2") +
            "\n";
