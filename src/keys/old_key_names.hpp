@@ -14,7 +14,7 @@
 
 namespace dt {
 
-// (old spelling, the key to write), in c10/core/DispatchKey.h's order after Math.
+// (old spelling, the key to write): Math, then the header's aliases.
 const std::vector<std::pair<std::string_view, std::string_view>>& old_key_names();
 
 // What to say after "unknown dispatch key 'NAME'": for an old spelling whose
