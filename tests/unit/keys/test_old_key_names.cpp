@@ -19,7 +19,7 @@ TEST_CASE("old key names: each names a key every built-in profile has, and is no
   }
 }
 
-TEST_CASE("old key names: Autocast and DefaultBackend say where the alias lives; others get did-you-mean") {
+TEST_CASE("old key names: Autocast and DefaultBackend say where the alias lives, others get did-you-mean") {
   const Profile& p = profile("torch-2.14");
   CHECK(unknown_key_hint(p, "Autocast", p.key_names()) ==
         " (Autocast is C++'s old spelling of AutocastCUDA: c10/core/DispatchKey.h keeps the enum alias "
