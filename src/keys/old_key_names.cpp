@@ -10,14 +10,15 @@ namespace dt {
 namespace {
 
 // c10/core/DispatchKey.h's "aliases [that] exist for backwards compatibility
-// reasons" (the same seven in torch 1.13, 2.6 and 2.14; tests/docs/check_cxx_aliases.py
-// compares them with each release's header), and Math, the name
-// CompositeImplicitAutograd had before PyTorch renamed it.
+// reasons" (the same seven in torch 1.13, 2.6 and 2.14; tests/oracle/old_key_names_oracle.py
+// compares them with each release's header), its CatchAll = Undefined, and
+// Math, the name CompositeImplicitAutograd had before PyTorch renamed it.
 struct OldSpelling {
   std::string_view name, key;
 };
 constexpr OldSpelling kOldSpellings[] = {
     {"Math", "CompositeImplicitAutograd"},
+    {"CatchAll", "Undefined"},
     {"DefaultBackend", "CompositeExplicitAutograd"},
     {"Autocast", "AutocastCUDA"},
     {"CPUTensorId", "CPU"},
@@ -32,6 +33,10 @@ constexpr OldSpelling kOldSpellings[] = {
 std::string unknown_key_hint(const Profile& p, std::string_view name, const std::vector<std::string_view>& candidates) {
   for (const OldSpelling& o : kOldSpellings) {
     if (o.name != name || !p.find(o.key)) continue;
+    if (o.name == "CatchAll")
+      return " (CatchAll is C++'s alias of Undefined in c10/core/DispatchKey.h, for catch-all kernels; "
+             "parseDispatchKey does not read it: write an [[impl]] without key, a catch-all kernel, which PyTorch "
+             "stores as CompositeImplicitAutograd)";
     if (o.name == "Math")
       return " (Math is the old name of CompositeImplicitAutograd, which c10/core/DispatchKey.h no longer has; "
              "write 'CompositeImplicitAutograd')";

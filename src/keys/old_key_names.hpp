@@ -1,7 +1,7 @@
 // C++'s old dispatch key spellings, which no release's parseDispatchKey
 // reads: c10/core/DispatchKey.h's enum aliases kept "for backwards
 // compatibility" (DefaultBackend = CompositeExplicitAutograd, Autocast =
-// AutocastCUDA, CPUTensorId = CPU, ...), and Math, the name
+// AutocastCUDA, CPUTensorId = CPU, ...; CatchAll = Undefined), and Math, the name
 // CompositeImplicitAutograd had before PyTorch renamed it.
 #pragma once
 
@@ -14,7 +14,7 @@
 
 namespace dt {
 
-// (old spelling, the key to write): Math, then the header's aliases.
+// (old spelling, its key): Math, CatchAll, then the header's backwards-compatibility aliases.
 const std::vector<std::pair<std::string_view, std::string_view>>& old_key_names();
 
 // What to say after "unknown dispatch key 'NAME'": for an old spelling whose

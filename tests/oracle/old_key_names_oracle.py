@@ -2,8 +2,8 @@
 """C++'s old dispatch key spellings vs the real release.
 
 c10/core/DispatchKey.h keeps enum aliases "for backwards compatibility"
-(DefaultBackend = CompositeExplicitAutograd, Autocast = AutocastCUDA, ...);
-Math is CompositeImplicitAutograd's old name. For the release this python3
+(DefaultBackend = CompositeExplicitAutograd, Autocast = AutocastCUDA, ...) and
+CatchAll = Undefined; Math is CompositeImplicitAutograd's old name. For the release this python3
 imports (run in a chroot with tools/oracle-env for 2.x), every such name:
   - is refused by the release's parseDispatchKey (torch._C._dispatch_key_parse);
   - is refused by dispatchtool too (--keys: exit 2; in a file: a located
@@ -53,7 +53,10 @@ def main() -> int:
     if re.search(r"\bMath\b", text):
         print(f"FAIL: {a.header} mentions Math: the hint says DispatchKey.h no longer has it")
         return 1
-    names = aliases + [("Math", "CompositeImplicitAutograd")]
+    if not re.search(r"^\s*CatchAll\s*=\s*Undefined,", text, re.M):
+        print(f"FAIL: {a.header} has no 'CatchAll = Undefined'")
+        return 1
+    names = aliases + [("CatchAll", "Undefined"), ("Math", "CompositeImplicitAutograd")]
     os.makedirs(a.workdir, exist_ok=True)
     failures = 0
     checked = 0
@@ -70,7 +73,7 @@ def main() -> int:
             continue
         except RuntimeError:
             pass
-        want_hint = f"write '{key}'"
+        want_hint = "an [[impl]] without key" if old == "CatchAll" else f"write '{key}'"
         r = subprocess.run([a.tool, "table", "--profile", a.profile, "--register", "CPU", "--keys", old],
                            capture_output=True, text=True)
         if r.returncode != 2 or r.stdout or want_hint not in r.stderr:
