@@ -32,6 +32,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.fish
 # CI workflow and the example registration files.
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/lint.md ${CMAKE_SOURCE_DIR}/docs/ci.md
               ${CMAKE_SOURCE_DIR}/docs/json.md ${CMAKE_SOURCE_DIR}/docs/profile-format.md ${CMAKE_SOURCE_DIR}/docs/api.md
+              ${CMAKE_SOURCE_DIR}/docs/tutorial.md ${CMAKE_SOURCE_DIR}/docs/input-format.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/schema ${CMAKE_SOURCE_DIR}/docs/ci
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

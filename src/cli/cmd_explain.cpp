@@ -41,7 +41,7 @@ Command add_explain_command(CLI::App& app, const Io& io) {
             for (KeyId k : s->table_filter.keys) {
               if (!first) w.buf() += '\n';
               first = false;
-              render_explain(resolver, *s->ops.front(), k, HumanStyle{s->color, false, false}, w.buf());
+              render_explain(resolver, *s->ops.front(), k, HumanStyle{s->color, false, false, false}, w.buf());
             }
             return kExitOk;
           }};

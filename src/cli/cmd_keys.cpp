@@ -2,6 +2,7 @@
 // PrivateUse1 rename and fallbacks.
 #include "cli/cli.hpp"
 #include "render/json.hpp"
+#include "render/key_meanings.hpp"
 #include "render/keys.hpp"
 
 namespace dt::cli {
@@ -11,6 +12,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
     std::vector<std::string> files;
     std::string profile = std::string(kDefaultProfile);
     bool names = false;
+    bool meanings = false;
     std::string max_input_size;
     bool no_library = false;
     std::string format = "text";
@@ -25,13 +27,19 @@ Command add_keys_command(CLI::App& app, const Io& io) {
   add_max_input_size_option(*sub, o->max_input_size);
   CLI::Option* names = sub->add_flag(
       "--names", o->names, "only the names a registration may use, one per line (for scripts and completion)");
+  CLI::Option* meanings = sub->add_flag(
+      "--meanings", o->meanings,
+      "what each key is for, one line each, with the autograd and autocast keys a backend's tensors carry");
+  meanings->excludes(names);
   sub->add_flag("--no-library", o->no_library, "load the files without PyTorch's own operators");
   add_format_option(*sub, o->format);
   sub->get_option("--format")->excludes(names);
+  sub->get_option("--format")->excludes(meanings);
   sub->footer(
       "Examples:\n"
       "  dispatchtool keys\n"
       "  dispatchtool keys --profile torch-1.13\n"
+      "  dispatchtool keys --meanings                                              # what each key is for\n"
       "  dispatchtool keys configs/examples/privateuse1.toml                       # PrivateUse1 renamed npu\n"
       "  dispatchtool keys --format json --profile torch-1.13 configs/examples/npu_backend/npu_fallback.toml\n"
       "  dispatchtool keys --names | grep Autograd");
@@ -51,6 +59,8 @@ Command add_keys_command(CLI::App& app, const Io& io) {
             Writer w(io.out);
             if (o->names)
               render_key_names(**p, w.buf());
+            else if (o->meanings)
+              render_key_meanings(loaded->registry, w.buf());
             else if (is_json(o->format))
               render_keys_json(loaded->registry, json_document(o->profile, w), w.buf());
             else

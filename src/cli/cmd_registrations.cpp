@@ -34,7 +34,7 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
                                         w.buf());
               return kExitOk;
             }
-            const HumanStyle human{s->color, false, false};
+            const HumanStyle human{s->color, false, false, false};
             print_operators(
                 io, s->ops, style_of(o->style, o->raw),
                 [&](const Operator& op, std::string& out) {

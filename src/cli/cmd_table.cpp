@@ -13,6 +13,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
     bool raw = false;
     bool fallbacks = false;
     bool expand = false;
+    bool all_keys = false;
     std::string format = "text";
   };
   auto o = std::make_shared<Options>();
@@ -21,12 +22,16 @@ Command add_table_command(CLI::App& app, const Io& io) {
   add_style_options(*sub, o->style, o->raw);
   add_format_option(*sub, o->format);
   sub->add_flag("--fallbacks", o->fallbacks, "readable view: also show rows served by PyTorch's own backend fallbacks");
+  sub->add_flag("--all-keys", o->all_keys,
+                "readable view: every row, with why: also those served by PyTorch's own backend fallbacks "
+                "and the missing ones (no kernel: a call raises \"Could not run\")");
   sub->add_flag("--expand", o->expand, "readable view: one line per key (no 'CPU \u2026 Meta (N keys)' runs)");
   sub->footer(
       "Examples:\n"
       "  dispatchtool table configs/examples/custom_op.toml\n"
       "  dispatchtool table --raw --profile torch-1.13 --op aten::add.Tensor   # PyTorch's own, no files\n"
       "  dispatchtool table --keys CPU,Autograd configs/examples/custom_op.toml\n"
+      "  dispatchtool table --all-keys --op myops::myrelu configs/examples/custom_op.toml   # every row, with why\n"
       "  dispatchtool table --format json configs/examples/custom_op.toml\n"
       "  dispatchtool table --style python-dispatcher --register CPU,XLA,CompositeImplicitAutograd");
   return {
@@ -39,7 +44,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
           render_table_json(resolver, s->ops, s->table_filter, json_document(o->in.profile, w), w.buf());
           return kExitOk;
         }
-        const HumanStyle human{s->color, o->fallbacks, o->expand};
+        const HumanStyle human{s->color, o->fallbacks, o->expand, o->all_keys};
         print_operators(
             io, s->ops, style_of(o->style, o->raw),
             [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },

@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "base/text.hpp"
+#include "keys/old_key_names.hpp"
 
 namespace dt {
 
@@ -154,7 +155,7 @@ std::string Profile::suggest_key(std::string_view name, const std::vector<std::s
              return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
            });
   });
-  if (!device_like || names_a_key || !privateuse1.empty()) return did_you_mean(name, candidates);
+  if (!device_like || names_a_key || !privateuse1.empty()) return unknown_key_hint(*this, name, candidates);
   if (quirks_.privateuse1_rename)
     return fmt::format(
         " (a backend of your own registers on PrivateUse1; to use the name '{}', rename it first: "

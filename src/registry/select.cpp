@@ -7,6 +7,7 @@
 
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
+#include "keys/old_key_names.hpp"
 
 namespace dt {
 
@@ -44,7 +45,7 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
     if (!k) k = p.find_renamed(name, reg.privateuse1_name);
     if (!k)
       return unexpected(
-          make_error(fmt::format("unknown dispatch key '{}'{}", name, did_you_mean(name, p.key_names()))));
+          make_error(fmt::format("unknown dispatch key '{}'{}", name, unknown_key_hint(p, name, p.key_names()))));
     add_once(sel.registrations.keys, *k);
     for (KeyId m : runtime_keys_of(p, *k)) {
       add_once(sel.table.keys, m);

@@ -80,7 +80,7 @@ void render_keys(const Registry& reg, std::string& out) {
             : "its keys keep their names, as this release prints them (only the \"Could not run\" error uses it)");
   render_runtime_keys(reg, out);
   render_building_block_fallbacks(reg, out);
-  out += "\nbuilding blocks (registrable, never a table row):\n";
+  out += "\nper-backend functionality keys (registrable, never a table row: a runtime key is one of them on one backend, CPU = Dense on CPU):\n";
   for (std::size_t i = 0; i < p.keys().size(); ++i)  // size_t: KeyId is 16 bits
     if (const auto k = static_cast<KeyId>(i); p.key(k).kind == KeyKind::BuildingBlock)
       out += "  " + name_of(reg, k) + "\n";

@@ -63,16 +63,29 @@ struct Runs {
   std::size_t hidden = 0;  // rows served by PyTorch's own fallbacks, not shown
 };
 
-// How a row's entry came about: "math kernel via CompositeImplicitAutograd".
+// How a row's entry came about, in the words of PyTorch's tutorials (the
+// raw view keeps computeDispatchTableEntryWithDebug's own: "math kernel", ...):
+// "CompositeImplicitAutograd kernel (alias key)". `stale`: the runtime entry
+// differs (a note below the table says how).
 std::string via_of(const Profile& p, const Entry& e, bool stale = false) {
-  std::string via = to_string(e.why);
-  if (e.why != Provenance::Kernel && e.why != Provenance::BackendFallback &&
-      e.why != Provenance::AmbiguousAutogradOther)
-    via += " via " + p.name_of(e.source);
-  if (stale)
-    via += " (stale at run time: see below)";
-  else if (e.why == Provenance::AmbiguousAutogradOther)
-    via += " (raises at run time)";
+  std::string via;
+  switch (e.why) {
+    case Provenance::Kernel:
+      via = "kernel";
+      break;
+    case Provenance::BackendFallback:
+      via = "backend fallback";
+      break;
+    case Provenance::AmbiguousAutogradOther:
+      via = stale ? "ambiguous AutogradOther" : "ambiguous AutogradOther (raises at run time)";
+      break;
+    case Provenance::Missing:
+      via = "missing: no kernel (a call raises \"Could not run\")";
+      break;
+    default:
+      via = p.name_of(e.source) + " kernel (alias key)";
+  }
+  if (stale) via += " (stale at run time: see below)";
   return via;
 }
 
@@ -86,12 +99,18 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
   const auto& keys = p.runtime_keys();
   for (std::size_t slot = 0; slot < keys.size(); ++slot) {
     const KeyId k = keys[slot];
-    const Entry e = f.allows(k) ? r.compute(view, slot) : Entry{};
-    if (!e.valid()) {
+    if (!f.allows(k)) {
       gap = true;
       continue;
     }
-    if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && f.empty()) {
+    const Entry e = r.compute(view, slot);
+    // Missing rows are shown where asked for: --all-keys, or the key given to --keys.
+    if (!e.valid() && !s.all_keys && f.empty()) {
+      gap = true;
+      continue;
+    }
+    if (e.why == Provenance::BackendFallback && e.fallback->core && !s.show_core_fallbacks && !s.all_keys &&
+        f.empty()) {
       ++out.hidden;
       gap = true;
       continue;
@@ -99,7 +118,9 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
     const bool is_stale =
         std::any_of(stale.begin(), stale.end(), [&](const KeyAnswer& a) { return a.slot == slot; });
     std::string via = via_of(p, e, is_stale);
-    std::string kernel = std::string(e.fallthrough() ? "fallthrough " : "") + printable(readable_debug(e.debug()));
+    std::string kernel = !e.valid() ? std::string("-")
+                                    : std::string(e.fallthrough() ? "fallthrough " : "") +
+                                          printable(readable_debug(e.debug()));
     std::string key = p.display_name(k, r.registry().privateuse1_name);
     auto& runs = out.runs;
     const bool extends = !s.expand && !gap && !runs.empty() && runs.back().kernel == kernel && runs.back().via == via;
@@ -154,7 +175,7 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
   for (const KeyAnswer& a : stale)
     out += "  " + paint("at run time:", "1") + " " + stale_note(r.profile(), r.registry().privateuse1_name, a) + "\n";
   if (rows.hidden > 0)
-    out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them)",
+    out += paint(fmt::format("  + {} keys served by PyTorch's own backend fallbacks (--fallbacks shows them; --all-keys every row)",
                              rows.hidden),
                  "2") +
            "\n";

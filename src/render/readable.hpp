@@ -15,6 +15,7 @@ struct HumanStyle {
   bool color = false;
   bool show_core_fallbacks = false;
   bool expand = false;  // one line per key instead of runs of equal rows
+  bool all_keys = false;  // every table row: also those served by PyTorch's fallbacks and the missing ones
 };
 // A run of adjacent keys as the readable views label it: "CPU",
 // "CPU, CUDA, HIP" or "CPU \u2026 Meta (14 keys)" (table, diff).

@@ -3,6 +3,7 @@
 #include <bit>
 
 #include "base/text.hpp"
+#include "keys/old_key_names.hpp"
 
 namespace dt {
 
@@ -85,7 +86,7 @@ Expected<KeySet, std::string> KeysetAlgebra::parse(std::string_view list, std::s
     if (name.empty()) return unexpected(std::string("empty key name in '") + std::string(list) + "'");
     auto bits = bits_of(name, privateuse1);
     if (!bits)
-      return unexpected("unknown dispatch key '" + printable(name) + "'" + did_you_mean(name, p_->key_names()) +
+      return unexpected("unknown dispatch key '" + printable(name) + "'" + unknown_key_hint(*p_, name, p_->key_names()) +
                         " (profile " + p_->name() + ")");
     out |= *bits;
   }

@@ -27,7 +27,7 @@ TEST_CASE("render_keys: runtime keys with row, kind and PyTorch's fallbacks, bui
                  "     1  CPU                             per-backend     yes        \n") != std::string::npos);
   CHECK(out.find("\n    76  AutogradCPU                     per-backend     yes        fallthrough registered at "
                  "./aten/src/ATen/core/VariableFallbackKernel.cpp:39\n") != std::string::npos);
-  CHECK(out.find("\n\nbuilding blocks (registrable, never a table row):\n  Dense\n") != std::string::npos);
+  CHECK(out.find("\n\nper-backend functionality keys (registrable, never a table row: a runtime key is one of them on one backend, CPU = Dense on CPU):\n  Dense\n") != std::string::npos);
   CHECK(out.find("\n\nalias keys (what each covers, in table order):\n  Autograd (16 keys): AutogradOther, "
                  "AutogradCPU, ") != std::string::npos);
 }

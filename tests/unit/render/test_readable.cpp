@@ -79,6 +79,29 @@ TEST_CASE("readable table: runs break at hidden rows") {
   CHECK(t.find("+ 21 keys served by PyTorch's own backend fallbacks") != std::string::npos);
 }
 
+TEST_CASE("readable table: --all-keys shows every row, each with why") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
+  const std::string t = human_table(reg, KeyFilter{}, HumanStyle{false, false, true, true});
+  // One line per row (--expand): the schema, the column header, then every runtime key.
+  CHECK(static_cast<std::size_t>(std::count(t.begin(), t.end(), '\n')) == 2 + reg.profile().runtime_keys().size());
+  CHECK(t.find("\n  AutogradCPU ") != std::string::npos);  // PyTorch's fallthrough fallback
+  CHECK(t.find("backend fallback") != std::string::npos);
+  CHECK(t.find("CompositeImplicitAutograd kernel (alias key)") != std::string::npos);
+  CHECK(t.find("+ ") == std::string::npos);  // nothing hidden
+  // The default view hides both kinds, and says so for the fallbacks.
+  const std::string d = human_table(reg, KeyFilter{}, HumanStyle{});
+  CHECK(d.find("\n  AutogradCPU ") == std::string::npos);
+}
+
+TEST_CASE("readable table: a key given to --keys shows even when it is missing") {
+  Registry reg = python_dispatcher_registry(profile("torch-1.13"));
+  REQUIRE(python_dispatcher_register(reg, {"CPU"}).has_value());
+  const std::string t = human_table(reg, keys_ok(reg, "XLA").table, HumanStyle{});
+  CHECK(t.find("\n  XLA  -       missing: no kernel") != std::string::npos);
+  CHECK(t.find("(no rows)") == std::string::npos);
+}
+
 TEST_CASE("readable table: runs break at rows --keys leaves out") {
   Registry reg = python_dispatcher_registry(profile("torch-main"));
   REQUIRE(python_dispatcher_register(reg, {"CPU", "CompositeImplicitAutograd"}).has_value());
@@ -111,7 +134,8 @@ TEST_CASE("readable table: every run is a range of consecutive table rows") {
       REQUIRE(python_dispatcher_register(reg, keys).has_value());
       INFO(prof << " " << join(keys, ","));
       check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{});
-      check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{false, true, false});
+      check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{false, true, false, false});
+      check_runs_are_contiguous(reg, KeyFilter{}, HumanStyle{false, false, false, true});
       check_runs_are_contiguous(reg, keys_ok(reg, "Dense,Autograd").table, HumanStyle{});
       check_runs_are_contiguous(reg, keys_ok(reg, "CUDA,XLA,MPS,AutogradOther,AutogradCUDA").table, HumanStyle{});
     }
