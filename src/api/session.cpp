@@ -84,7 +84,12 @@ std::vector<std::string> Session::all_operators() const {
   return names;
 }
 
-std::vector<Diagnostic> Session::warnings() const { return impl_->loaded->registry.warnings(); }
+std::vector<Diagnostic> Session::warnings() const {
+  std::vector<Diagnostic> out = impl_->loaded->source_warnings;
+  const auto& overrides = impl_->loaded->registry.warnings();
+  out.insert(out.end(), overrides.begin(), overrides.end());
+  return out;
+}
 std::vector<Diagnostic> Session::refusals() const { return impl_->loaded->refusals; }
 
 Expected<std::vector<const dt::Operator*>, Diagnostic> select(const SessionAccess::Impl& s,

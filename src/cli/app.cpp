@@ -20,6 +20,11 @@ void report(const Io& io, const Diagnostic& d) {
   std::fwrite(text.data(), 1, text.size(), io.err);
 }
 
+void report_warnings(const Io& io, const LoadResult& loaded) {
+  for (const auto& w : loaded.source_warnings) report(io, w);
+  for (const auto& w : loaded.registry.warnings()) report(io, w);
+}
+
 int usage_error(const Io& io, const std::string& message) {
   std::string text = "dispatchtool: error: ";
   append_printable(message, text);  // a value from the command line must not cut or split the line
@@ -237,7 +242,7 @@ std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& p
     report(io, loaded.error());
     return nullptr;
   }
-  for (const auto& w : loaded->registry.warnings()) report(io, w);
+  report_warnings(io, *loaded);
   return std::make_unique<LoadResult>(std::move(*loaded));
 }
 
@@ -258,7 +263,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
       usage_error(io, "--register builds PythonDispatcher's demo operator; it takes no files");
       return nullptr;
     }
-    auto loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(profile), {}});
+    auto loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(profile), {}, {}});
     for (const auto& call : o.register_calls)
       if (auto registered = python_dispatcher_register(loaded->registry, register_call_keys(call)); !registered) {
         usage_error(io, registered.error().message);
@@ -293,7 +298,7 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   s.profile = std::move(*profile);
   s.loaded = load_inputs(io, o, *s.profile, on_refusal);
   if (!s.loaded) return std::nullopt;
-  for (const auto& w : s.loaded->registry.warnings()) report(io, w);
+  report_warnings(io, *s.loaded);
   if (const std::size_t more = s.loaded->registry.warnings_not_kept(); more != 0) {
     Diagnostic d =
         make_error(fmt::format("{} more kernel override{} not shown (PyTorch warns about each; at most {} "
@@ -401,7 +406,7 @@ int run(int argc, const char* const* argv, const Io& io) {
       add_table_command(app, io), add_registrations_command(app, io), add_explain_command(app, io),
       add_keys_command(app, io),  add_lint_command(app, io),          add_coverage_command(app, io),
       add_ops_command(app, io),   add_html_command(app, io),          add_trace_command(app, io),
-      add_diff_command(app, io)};
+      add_diff_command(app, io),  add_import_command(app, io)};
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string_view> names;
     for (const auto& c : commands) names.emplace_back(c.sub->get_name());

@@ -118,6 +118,8 @@ void tune_heap();
 
 // Prints a diagnostic to stderr.
 void report(const Io& io, const Diagnostic& d);
+// The readers' warnings (source_warnings), then PyTorch's override warnings.
+void report_warnings(const Io& io, const LoadResult& loaded);
 // "dispatchtool: error: MESSAGE" for problems that have no file location.
 int usage_error(const Io& io, const std::string& message);
 
@@ -166,6 +168,7 @@ Command add_html_command(CLI::App& app, const Io& io);
 void add_op_filter_options(CLI::App& sub, OpFilter& f);
 Command add_trace_command(CLI::App& app, const Io& io);
 Command add_diff_command(CLI::App& app, const Io& io);
+Command add_import_command(CLI::App& app, const Io& io);
 // `diff OLD... -- NEW...`: the arguments after "--" become --new=ARG (CLI11
 // would merge them with the positional old files); other commands unchanged.
 std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv);

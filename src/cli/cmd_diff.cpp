@@ -49,7 +49,7 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, c
     return false;
   }
   s.loaded = std::make_unique<LoadResult>(std::move(*loaded));
-  for (const auto& w : s.loaded->registry.warnings()) report(io, w);
+  report_warnings(io, *s.loaded);
   s.resolver = std::make_unique<Resolver>(s.loaded->registry);
   if (o.ops.empty()) {
     auto ops = select_ops(s.loaded->registry, {});

@@ -47,7 +47,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
               report(io, loaded.error());
               return kExitError;
             }
-            for (const auto& w : loaded->registry.warnings()) report(io, w);
+            report_warnings(io, *loaded);
             Writer w(io.out);
             if (o->names)
               render_key_names(**p, w.buf());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/diagnostic.hpp"
+#include "base/source_map.hpp"
 #include "registry/model.hpp"
 
 namespace dt {
@@ -41,6 +42,20 @@ struct Batch {
   // an unknown key or device): the main thread compiles this document itself.
   std::optional<toml::table> deferred;
   std::string deferred_text;  // the file's text, for the deferred compile
+  // A block of a file with several ([[block]] tables): where it starts.
+  std::optional<Location> block_where;
+  // A file the readers translated (C++, Python, yaml): the translation's
+  // lines back to the original file. Locations are remapped once compiled
+  // (remap_batch); a deferred compile remaps after compiling again.
+  std::shared_ptr<const SourceMap> map;
+  // The reader's warnings (registrations it could not read statically),
+  // on the first batch of the file.
+  std::vector<Diagnostic> source_warnings;
 };
+
+// Moves every location of a compiled batch (its library, statements,
+// refusals and error, and "FILE:LINE" in debug strings and messages) from
+// the generated TOML of `file` back to the original source through `map`.
+void remap_batch(Batch& b, const SourceMap& map, FileName file);
 
 }  // namespace dt

@@ -28,9 +28,11 @@ class CompileAhead {
   CompileAhead& operator=(const CompileAhead&) = delete;
   ~CompileAhead();
 
-  // The batch of paths[i]; call with i = 0, 1, 2, ... in order. While it is
-  // not ready, the calling thread compiles the next unclaimed file itself.
-  Batch take(std::size_t i);
+  // The batches of paths[i], one per library block (C++ and Python files,
+  // and TOML files of [[block]] tables, may hold several); call with
+  // i = 0, 1, 2, ... in order. While they are not ready, the calling thread
+  // compiles the next unclaimed file itself.
+  std::vector<Batch> take(std::size_t i);
 
  private:
   [[nodiscard]] bool claimable() const { return next_ < paths_.size() && next_ < consumed_ + window_; }
@@ -42,7 +44,7 @@ class CompileAhead {
   const ReadFile& read_;
   const std::vector<std::string>& paths_;
   const LoadOptions& options_;
-  std::vector<std::optional<Batch>> slots_;
+  std::vector<std::optional<std::vector<Batch>>> slots_;
   std::size_t window_ = 2, next_ = 0, consumed_ = 0;
   std::size_t read_turn_ = 0;  // the file whose text may be read next
   bool stop_ = false;

@@ -61,7 +61,7 @@ bool FileLoader::read_library(const std::optional<Located<std::string>>& ns,
                               const std::optional<Located<std::string>>& kind,
                               const std::optional<Located<std::string>>& dispatch_key) {
   Library& lib = out_.lib;
-  lib.where = Location{file_, 1, 1};
+  lib.where = out_.block_where.value_or(Location{file_, 1, 1});
   if (kind) {
     lib.kind_explicit = true;
     lib.where = kind->where;

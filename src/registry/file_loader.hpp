@@ -32,6 +32,8 @@ class FileLoader {
              Batch& out)
       : reg_(reg), p_(profile), file_(file), text_(text), opt_(opt), out_(out) {}
 
+  // `root`: the file's top level, or one of its [[block]] tables
+  // (out.block_where says where that block starts).
   void compile(const toml::table& root);
   [[nodiscard]] bool deferred() const { return deferred_; }
 

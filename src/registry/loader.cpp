@@ -101,21 +101,27 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   if (std::count(paths.begin(), paths.end(), std::string("-")) > 1)
     return unexpected(
         make_error(Location{display_path("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
-  LoadResult result{Registry(profile, options.library), {}};
+  LoadResult result{Registry(profile, options.library), {}, {}};
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error
   // reported do not depend on timing.
   CompileAhead ahead(profile, read, paths, options);
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    Batch b = ahead.take(i);
-    if (b.deferred) {
-      // Depends on earlier files (a renamed PrivateUse1): compile it now.
-      const toml::table root = std::move(*b.deferred);
-      const std::string text = std::move(b.deferred_text);
-      b = Batch{};
-      FileLoader(profile, &result.registry, display_path(paths[i]), text, options, b).compile(root);
+    for (Batch& b : ahead.take(i)) {
+      for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
+      if (b.deferred) {
+        // Depends on earlier files (a renamed PrivateUse1): compile it now.
+        const toml::table root = std::move(*b.deferred);
+        const std::string text = std::move(b.deferred_text);
+        const FileName shown = display_path(paths[i]);
+        Batch again;
+        again.block_where = b.block_where;
+        FileLoader(profile, &result.registry, shown, text, options, again).compile(root);
+        if (b.map) remap_batch(again, *b.map, shown);
+        b = std::move(again);
+      }
+      if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
     }
-    if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
   }
   return result;
 }

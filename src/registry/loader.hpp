@@ -1,4 +1,6 @@
-// Loads registration files (../shared/spec/input-format.md) into a Registry.
+// Loads registration files into a Registry: TOML (docs/input-format.md), and
+// C++, Python and yaml files, which the readers (readers/readers.hpp)
+// translate into TOML first; every location reported points at the original.
 // Files are read, parsed and compiled into batches of registrations on worker
 // threads, a bounded window ahead; the batches are applied in command-line
 // order, so the result and the first error do not depend on timing. Memory is
@@ -32,6 +34,9 @@ struct LoadOptions {
 struct LoadResult {
   Registry registry;
   std::vector<Diagnostic> refusals;  // OnRefusal::Record only
+  // Warnings of the readers of C++, Python and yaml files (registrations
+  // they could not read statically), in file order.
+  std::vector<Diagnostic> source_warnings;
 };
 
 // Errors are "FILE:LINE:COL: error: ..." diagnostics; warnings stay in the registry.

@@ -112,16 +112,57 @@ TEST_CASE("CompileAhead: each file read once, its batch taken in command-line or
     options.threads = threads;
     CompileAhead ahead(profile("torch-main"), counting, paths, options);
     for (std::size_t i = 0; i + 1 < paths.size(); ++i) {
-      const Batch b = ahead.take(i);
-      CHECK_FALSE(b.error.has_value());
-      CHECK(b.lib.ns == fmt::format("n{}", i));
+      const std::vector<Batch> bs = ahead.take(i);
+      REQUIRE(bs.size() == 1);
+      CHECK_FALSE(bs[0].error.has_value());
+      CHECK(bs[0].lib.ns == fmt::format("n{}", i));
     }
     // A rename needs the registry: the batch is deferred, with the file's text.
-    const Batch deferred = ahead.take(paths.size() - 1);
+    const std::vector<Batch> last = ahead.take(paths.size() - 1);
+    REQUIRE(last.size() == 1);
+    const Batch& deferred = last[0];
     CHECK(deferred.deferred.has_value());
     CHECK(deferred.deferred_text == "privateuse1_backend = \"npu\"\n");
     for (const auto& path : paths) CHECK(reads[path] == 1);
   }
+}
+
+}  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("remap_batch: every location and FILE:LINE of a compiled batch goes back to the source") {
+  Batch b;
+  b.lib.where = Location{"ops.cpp", 2, 8};
+  b.lib_debug = "registered at ops.cpp:2";
+  auto def = std::make_unique<Definition>();
+  def->where = Location{"ops.cpp", 5, 11};
+  def->debug = "registered at ops.cpp:5";
+  b.stmts.emplace_back(std::move(def));
+  Batch::Impl im;
+  im.kernel.where = Location{"ops.cpp", 9, 1};
+  im.kernel.debug = "my_kernel";
+  b.stmts.emplace_back(std::move(im));
+  b.stmts.emplace_back(std::make_unique<Diagnostic>(make_error(
+      Location{"ops.cpp", 9, 3}, "(Error occurred while processing TORCH_LIBRARY block at ops.cpp:2)",
+      {{Location{"other.toml", 9, 3}, "elsewhere"}})));
+  b.error = make_error(Location{"ops.cpp", 5, 14}, "bad");
+  SourceMap m;
+  m.add(2, Location{"ops.cpp", 30, 1});
+  m.add(5, Location{"ops.cpp", 31, 9}, 11);
+  m.add(9, Location{"ops.cpp", 33, 5});
+  remap_batch(b, m, "ops.cpp");
+  CHECK(b.lib.where == Location{"ops.cpp", 30, 8});  // the column keeps its offset from the anchor (1)
+  CHECK(b.lib_debug == "registered at ops.cpp:30");
+  CHECK(std::get<std::unique_ptr<Definition>>(b.stmts[0])->where == Location{"ops.cpp", 31, 9});
+  CHECK(std::get<std::unique_ptr<Definition>>(b.stmts[0])->debug == "registered at ops.cpp:31");
+  CHECK(std::get<Batch::Impl>(b.stmts[1]).kernel.where == Location{"ops.cpp", 33, 5});
+  CHECK(std::get<Batch::Impl>(b.stmts[1]).kernel.debug == "my_kernel");
+  const Diagnostic& refusal = *std::get<Batch::Refusal>(b.stmts[2]);
+  CHECK(refusal.where == Location{"ops.cpp", 33, 7});
+  CHECK(refusal.message == "(Error occurred while processing TORCH_LIBRARY block at ops.cpp:30)");
+  CHECK(refusal.notes[0].where == Location{"other.toml", 9, 3});  // another file: untouched
+  CHECK(b.error->where == Location{"ops.cpp", 31, 12});
 }
 
 }  // namespace dt::test

@@ -64,7 +64,7 @@ TEST_CASE("library: every operator materializes exactly as it was registered") {
     CHECK(lib->contains(Location{"lib/b.toml", 3, 1}));
     CHECK_FALSE(lib->contains(Location{"user.toml", 3, 1}));
 
-    LoadResult mine{Registry(profile(prof), lib), {}};
+    LoadResult mine{Registry(profile(prof), lib), {}, {}};
     mine.registry.materialize_all();
     CHECK(mine.registry.operators().size() == 3);
     for (const std::string op : {"core::add.Tensor", "core::view", "other::dangling"}) {
@@ -165,7 +165,7 @@ TEST_CASE("library: the files' registrations go on top of PyTorch's") {
     CHECK(l.error().notes[0].where.file == "lib/a.toml");
   }
   SUBCASE("nothing is materialized that the files do not touch; lookups do not materialize") {
-    LoadResult only{Registry(profile("torch-1.13"), lib), {}};
+    LoadResult only{Registry(profile("torch-1.13"), lib), {}, {}};
     CHECK(only.registry.operators().empty());
     CHECK(only.registry.find("core::view") == nullptr);
     CHECK(only.registry.knows("core::view"));
@@ -187,7 +187,7 @@ TEST_CASE("library: the built-in torch-1.13 library") {
   REQUIRE(*lib != nullptr);
   CHECK((*lib)->size() == 3380);
   CHECK((*lib)->origin() == "configs/library/torch-1.13");
-  LoadResult l{Registry(p, *lib), {}};
+  LoadResult l{Registry(p, *lib), {}, {}};
   const Operator* add = l.registry.materialize("aten::add.Tensor");
   REQUIRE(add != nullptr);
   REQUIRE(add->def.has_value());

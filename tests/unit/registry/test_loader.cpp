@@ -63,3 +63,40 @@ TEST_CASE("OnRefusal::Record collects every refusal and keeps going") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("[[block]] tables: one file holds several library blocks, each with its own kind and key") {
+  const std::string two =
+      "[[block]]\n"
+      "namespace = \"t\"\n"
+      "kind = \"DEF\"\n"
+      "[[block.def]]\n"
+      "schema = \"foo(Tensor x) -> Tensor\"\n"
+      "[[block]]\n"
+      "namespace = \"t\"\n"
+      "kind = \"IMPL\"\n"
+      "dispatch_key = \"CPU\"\n"
+      "[[block.impl]]\n"
+      "op = \"foo\"\n"
+      "kernel = \"registered at a.toml:6\"\n";
+  const LoadResult l = must_load("torch-2.14", {{"a.toml", two}});
+  REQUIRE(l.registry.libraries().size() >= 2);
+  const Library& impl = l.registry.libraries().back();
+  CHECK(impl.kind == LibraryKind::Impl);
+  CHECK(impl.where == Location{"a.toml", 8, 8});
+  CHECK(rows(raw_registrations(l, "t::foo"), {"CPU"}) == "CPU: registered at a.toml:6 :: (none) [ boxed unboxed ]\n");
+}
+
+TEST_CASE("[[block]] tables: malformed") {
+  CHECK(error_of({{"a.toml", "block = 3\n"}}) ==
+        "a.toml:1:9: error: 'block' must be an array of tables ([[block]]), one per library block\n");
+  CHECK(error_of({{"a.toml", "namespace = \"t\"\n[[block]]\nkind = \"DEF\"\n"}}) ==
+        "a.toml:1:13: error: a file of [[block]] tables has nothing else at its top level; move 'namespace' into a "
+        "[[block]]\n");
+  // The second block's error stops loading; the first block's registrations happened.
+  CHECK(error_of({{"a.toml", "[[block]]\nnamespace = \"t\"\n[[block]]\nkind = \"NOPE\"\n"}})
+            .starts_with("a.toml:4:8: error: unknown library kind 'NOPE'"));
+}
+
+}  // namespace dt::test

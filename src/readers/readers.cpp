@@ -1,0 +1,76 @@
+// detect_source and translate (readers.hpp): the dispatch to each reader.
+#include "readers/readers.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+namespace dt {
+
+const char* to_string(SourceKind k) {
+  switch (k) {
+    case SourceKind::Toml:
+      return "TOML";
+    case SourceKind::Cpp:
+      return "C++";
+    case SourceKind::Python:
+      return "Python";
+    case SourceKind::NativeYaml:
+      return "native_functions.yaml";
+    case SourceKind::BackendYaml:
+      return "backend yaml";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string_view extension(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string_view base = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = base.find_last_of('.');
+  return dot == std::string_view::npos || dot == 0 ? std::string_view{} : base.substr(dot);
+}
+
+// Whether yaml text has `backend:` as a top-level key (gen_backend_stubs).
+bool has_top_level_backend(std::string_view text) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    if (text.substr(pos, end - pos).starts_with("backend:")) return true;
+    pos = end + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+SourceKind detect_source(std::string_view path, std::string_view text) {
+  const std::string_view ext = extension(path);
+  static constexpr std::array kCpp = {".cpp", ".cc", ".cxx", ".cu", ".mm", ".h", ".hpp"};
+  for (const char* e : kCpp)
+    if (ext == e) return SourceKind::Cpp;
+  if (ext == ".py") return SourceKind::Python;
+  if (ext == ".yaml" || ext == ".yml")
+    return has_top_level_backend(text) ? SourceKind::BackendYaml : SourceKind::NativeYaml;
+  return SourceKind::Toml;
+}
+
+Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
+                                         std::string_view text) {
+  (void)profile;
+  (void)text;
+  return unexpected(make_error(Location{file, 1, 1},
+                               fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
+}
+
+Expected<Translation, Diagnostic> translate(const Profile& profile, SourceKind kind, FileName file,
+                                            std::string_view text) {
+  auto read = read_blocks(profile, kind, file, text);
+  if (!read) return unexpected(std::move(read.error()));
+  RenderedToml r = render_toml(read->blocks, fmt::format("{} ({}), read by dispatchtool", file, to_string(kind)));
+  Translation t{std::move(r.text), std::move(r.map), read->blocks.size(), std::move(read->warnings)};
+  return t;
+}
+
+}  // namespace dt

@@ -1,0 +1,57 @@
+// The readers: registrations where users write them — C++ (TORCH_LIBRARY
+// blocks), Python (torch.library) and yaml (native_functions.yaml, backend
+// yaml for gen_backend_stubs) — translated into the TOML contract
+// (docs/input-format.md), the registry's input model. A layer of its own:
+// it knows the profile's keys and names, nothing of the registry or of
+// resolution. The loader (registry/loader.hpp) calls translate() for every
+// file that is not TOML; `dispatchtool import` prints the same translation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "base/source_map.hpp"
+#include "keys/profile.hpp"
+#include "readers/toml_writer.hpp"
+
+namespace dt {
+
+enum class SourceKind : std::uint8_t { Toml, Cpp, Python, NativeYaml, BackendYaml };
+const char* to_string(SourceKind k);  // "TOML" | "C++" | "Python" | "native_functions.yaml" | "backend yaml"
+
+// What a file is: by extension (.toml; .cpp .cc .cxx .cu .mm .h .hpp; .py;
+// .yaml .yml), then for yaml by content (a top-level `backend:` key is a
+// gen_backend_stubs file, else native_functions.yaml); anything else
+// (standard input, no extension) is TOML.
+SourceKind detect_source(std::string_view path, std::string_view text);
+
+struct Translation {
+  std::string toml;  // one library block, or [[block]] tables for several
+  SourceMap map;     // the TOML's lines back to the original file
+  std::size_t blocks = 0;
+  // Registrations the reader saw but could not read statically (a macro of
+  // the user's, a loop, an #if branch): located warnings, never a guess.
+  std::vector<Diagnostic> warnings;
+};
+
+// What one file registers, as the readers read it.
+struct Blocks {
+  std::vector<TomlBlock> blocks;
+  std::vector<Diagnostic> warnings;  // as Translation::warnings
+};
+
+// `file`: the name locations carry (as given on the command line). `kind`
+// is not Toml. Errors: FILE:LINE:COL diagnostics for input the reader cannot
+// read at all.
+Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
+                                         std::string_view text);
+
+// read_blocks, rendered (render_toml) with the title "FILE (KIND), read by dispatchtool".
+Expected<Translation, Diagnostic> translate(const Profile& profile, SourceKind kind, FileName file,
+                                            std::string_view text);
+
+}  // namespace dt

@@ -1,0 +1,61 @@
+// The readers' common output: registrations as the TOML contract
+// (docs/input-format.md) holds them, each field with where it was read.
+// Every reader (C++, Python, yaml) fills TomlBlocks; render() writes them as
+// one TOML document (a plain file for one block, [[block]] tables for more)
+// and the SourceMap that takes every line of it back to its origin, so that
+// `dispatchtool import` prints exactly what the loader compiles.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/source_map.hpp"
+
+namespace dt {
+
+struct TomlField {
+  std::string key;
+  std::variant<std::string, bool, std::vector<std::string>> value;
+  Location at;  // where the value is written in the original file
+};
+
+// One [[def]], [[impl]], [[fallback]] or [[custom_op]].
+struct TomlEntry {
+  std::string kind;  // "def" | "impl" | "fallback" | "custom_op"
+  std::vector<TomlField> fields;
+  Location at;       // the statement (m.impl(...), @torch.library.impl, a yaml entry)
+  std::string note;  // optional: what the source says, for the comment above the entry
+
+  TomlEntry& add(std::string key, std::string value, Location where);
+  TomlEntry& add(std::string key, const char* value, Location where) {
+    return add(std::move(key), std::string(value), std::move(where));  // not the bool overload
+  }
+  TomlEntry& add(std::string key, bool value, Location where);
+  TomlEntry& add(std::string key, std::vector<std::string> value, Location where);
+};
+
+// One library block (TORCH_LIBRARY..., torch.library.Library(...), a yaml file).
+struct TomlBlock {
+  std::vector<TomlField> header;  // namespace, kind, dispatch_key, privateuse1_backend
+  std::vector<TomlEntry> entries;
+  Location at;  // the block's opening (the macro, the Library(...) call)
+  std::string note;
+
+  TomlBlock& add(std::string key, std::string value, Location where);
+};
+
+struct RenderedToml {
+  std::string text;
+  SourceMap map;
+};
+
+// `title`: the first comment line ("translated from ops.cpp by dispatchtool import").
+// Every entry gets a comment naming its source "FILE:LINE:COL".
+RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view title);
+
+// A TOML basic string: "..." with the escapes TOML needs.
+std::string toml_quote(std::string_view s);
+
+}  // namespace dt

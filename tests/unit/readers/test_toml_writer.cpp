@@ -1,0 +1,85 @@
+// render_toml: TomlBlocks as TOML text, with the SourceMap back to the source.
+#include "readers/toml_writer.hpp"
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+
+std::vector<TomlBlock> two_blocks() {
+  TomlBlock def;
+  def.at = Location{"ops.cpp", 3, 1};
+  def.note = "TORCH_LIBRARY(myops, m)";
+  def.add("namespace", "myops", Location{"ops.cpp", 3, 15}).add("kind", "DEF", Location{"ops.cpp", 3, 1});
+  TomlEntry d;
+  d.kind = "def";
+  d.at = Location{"ops.cpp", 4, 3};
+  d.add("schema", "foo(Tensor x) -> Tensor", Location{"ops.cpp", 4, 10});
+  def.entries.push_back(d);
+  TomlBlock impl;
+  impl.at = Location{"ops.cpp", 7, 1};
+  impl.add("namespace", "myops", Location{"ops.cpp", 7, 20})
+      .add("kind", "IMPL", Location{"ops.cpp", 7, 1})
+      .add("dispatch_key", "CPU", Location{"ops.cpp", 7, 27});
+  TomlEntry i;
+  i.kind = "impl";
+  i.at = Location{"ops.cpp", 8, 3};
+  i.add("op", "foo", Location{"ops.cpp", 8, 11})
+      .add("kernel", "registered at ops.cpp:7", Location{"ops.cpp", 8, 3})
+      .add("keys", std::vector<std::string>{"CPU", "CUDA"}, Location{"ops.cpp", 8, 3})
+      .add("boxed_only", true, Location{"ops.cpp", 8, 3});
+  impl.entries.push_back(i);
+  return {def, impl};
+}
+
+}  // namespace
+
+TEST_CASE("render_toml: several blocks as [[block]] tables, each entry with its source as a comment") {
+  const RenderedToml r = render_toml(two_blocks(), "ops.cpp (C++), read by dispatchtool");
+  CHECK(r.text ==
+        "# ops.cpp (C++), read by dispatchtool\n"
+        "\n"
+        "# ops.cpp:3:1: TORCH_LIBRARY(myops, m)\n"
+        "[[block]]\n"
+        "namespace = \"myops\"\n"
+        "kind = \"DEF\"\n"
+        "\n"
+        "# ops.cpp:4:3\n"
+        "[[block.def]]\n"
+        "schema = \"foo(Tensor x) -> Tensor\"\n"
+        "\n"
+        "# ops.cpp:7:1\n"
+        "[[block]]\n"
+        "namespace = \"myops\"\n"
+        "kind = \"IMPL\"\n"
+        "dispatch_key = \"CPU\"\n"
+        "\n"
+        "# ops.cpp:8:3\n"
+        "[[block.impl]]\n"
+        "op = \"foo\"\n"
+        "kernel = \"registered at ops.cpp:7\"\n"
+        "keys = [\"CPU\", \"CUDA\"]\n"
+        "boxed_only = true\n");
+  // Line 10 (schema = "foo...") comes from ops.cpp:4:10; the schema's 5th character is at column 14.
+  CHECK(r.map.remap(Location{"ops.cpp", 10, 11}) == Location{"ops.cpp", 4, 10});
+  CHECK(r.map.remap(Location{"ops.cpp", 10, 15}) == Location{"ops.cpp", 4, 14});
+  CHECK(r.map.remap(Location{"ops.cpp", 13, 1}) == Location{"ops.cpp", 7, 1});
+  CHECK(r.map.remap(Location{"ops.cpp", 8, 1}) == Location{"ops.cpp", 8, 1});  // a comment: unmapped
+}
+
+TEST_CASE("render_toml: one block is a plain file") {
+  auto blocks = two_blocks();
+  blocks.pop_back();
+  const RenderedToml r = render_toml(blocks, "t");
+  CHECK(r.text.find("[[block") == std::string::npos);
+  CHECK(r.text.find("\n[[def]]\n") != std::string::npos);
+}
+
+TEST_CASE("toml_quote escapes what TOML basic strings need") {
+  CHECK(toml_quote("a\"b\\c") == R"("a\"b\\c")");
+  CHECK(toml_quote("x\ny\t\x01") == "\"x\\ny\\t\\u0001\"");
+  CHECK(toml_quote("é") == "\"é\"");
+}
+
+}  // namespace dt::test
