@@ -8,8 +8,9 @@ first; folders on one line are peers. A file in src/LAYER/ may include
 never a layer above. Every quoted include is written from src/ ("layer/file")
 and names a file that exists. Every folder of src/ is a documented layer, and
 every documented layer is a folder of src/. The unit tests (tests/unit) may
-include every layer but the last (the front end: the tests link the core
-library, never main), plus their own helpers.
+include the core's layers, those below the front end (cli) -- never cli or a
+program above it (src/web): the tests link the core library, never main --
+plus their own helpers.
 
 The public API: include/dispatchtool/*.hpp belongs to the layer `api` (whose
 folder src/api/ implements it). A public header includes only other public
@@ -21,7 +22,7 @@ core's own Expected and Diagnostic) may be included by every layer, the other
 public headers only by `api` and the layers above it.
 
 With --tests, tests mirror sources: every src/LAYER/NAME.cpp of the core (every
-layer but the last) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
+layer below cli) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
 tests/unit/LAYER/test_NAME.cpp is named after a src/LAYER/NAME.cpp or .hpp.
 
 Prints one line per problem and exits 1, or exits 0. --self-test checks that
@@ -38,6 +39,7 @@ SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 MARKER = "<!-- layers, lowest first -->"
 VOCABULARY = re.compile(r"<!-- public vocabulary: ([^>]*?) -->")
 API = "api"  # the layer of the public headers (include/dispatchtool/)
+FRONT_END = "cli"  # the command-line front end: it and the levels above it (programs over it) are not the core
 
 
 def read_levels(doc):
@@ -120,6 +122,14 @@ def check_public(root, level_of, problems):
                                 "its vocabulary (docs/architecture.md)")
 
 
+def first_program(levels):
+    """The level of the front end (FRONT_END): it and every level above it are programs, not the core."""
+    for i, names in enumerate(levels):
+        if FRONT_END in names:
+            return i
+    return len(levels) - 1
+
+
 def check(root, check_tests):
     src = os.path.join(root, "src")
     levels = read_levels(os.path.join(root, "docs", "architecture.md"))
@@ -154,12 +164,12 @@ def check(root, check_tests):
     check_public(root, level_of, problems)
 
     unit = os.path.join(root, "tests", "unit")
-    front_end = levels[-1]
+    programs = [name for names in levels[first_program(levels):] for name in names]
     for path in sources(unit):
         for inc, where in includes(path):
             where = rel(where)
             top = inc.split("/")[0]
-            if top in front_end:
+            if top in programs:
                 problems.append(f'{where}: #include "{inc}": the tests link the core, never the front end')
             elif top in level_of:
                 if not os.path.isfile(os.path.join(src, inc)):
@@ -168,7 +178,7 @@ def check(root, check_tests):
                 problems.append(f'{where}: #include "{inc}": neither a layer\'s file nor a test helper')
 
     if check_tests:
-        core = [name for names in levels[:-1] for name in names]
+        core = [name for names in levels[:first_program(levels)] for name in names]
         for layer in core:
             folder = os.path.join(src, layer)
             if not os.path.isdir(folder):
@@ -198,7 +208,7 @@ def check(root, check_tests):
 
 def self_test():
     """Builds small trees and checks that every kind of problem is caught."""
-    doc = ("# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\napi\ncli\n```\n"
+    doc = ("# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\napi\ncli\nweb\n```\n"
            "<!-- public vocabulary: expected.hpp -->\n")
     good = {
         "docs/architecture.md": doc,
@@ -209,6 +219,9 @@ def self_test():
         "src/keys/k.hpp": "",
         "src/render/r.cpp": '#include "base/a.hpp"\n',
         "src/cli/main.cpp": '#include "lint/l.hpp"\n#include "render/r.hpp"\n',
+        "src/web/p.cpp": '#include "cli/main.hpp"\n',
+        "src/web/p.hpp": "",
+        "src/cli/main.hpp": "",
         "src/lint/l.hpp": "",
         "src/render/r.hpp": "",
         "tests/unit/helpers.hpp": '#include "keys/k.hpp"\n',
@@ -228,6 +241,8 @@ def self_test():
         ("src/keys/k.cpp", '#include "base/nope.hpp"\n', "no such file src/base/nope.hpp"),
         ("src/extra/x.cpp", "", "src/extra/: not a layer of docs/architecture.md"),
         ("tests/unit/base/test_a.cpp", '#include "cli/x.hpp"\n', "the tests link the core, never the front end"),
+        ("tests/unit/base/test_a.cpp", '#include "web/p.hpp"\n', "the tests link the core, never the front end"),
+        ("src/cli/main.cpp", '#include "web/p.hpp"\n', "cli may not include web (a higher layer)"),
         ("src/keys/k2.cpp", "", "src/keys/k2.cpp: no tests in tests/unit/keys/test_k2.cpp"),
         ("tests/unit/keys/test_kk.cpp", "", "not named after a file of src/keys/"),
         ("tests/unit/keys/test_k.cpp", 'TEST_CASE("a; b") {}\n', "test case name with ';'"),

@@ -30,7 +30,10 @@ class FileName {
   friend bool operator==(const FileName& a, const FileName& b) { return a.name_ == b.name_; }
   friend bool operator==(const FileName& a, std::string_view b) { return a.name_ == b; }
   friend bool operator==(const FileName& a, const char* b) { return a.name_ == b; }
-  friend auto operator<=>(const FileName& a, const FileName& b) { return a.name_ <=> b.name_; }
+  // Through compare(): the libc++ of emscripten 3.1.6 (the playground's) has no <=> for string_view.
+  friend std::strong_ordering operator<=>(const FileName& a, const FileName& b) {
+    return a.name_.compare(b.name_) <=> 0;
+  }
 
  private:
   std::string_view name_;
@@ -43,7 +46,7 @@ struct Location {
 
   [[nodiscard]] bool known() const { return line != 0; }
   friend bool operator==(const Location&, const Location&) = default;
-  friend auto operator<=>(const Location&, const Location&) = default;
+  friend std::strong_ordering operator<=>(const Location&, const Location&) = default;
 };
 
 // Where byte `offset` of a file's `text` is: its line and its column in code

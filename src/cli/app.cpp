@@ -3,6 +3,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <sstream>
 
 #include "base/limits.hpp"
@@ -39,28 +41,32 @@ void add_max_input_size_option(CLI::App& sub, std::string& value) {
 
 namespace {
 
-// "64M", "65536", "1GiB": bytes, or nullopt.
+// "64M", "65536", "1GiB": bytes, or nullopt. Counted in 64 bits; where
+// size_t is narrower (the playground's wasm32, docs/playground.md) a limit it
+// cannot hold (4 times over, for the total) is as good as none: it is capped.
 std::optional<std::size_t> parse_byte_count(std::string_view text) {
-  std::size_t digits = 0, value = 0;
-  constexpr std::size_t kMax = std::size_t{1} << 40;
+  std::size_t digits = 0;
+  std::uint64_t value = 0;
+  constexpr std::uint64_t kMax = std::uint64_t{1} << 40;
   while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
-    value = value * 10 + static_cast<std::size_t>(text[digits] - '0');
+    value = value * 10 + static_cast<std::uint64_t>(text[digits] - '0');
     if (value > kMax) return std::nullopt;
     ++digits;
   }
   if (digits == 0) return std::nullopt;
   const std::string_view unit = text.substr(digits);
-  std::size_t scale = 1;
+  std::uint64_t scale = 1;
   if (unit == "K" || unit == "KiB")
-    scale = std::size_t{1} << 10;
+    scale = std::uint64_t{1} << 10;
   else if (unit == "M" || unit == "MiB")
-    scale = std::size_t{1} << 20;
+    scale = std::uint64_t{1} << 20;
   else if (unit == "G" || unit == "GiB")
-    scale = std::size_t{1} << 30;
+    scale = std::uint64_t{1} << 30;
   else if (!unit.empty())
     return std::nullopt;
   if (value == 0 || value > kMax / scale) return std::nullopt;
-  return value * scale;
+  constexpr std::uint64_t kCap = std::numeric_limits<std::size_t>::max() / 4;
+  return static_cast<std::size_t>(std::min(value * scale, kCap));
 }
 
 }  // namespace

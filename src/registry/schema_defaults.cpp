@@ -4,8 +4,10 @@
 // c10/util/StringUtil.h (printQuotedString) and ivalue.cpp.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <limits>
 
@@ -15,6 +17,25 @@
 namespace dt::schema_detail {
 
 namespace {
+
+// All of `number` (the lexer's decimal: digits, '.', an exponent) as a double;
+// false when it is out of range. std::from_chars where the standard library
+// has it for double (libstdc++); std::strtod elsewhere -- the libc++ of
+// emscripten 3.1.6, which builds the playground (docs/playground.md), has no
+// floating-point from_chars. Both round correctly, and both refuse overflow
+// and underflow (strtod with ERANGE); the tool never changes the "C" locale.
+bool read_double(std::string_view number, double& d) {
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
+  return ec == std::errc{} && ptr == number.data() + number.size();
+#else
+  const std::string text(number);
+  char* end = nullptr;
+  errno = 0;
+  d = std::strtod(text.c_str(), &end);
+  return errno != ERANGE && end == text.c_str() + text.size() && std::isfinite(d);
+#endif
+}
 
 // IValue's operator<< for doubles: integral values as "1.", the rest with 17
 // significant digits ("0.10000000000000001", "1e+20").
@@ -275,9 +296,7 @@ bool Parser::parse_constant(Kind kind, Value& v) {
   const std::string_view number = text(cur());
   if (kind == Kind::Float || number.find_first_of(".e") != std::string_view::npos) {
     double d = 0;
-    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
-    if (ec != std::errc{} || ptr != number.data() + number.size() ||
-        (d != 0 && std::fabs(d) < std::numeric_limits<double>::min()))
+    if (!read_double(number, d) || (d != 0 && std::fabs(d) < std::numeric_limits<double>::min()))
       return fail(fmt::format("the number {} is out of range for a float", number));
     v.tag = Value::Tag::Double;
     v.d = negative ? -d : d;

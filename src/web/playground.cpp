@@ -1,0 +1,103 @@
+// The playground's entry points (docs/playground.md): the command-line front
+// end itself, compiled to WebAssembly by tools/build-playground, run on one
+// in-memory file. The page (src/web/playground.html) calls dt_run with the
+// arguments of a `dispatchtool` command and the text of its textarea; what
+// it shows is what `dispatchtool` prints for the same arguments and file,
+// byte for byte -- the same parser, loader, resolver and renderers, and the
+// same error texts (`playground.toml:LINE:COL: error: ...`).
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "base/text.hpp"
+#include "cli/cli.hpp"
+
+namespace {
+
+// The one file the page's commands read: the textarea's text.
+constexpr const char* kFileName = "playground.toml";
+
+dt::FileSystem memory_filesystem(const std::string& text) {
+  dt::FileSystem fs;
+  auto missing = [](const std::string& path) {
+    return dt::make_error(dt::Location{dt::display_path(path), 0, 0}, "No such file or directory");
+  };
+  fs.read = [text, missing](const std::string& path) -> dt::Expected<std::string, dt::Diagnostic> {
+    if (path == kFileName) return text;
+    return dt::unexpected(missing(path));
+  };
+  fs.read_regular = fs.read;
+  fs.write = [](const std::string& path, std::string_view) -> dt::Expected<dt::Ok, dt::Diagnostic> {
+    return dt::unexpected(dt::make_error(dt::Location{dt::display_path(path), 0, 0}, "Read-only file system"));
+  };
+  fs.kind = [](const std::string& path) { return path == kFileName ? dt::FileKind::Regular : dt::FileKind::Missing; };
+  fs.list = [missing](const std::string& path) -> dt::Expected<std::vector<std::string>, dt::Diagnostic> {
+    return dt::unexpected(missing(path));
+  };
+  fs.real_path = [](const std::string& path) -> dt::Expected<std::string, dt::Diagnostic> {
+    return path.starts_with("/") ? path : "/" + path;
+  };
+  fs.budget = std::make_shared<dt::ReadBudget>();
+  return fs;
+}
+
+// What a memory stream holds; closes it.
+std::string drain(std::FILE* f, char*& buf, std::size_t& size) {
+  std::fflush(f);
+  std::fclose(f);
+  std::string text = buf != nullptr ? std::string(buf, size) : std::string();
+  std::free(buf);
+  return text;
+}
+
+std::string g_result;  // dt_run's answer, valid until the next call
+
+}  // namespace
+
+extern "C" {
+
+// Runs `dispatchtool ARGS...` (`args`: one argument per line) with `toml` as
+// the file playground.toml. Returns {"status": N, "out": "...", "err": "..."}:
+// the exit status and what the command wrote to standard output and error.
+const char* dt_run(const char* args, const char* toml) {
+  std::vector<std::string> argv_text{"dispatchtool"};
+  for (std::string_view a : dt::split(args, "\n")) argv_text.emplace_back(a);
+  std::vector<const char*> argv;
+  for (const auto& a : argv_text) argv.push_back(a.c_str());
+
+  char* out_buf = nullptr;
+  char* err_buf = nullptr;
+  std::size_t out_size = 0, err_size = 0;
+  dt::cli::Io io;
+  io.out = open_memstream(&out_buf, &out_size);
+  io.err = open_memstream(&err_buf, &err_size);
+  io.fs = memory_filesystem(toml);
+  io.libraries = dt::embedded_libraries();
+  int status = dt::cli::kExitError;
+  try {
+    status = dt::cli::run(static_cast<int>(argv.size()), argv.data(), io);
+  } catch (const std::bad_alloc&) {
+    std::fputs("dispatchtool: error: out of memory\n", io.err);
+  }
+  const std::string out = drain(io.out, out_buf, out_size);
+  const std::string err = drain(io.err, err_buf, err_size);
+  g_result = "{\"status\": " + std::to_string(status) + ", \"out\": " + dt::json_quote(out) +
+             ", \"err\": " + dt::json_quote(err) + "}";
+  return g_result.c_str();
+}
+
+// The keys PythonDispatcher offers in a built-in profile (its supported_keys),
+// as a JSON list; [] for an unknown profile.
+const char* dt_python_dispatcher_keys(const char* profile) {
+  g_result = "[";
+  if (auto p = dt::load_profile(profile, dt::ReadFile{})) {
+    const auto keys = p->python_dispatcher_keys();
+    for (std::size_t i = 0; i < keys.size(); ++i) g_result += (i ? ", " : "") + dt::json_quote(keys[i]);
+  }
+  g_result += "]";
+  return g_result.c_str();
+}
+
+}  // extern "C"
