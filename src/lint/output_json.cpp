@@ -80,7 +80,8 @@ void json_finding(JsonWriter& w, const Finding& f) {
 std::string rule_help_text(const Rule& r) {
   std::string s = fmt::format("{}\n\n{}", r.summary, r.help);
   if (!r.pytorch.empty()) s += fmt::format("\n\nPyTorch's message: {}", r.pytorch);
-  s += fmt::format("\n\nSpec: dispatch-semantics.md {}. Docs: docs/lint.md#{}", r.spec, r.id);
+  if (!r.spec.empty()) s += fmt::format("\n\nSpec: dispatch-semantics.md {}.", r.spec);
+  s += fmt::format("{}Docs: docs/lint.md#{}", r.spec.empty() ? "\n\n" : " ", r.id);
   return s;
 }
 

@@ -164,6 +164,13 @@ constexpr std::array kRules{
          "CompositeImplicitAutograd kernel and no backend kernels, where the decomposition takes every autograd row "
          "and the Autograd kernel never runs.",
          "", "C.2", check_unreachable_kernel},
+    Rule{"unread-registration", "UnreadRegistration", Severity::Warning,
+         "A registration in a C++ source that dispatchtool saw but could not read statically.",
+         "The C++ reader does not run the preprocessor or the program: a registration inside a macro of the "
+         "project's, a loop, an #if branch, with an operator name built at run time, or on an object that is not "
+         "the block's library handle is left out of every answer. Write it out literally (or add the equivalent "
+         "TOML next to the sources) so that the tables, coverage and the other rules see it.",
+         "", "", check_unread_registration},
 };
 
 }  // namespace
@@ -199,7 +206,7 @@ void sort_findings(std::vector<Finding>& findings) {
 std::vector<Finding> run(const LoadResult& loaded) {
   const Resolver resolver(loaded.registry);
   const CheckContext ctx{loaded.registry, loaded.registry.profile(), resolver, loaded.refusals,
-                         loaded.registry.sorted_operators()};
+                         loaded.registry.sorted_operators(), loaded.source_warnings};
   std::vector<Finding> all;
   std::vector<Finding> one;
   for (const auto& rule : kRules) {
