@@ -53,6 +53,12 @@ TORCH_LIBRARY(dtcpp, m) {
 }
 
 TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
+  m.def(torch::schema("m(Tensor x) -> Tensor", c10::AliasAnalysisKind::PURE_FUNCTION));
+  m.def("n(Tensor x) -> Tensor", {at::Tag::pointwise});
+  m.def("o(Tensor x) -> Tensor").impl("o", torch::dispatch(c10::DispatchKey::CPU, TORCH_FN(plain)));
+  m.def("p(Tensor x, int n) -> Tensor",
+        torch::dispatch(c10::DispatchKey::CompositeExplicitAutograd, &with_int));
+  m.impl("n", torch::dispatch(c10::DispatchKey::Meta, [](const at::Tensor& x) { return x; }));
   m.def("j(Tensor x, str mode) -> Tensor[]");
   m.def("k(Tensor x, SymInt n) -> Tensor");
   m.def("l(Tensor x) -> Tensor");
