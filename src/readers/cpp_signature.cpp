@@ -117,7 +117,8 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
     auto s = cpp_schema_type(toks, i, end);
     if (!s) {
       why = "parameter type '";
-      for (std::size_t k = i; k < end; ++k) why += std::string(toks[k].text) + (k + 1 < end ? " " : "");
+      for (std::size_t k = i; k < end && why.size() < 80; ++k) why += std::string(toks[k].text) + (k + 1 < end ? " " : "");
+      if (why.size() >= 80) why = why.substr(0, 77) + "...";
       why += "'";
       return std::nullopt;
     }
@@ -142,7 +143,7 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
       if ((r[c] == ',' && depth == 0) || c + 1 == r.size()) {
         auto s = schema_of(std::string_view(r).substr(start, c - start));
         if (!s) {
-          why = "return type '" + r + "'";
+          why = "return type '" + (r.size() > 80 ? r.substr(0, 77) + "..." : r) + "'";
           return std::nullopt;
         }
         rets += (k ? ", " : "") + *s + " _" + std::to_string(k);
@@ -152,13 +153,14 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
     }
     return out + rets + ")";
   }
+  const std::string shown = r.size() > 80 ? r.substr(0, 77) + "..." : r;
   if ((ref && !cnst && r != "Tensor")) {
-    why = "return type '" + r + "&'";
+    why = "return type '" + shown + "&'";
     return std::nullopt;
   }
   auto s = schema_of(r);
   if (!s) {
-    why = "return type '" + r + "'";
+    why = "return type '" + shown + "'";
     return std::nullopt;
   }
   return out + *s + " _0";
