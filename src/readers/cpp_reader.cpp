@@ -314,8 +314,14 @@ class Reader {
     warn(name, fmt::format("{}.{}(...) is not a registration dispatchtool reads: not read", c.handle, m));
   }
 
+  // A string literal, also as PyTorch's TORCH_SELECTIVE_NAME("...") /
+  // TORCH_SELECTIVE_SCHEMA("...") (torch/library.h: the literal itself
+  // unless the build is a selective mobile build).
   std::optional<std::pair<std::string, Location>> literal(Range r) const {
     if (r.e == r.b + 1 && t_[r.b].kind == Kind::String) return std::pair{t_[r.b].value, value_at(t_[r.b])};
+    if (r.e == r.b + 4 && (t_[r.b].is("TORCH_SELECTIVE_NAME") || t_[r.b].is("TORCH_SELECTIVE_SCHEMA")) &&
+        t_[r.b + 1].is("(") && t_[r.b + 2].kind == Kind::String && t_[r.b + 3].is(")"))
+      return std::pair{t_[r.b + 2].value, value_at(t_[r.b + 2])};
     return std::nullopt;
   }
 

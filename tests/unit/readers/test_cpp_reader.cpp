@@ -80,7 +80,7 @@ TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
       "  m.def(torch::schema(R\"(y() -> ())\", c10::AliasAnalysisKind::PURE_FUNCTION));\n"
       "  m.set_python_module(\"t.ops\");\n"
       "}\n"
-      "TORCH_LIBRARY_IMPL(t, CatchAll, m) {}\n"
+      "TORCH_LIBRARY_IMPL(t, CatchAll, m) { m.impl(TORCH_SELECTIVE_NAME(\"t::y\"), TORCH_FN(g)); }\n"
       "STABLE_TORCH_LIBRARY_IMPL(t, CPU, m) { m.impl(\"x\", TORCH_BOX(&f)); }\n");
   REQUIRE(b.blocks.size() == 3);
   const TomlEntry& x = b.blocks[0].entries[0];
@@ -94,6 +94,8 @@ TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
   CHECK(t.find("alias_analysis = \"PURE_FUNCTION\"") != std::string::npos);
   CHECK(t.find("dispatch_key = \"CPU\"") != std::string::npos);
   CHECK(b.blocks[1].header.size() == 2);  // CatchAll: no dispatch_key
+  REQUIRE(b.blocks[1].entries.size() == 1);  // TORCH_SELECTIVE_NAME("...") is the literal
+  CHECK(std::get<std::string>(b.blocks[1].entries[0].fields[0].value) == "t::y");
   CHECK(t.find("boxed_only = true") != std::string::npos);
 }
 
