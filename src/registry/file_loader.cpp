@@ -175,7 +175,7 @@ bool FileLoader::refuse(Location where, std::string msg, std::string op, std::st
 
 std::string FileLoader::context() const {
   return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
-                     lib_->where.line);
+                     out_.map ? out_.map->remap(lib_->where).line : lib_->where.line);
 }
 
 // ---- keys and names -----------------------------------------------------------------

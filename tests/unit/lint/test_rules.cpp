@@ -14,7 +14,7 @@ TEST_CASE("lint: the rule table is complete and stable") {
     CHECK((r.check != nullptr));
     CHECK(!r.summary.empty());
     CHECK(!r.help.empty());
-    CHECK(!r.spec.empty());
+    CHECK((!r.spec.empty() || r.id == "unread-registration"));  // about C++ sources, outside the dispatcher spec
     CHECK(std::all_of(r.id.begin(), r.id.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '-'; }));
     CHECK(lint::find_rule(r.id) == &r);
     CHECK(lint::rule_index(r.id) == static_cast<std::size_t>(&r - rules.data()));

@@ -27,7 +27,7 @@ TEST_CASE("scan_cpp: identifiers, punctuation, :: and -> as one token, positions
   CHECK(s.tokens[10].col == 3);
 }
 
-TEST_CASE("scan_cpp: adjacent string literals join, across lines and comments; the value's position") {
+TEST_CASE("scan_cpp: adjacent string literals join, across lines and comments, and where the value starts") {
   const CppScan s = scan("x(\"ab(Tensor x, \"  // c\n   \"int n)\" /* d */ \"-> Tensor\");");
   REQUIRE(s.tokens.size() == 5);
   CHECK(s.tokens[2].kind == CppToken::Kind::String);
