@@ -23,6 +23,9 @@ struct CheckContext {
   const std::vector<Diagnostic>& refusals;
   std::vector<const Operator*> ops;  // sorted by name
   const RuntimeTables* runtime = nullptr;  // what calls do (stale rows); null: the dumps' entries
+  // The readers' warnings: registrations seen in C++ / Python / yaml sources
+  // but not read statically (LoadResult::source_warnings).
+  const std::vector<Diagnostic>& source_warnings;
 };
 
 // ---- helpers (check.cpp) ----
@@ -66,6 +69,7 @@ void check_ambiguous_autogradother(const CheckContext& c, std::vector<Finding>& 
 void check_meta_on_composite(const CheckContext& c, std::vector<Finding>& out);
 void check_shadowed_composite(const CheckContext& c, std::vector<Finding>& out);
 void check_fallthrough_on_alias(const CheckContext& c, std::vector<Finding>& out);
+void check_unread_registration(const CheckContext& c, std::vector<Finding>& out);
 void check_unreachable_kernel(const CheckContext& c, std::vector<Finding>& out);
 // checks_autograd.cpp
 void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out);

@@ -80,7 +80,8 @@ void json_finding(JsonWriter& w, const Finding& f) {
 std::string rule_help_text(const Rule& r) {
   std::string s = fmt::format("{}\n\n{}", r.summary, r.help);
   if (!r.pytorch.empty()) s += fmt::format("\n\nPyTorch's message: {}", r.pytorch);
-  s += fmt::format("\n\nPyTorch: {}. Docs: docs/lint.md#{}", r.source, r.id);
+  s += r.source.empty() ? fmt::format("\n\nDocs: docs/lint.md#{}", r.id)
+                         : fmt::format("\n\nPyTorch: {}. Docs: docs/lint.md#{}", r.source, r.id);
   return s;
 }
 

@@ -174,6 +174,14 @@ constexpr std::array kRules{
          "and the Autograd kernel never runs.",
          "", "OperatorEntry::computeDispatchTableEntryWithDebug (c10/core/dispatch/OperatorEntry.cpp)",
          check_unreachable_kernel},
+    Rule{"unread-registration", "UnreadRegistration", Severity::Warning,
+         "A registration in a C++ source that dispatchtool saw but could not read statically.",
+         "The C++ reader does not run the preprocessor or the program: a registration inside a macro of the "
+         "project's, a loop, an #if branch, with an operator name built at run time, or on an object that is not "
+         "the block's library handle is left out of every answer. Write it out literally (or add the equivalent "
+         "TOML next to the sources) so that the tables, coverage and the other rules see it.",
+         "", "torch/library.h (the TORCH_LIBRARY macros; torch::Library::def, impl and fallback)",
+         check_unread_registration},
 };
 
 }  // namespace
@@ -210,7 +218,7 @@ std::vector<Finding> run(const LoadResult& loaded) {
   const Resolver resolver(loaded.registry);
   const RuntimeTables runtime(resolver);
   const CheckContext ctx{loaded.registry, loaded.registry.profile(), resolver, loaded.refusals,
-                         loaded.registry.sorted_operators(), &runtime};
+                         loaded.registry.sorted_operators(), &runtime, loaded.source_warnings};
   std::vector<Finding> all;
   std::vector<Finding> one;
   for (const auto& rule : kRules) {

@@ -1,6 +1,8 @@
 // detect_source and translate (readers.hpp): the dispatch to each reader.
 #include "readers/readers.hpp"
 
+#include "readers/cpp_reader.hpp"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -58,8 +60,12 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
 
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
                                          std::string_view text) {
-  (void)profile;
-  (void)text;
+  switch (kind) {
+    case SourceKind::Cpp:
+      return read_cpp(profile, file, text);
+    default:
+      break;
+  }
   return unexpected(make_error(Location{file, 1, 1},
                                fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
 }

@@ -54,7 +54,8 @@ struct Batch {
 };
 
 // Moves every location of a compiled batch (its library, statements,
-// refusals and error, and "FILE:LINE" in debug strings and messages) from
+// refusals and error; debug strings are written in the original file's
+// lines already, FileLoader::registered_at) from
 // the generated TOML of `file` back to the original source through `map`.
 void remap_batch(Batch& b, const SourceMap& map, FileName file);
 

@@ -18,13 +18,16 @@ Location remap(const SourceMap& map, FileName file, const Location& at) {
   return at.file == file ? map.remap(at) : at;
 }
 
-void remap_diagnostic(Diagnostic& d, const SourceMap& map, FileName file) {
+// `text`: also the "FILE:LINE"s inside the messages (a TOML parse error's).
+// A compiled batch's messages quote debug strings, which the FileLoader
+// already writes in the original file's lines (FileLoader::registered_at).
+void remap_diagnostic(Diagnostic& d, const SourceMap& map, FileName file, bool text = true) {
   d.where = remap(map, file, d.where);
   for (auto& n : d.notes) {
     n.where = remap(map, file, n.where);
-    n.message = map.remap_text(n.message, file);
+    if (text) n.message = map.remap_text(n.message, file);
   }
-  d.message = map.remap_text(d.message, file);
+  if (text) d.message = map.remap_text(d.message, file);
 }
 
 Batch error_batch(Diagnostic d) {
@@ -125,23 +128,18 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
 
 void remap_batch(Batch& b, const SourceMap& map, FileName file) {
   b.lib.where = remap(map, file, b.lib.where);
-  b.lib_debug = map.remap_text(b.lib_debug, file);
   for (auto& stmt : b.stmts) {
     if (auto* def = std::get_if<std::unique_ptr<Definition>>(&stmt)) {
       (*def)->where = remap(map, file, (*def)->where);
-      (*def)->debug = map.remap_text((*def)->debug, file);
     } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
       im->kernel.where = remap(map, file, im->kernel.where);
-      im->kernel.debug = map.remap_text(im->kernel.debug, file);
     } else if (auto* fb = std::get_if<Fallback>(&stmt)) {
       fb->where = remap(map, file, fb->where);
-      fb->debug = map.remap_text(fb->debug, file);
-      fb->debug_after_first = map.remap_text(fb->debug_after_first, file);
     } else if (auto* refusal = std::get_if<Batch::Refusal>(&stmt)) {
-      remap_diagnostic(**refusal, map, file);
+      remap_diagnostic(**refusal, map, file, false);
     }
   }
-  if (b.error) remap_diagnostic(*b.error, map, file);
+  if (b.error) remap_diagnostic(*b.error, map, file, false);
 }
 
 CompileAhead::CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,

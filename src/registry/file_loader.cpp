@@ -91,7 +91,7 @@ bool FileLoader::read_library(const std::optional<Located<std::string>>& ns,
   }
   lib_ = &lib;
   ns_given_ = ns.has_value();
-  out_.lib_debug = fmt::format("registered at {}:{}", file_, lib_->where.line);
+  out_.lib_debug = registered_at(lib_->where);
   return true;
 }
 
@@ -175,7 +175,7 @@ bool FileLoader::refuse(Location where, std::string msg, std::string op, std::st
 
 std::string FileLoader::context() const {
   return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
-                     lib_->where.line);
+                     out_.map ? out_.map->remap(lib_->where).line : lib_->where.line);
 }
 
 // ---- keys and names -----------------------------------------------------------------
@@ -289,7 +289,12 @@ void FileLoader::register_impl(const std::string& op, KeyId k, Kernel kern) {
 
 std::string FileLoader::debug_or_default(std::string_view name, const Location& where) const {
   if (!name.empty()) return std::string(name);
-  return fmt::format("registered at {}:{}", file_, where.line);
+  return registered_at(where);
+}
+
+std::string FileLoader::registered_at(const Location& where) const {
+  const std::uint32_t line = out_.map ? out_.map->remap(where).line : where.line;
+  return fmt::format("registered at {}:{}", file_, line);
 }
 
 }  // namespace dt

@@ -121,6 +121,11 @@ class FileLoader {
   // A kernel's debug string: its name, or (like c10's debugString for an
   // empty one) where it is registered.
   [[nodiscard]] std::string debug_or_default(std::string_view name, const Location& where) const;
+  // "registered at FILE:LINE" for `where`, in the original file's lines
+  // when the text is a reader's translation (the Batch's SourceMap): a
+  // debug string the reader wrote itself is already in them and is kept as
+  // written.
+  [[nodiscard]] std::string registered_at(const Location& where) const;
 
   Registry* reg_;
   const Profile& p_;

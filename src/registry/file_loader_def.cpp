@@ -49,7 +49,7 @@ bool FileLoader::load_def(const toml::table& t) {
   Definition def;
   def.printed = print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str});
   def.schema = std::move(*schema);
-  def.debug = debug ? debug->value : fmt::format("registered at {}:{}", file_, where.line);
+  def.debug = debug ? debug->value : registered_at(where);
   def.where = where;
   def.differentiable = !differentiable || differentiable->value;
   if (alias && !read_alias_analysis(*alias, def.alias)) return true;

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Seed corpora for the fuzz harnesses (tests/fuzz), from the repository's small files:
 configs/examples/*.toml, the '--- file:' blocks of tests/cli/cases/*.test,
-configs/profiles/*.toml, and a sample of tests/unit/data/schemas-1.13.txt.
+configs/profiles/*.toml, a sample of tests/unit/data/schemas-1.13.txt, and the C++ sources of
+tests/oracle/cpp_ext/ and tests/cli/inputs/ (cpp_reader).
 
-  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema}/)"""
+  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,cpp_reader}/)"""
 import hashlib, os, re, sys
 
 src, out = sys.argv[1], sys.argv[2]
-dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema")}
+dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "cpp_reader")}
 for d in dirs.values():
     os.makedirs(d, exist_ok=True)
 
@@ -83,3 +84,12 @@ for s in sorted(pick):
     put("schema", s.encode())
 for d, p in dirs.items():
     print(d, len(os.listdir(p)))
+
+# C++ sources with registrations (the C++ reader).
+for d in ("tests/oracle/cpp_ext", "tests/cli/inputs"):
+    for root, _, names in os.walk(os.path.join(src, d)):
+        for n in sorted(names):
+            if n.endswith((".cpp", ".h", ".cu")):
+                data = open(os.path.join(root, n), "rb").read()
+                if len(data) <= 65536:
+                    put("cpp_reader", data)

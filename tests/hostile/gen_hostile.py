@@ -1445,6 +1445,115 @@ def run_case(c: Case, tool: str, limits: Limits, keep: bool, verbose: bool):
     return uniq, total, ctx.runs, tmp
 
 
+
+# ---- 9. the C++ reader (src/readers/cpp_reader.cpp) ----------------------------------------
+
+def cpp_file(ctx: Ctx, name: str, text) -> str:
+    return write(ctx.path(name), text, "wb" if isinstance(text, bytes) else "w")
+
+
+simple_error(
+    "cpp-unterminated-string", "unterminated (C++)",
+    "a C++ source whose m.def schema string is never closed",
+    lambda c: cpp_file(c, "open_string.cpp", 'TORCH_LIBRARY(h, m) {\n  m.def("f(Tensor x) -> Tensor);\n}\n'),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated string literal")
+simple_error(
+    "cpp-unterminated-raw-string", "unterminated (C++)",
+    "a raw string R\"x(... without its )x\" and 1 MB after it",
+    lambda c: cpp_file(c, "open_raw.cpp", 'TORCH_LIBRARY(h, m) {\n  m.def(R"x(f(Tensor x) -> Tensor' + "a" * 1_000_000),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated raw string")
+simple_error(
+    "cpp-unterminated-comment", "unterminated (C++)",
+    "a /* comment that never ends, inside a block",
+    lambda c: cpp_file(c, "open_comment.cpp", "TORCH_LIBRARY(h, m) {\n  /* m.def(\"f(Tensor x) -> Tensor\");\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated /\* comment")
+
+
+@case("cpp-unterminated-macro", "unterminated (C++)",
+      "TORCH_LIBRARY_IMPL( without its closing parenthesis, and a block without its closing brace",
+      "exit 0 (nothing to show: `ops`), a located warning for each, in bounds")
+def _(ctx):
+    p = cpp_file(ctx, "open_macro.cpp", 'TORCH_LIBRARY(h, m) {\n  m.def("f(Tensor x) -> Tensor");\n'
+                 'TORCH_LIBRARY_IMPL(h, CPU, m\n')
+    r = ctx.run(["ops", "--profile", "torch-2.14", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if r.stderr.count(b": warning: ") != 2 or b"open_macro.cpp:1:1: warning:" not in r.stderr:
+        return [f"expected 2 located warnings, got {shorten(r.stderr)}"]
+    return []
+
+
+@case("cpp-100k-registrations", "size / super-linear (C++)",
+      "one TORCH_LIBRARY block with 100,000 m.def and one TORCH_LIBRARY_IMPL block with 100,000 m.impl of "
+      "100,000 declared kernels (13 MB), registrations --raw --op h::f99999",
+      "exit 0 with the operator's CPU kernel and its inferred schema, in 20 s / 1 GiB (most of it the 31 MB "
+      "translation's TOML document)", tags=["heavy"], time_factor=2.0)
+def _(ctx):
+    n = 100_000
+    parts = ["at::Tensor k%d(const at::Tensor& x, int64_t n);\n" % i for i in range(n)]
+    parts.append("TORCH_LIBRARY(h, m) {\n")
+    parts += ['  m.def("f%d(Tensor x, int n) -> Tensor");\n' % i for i in range(n)]
+    parts.append("}\nTORCH_LIBRARY_IMPL(h, CPU, m) {\n")
+    parts += ['  m.impl("f%d", TORCH_FN(k%d));\n' % (i, i) for i in range(n)]
+    parts.append("}\n")
+    p = cpp_file(ctx, "many.cpp", "".join(parts))
+    r = ctx.run(["registrations", "--raw", "--profile", "torch-2.14", "--op", "h::f99999", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    want = b"CPU: registered at %s:%d :: (Tensor _0, int _1) -> Tensor _0 [ boxed unboxed ]" % (
+        os.path.basename(p).encode() if False else p.encode(), n + 2 + n + 1)
+    if want not in r.stdout:
+        return [f"expected {shorten(want)} in {shorten(r.stdout)}"]
+    return []
+
+
+@case("cpp-deep-nesting", "stack overflow (C++)",
+      "100,000 nested { scopes, 100,000 nested torch::dispatch(...) and a 100,000-deep std::optional<...> "
+      "parameter type inside a block",
+      "exit 0, a located warning for each, no crash, in bounds")
+def _(ctx):
+    d = 100_000
+    text = ("at::Tensor k(const " + "std::optional<" * d + "at::Tensor" + ">" * d + "& x);\n"
+            "TORCH_LIBRARY(h, m) {\n  m.def(\"f(Tensor x) -> Tensor\");\n"
+            + "{" * d + ' m.impl("f", k); ' + "}" * d + "\n"
+            "  m.impl(\"f\", " + "torch::dispatch(c10::kCPU, " * d + "k" + ")" * d + ");\n"
+            "  m.impl(\"f\", k);\n}\n")
+    p = cpp_file(ctx, "deep.cpp", text)
+    r = ctx.run(["ops", "--profile", "torch-2.14", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if r.stderr.count(b": warning: ") != 3:
+        return [f"expected 3 located warnings, got {shorten(r.stderr[-600:])}"]
+    return []
+
+
+@case("cpp-64mib", "size (C++)",
+      "a 65 MiB C++ source (comments after one block) without --max-input-size, then with --max-input-size 128M",
+      "a located error naming the 64 MiB limit (exit 2); with the option, exit 0 in bounds", tags=["heavy"])
+def _(ctx):
+    block = 'TORCH_LIBRARY(h, m) {\n  m.def("f(Tensor x) -> Tensor");\n}\n'
+    line = "// " + "x" * 1020 + "\n"
+    p = cpp_file(ctx, "big.cpp", block + line * (65 * 1024))
+    problems = expect_error(ctx.run(["ops", "--profile", "torch-2.14", p]), file_re="big", msg_re=r"64 MiB")
+    r = ctx.run(["ops", "--profile", "torch-2.14", "--max-input-size", "128M", p])
+    if r.rc != 0 or b"h::f" not in r.stdout:
+        problems.append(f"with --max-input-size: expected exit 0 listing h::f, got {r.status()}: "
+                        f"{shorten(r.stderr[-300:])}")
+    return problems
+
+
+@case("cpp-bad-utf8", "bytes (C++)",
+      "bytes that are not UTF-8 in a comment, an identifier, and inside a schema string",
+      "the comment and identifier are read around (exit 0); the schema is a located error (exit 2)")
+def _(ctx):
+    ok = cpp_file(ctx, "utf8_ok.cpp", b'// \xff\xfe\nint a\xff = 1;\nTORCH_LIBRARY(h, m) {\n'
+                  b'  m.def("f(Tensor x) -> Tensor");\n}\n')
+    r = ctx.run(["ops", "--profile", "torch-2.14", ok])
+    problems = [] if r.rc == 0 and b"h::f" in r.stdout else [f"expected exit 0 listing h::f, got {r.status()}"]
+    bad = cpp_file(ctx, "utf8_bad.cpp", b'TORCH_LIBRARY(h, m) {\n  m.def("f\xff(Tensor x) -> Tensor");\n}\n')
+    return problems + expect_error(ctx.run(["ops", "--profile", "torch-2.14", bad]), file_re="utf8_bad")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

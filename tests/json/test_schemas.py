@@ -159,7 +159,7 @@ def main():
         inputs = [[p] for p in sorted(glob.glob(os.path.join(root, "configs", "examples", "*.toml")))]
         for rule, pair in doc_examples(os.path.join(root, "docs", "lint.md")).items():
             if pair:
-                path = os.path.join(d, f"{rule}.toml")
+                path = os.path.join(d, f"{rule}.{pair[2]}")
                 with open(path, "w") as f:
                     f.write(pair[0])
                 inputs.append([path])

@@ -32,16 +32,16 @@ def main():
             pair = examples.get(rule)
             if not checks.check(pair is not None, f"{rule}: a failing and a fixed ```toml example"):
                 continue
-            failing, fixed = pair
-            write(os.path.join(d, rule, "failing.toml"), failing)
-            write(os.path.join(d, rule, "fixed.toml"), fixed)
-            got = [f["rule"] for f in lint_json(tool, ["failing.toml"], os.path.join(d, rule))]
+            failing, fixed, ext = pair
+            write(os.path.join(d, rule, "failing." + ext), failing)
+            write(os.path.join(d, rule, "fixed." + ext), fixed)
+            got = [f["rule"] for f in lint_json(tool, ["failing." + ext], os.path.join(d, rule))]
             checks.check(rule in got, f"{rule}: the failing example reports it (got {got})")
-            got = [f["rule"] for f in lint_json(tool, ["fixed.toml"], os.path.join(d, rule))]
+            got = [f["rule"] for f in lint_json(tool, ["fixed." + ext], os.path.join(d, rule))]
             checks.check(rule not in got, f"{rule}: the fixed example does not report it (got {got})")
             # Only this rule: exit status 1 exactly when its default severity is error.
-            status, _, err = run_lint(tool, ["--select", rule, "failing.toml"], os.path.join(d, rule))
-            severity = [f["severity"] for f in lint_json(tool, ["failing.toml"], os.path.join(d, rule))
+            status, _, err = run_lint(tool, ["--select", rule, "failing." + ext], os.path.join(d, rule))
+            severity = [f["severity"] for f in lint_json(tool, ["failing." + ext], os.path.join(d, rule))
                         if f["rule"] == rule]
             want = 1 if "error" in severity else 0
             checks.check(status == want, f"{rule}: --select {rule} exits {want}, got {status}: {err}")

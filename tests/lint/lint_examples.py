@@ -13,11 +13,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from checks import Checks  # noqa: E402,F401  (re-exported to the lint test scripts)
 
 _SECTION = re.compile(r"^## `([a-z-]+)`\s*$", re.M)
-_TOML = re.compile(r"^```toml\n(.*?)^```", re.M | re.S)
+_TOML = re.compile(r"^```(toml|cpp)\n(.*?)^```", re.M | re.S)
 
 
 def doc_examples(doc_path):
-    """{rule id: (failing toml, fixed toml)} in document order."""
+    """{rule id: (failing, fixed, extension)} in document order: TOML examples, or C++ ones ("cpp")
+    for the rules about C++ sources."""
     with open(doc_path, encoding="utf-8") as f:
         text = f.read()
     heads = list(_SECTION.finditer(text))
@@ -25,7 +26,7 @@ def doc_examples(doc_path):
     for i, h in enumerate(heads):
         end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
         blocks = _TOML.findall(text, h.end(), end)
-        out[h.group(1)] = tuple(blocks[:2]) if len(blocks) >= 2 else None
+        out[h.group(1)] = (blocks[0][1], blocks[1][1], blocks[0][0]) if len(blocks) >= 2 else None
     return out
 
 

@@ -128,8 +128,10 @@ def main():
         # they do not interact (one in a directory with a space: URI escaping).
         files = []
         for i, rule in enumerate(ids):
-            name = f"ops dir/{rule}.toml" if rule == "duplicate-def" else f"ops/{rule}.toml"
-            write(os.path.join(d, name), examples[rule][0].replace('namespace = "myops"', f'namespace = "ns{i}"'))
+            ext = examples[rule][2]
+            name = f"ops dir/{rule}.{ext}" if rule == "duplicate-def" else f"ops/{rule}.{ext}"
+            text = examples[rule][0].replace('namespace = "myops"', f'namespace = "ns{i}"')
+            write(os.path.join(d, name), text.replace("(myops,", f"(ns{i},"))
             files.append(name)
         status, log = sarif(tool, files, d)
         checks.check(status == 1, f"exit status 1 with error findings, got {status}")

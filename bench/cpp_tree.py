@@ -1,0 +1,69 @@
+"""The C++ reader's throughput over a large real tree (bench/run.py --cpp):
+every .cpp below aten/src/ATen/native of Debian's PyTorch 2.6.0 source
+tarball (pytorch_2.6.0+dfsg.orig.tar.xz, downloaded once from
+deb.debian.org into DT_BENCH_CACHE, default /var/cache/dispatchtool/sources;
+never into the repository), read in memory by build/bench/dispatchtool_cpp_scan
+(scanner + reader, no I/O, best of RUNS), and the same files through
+`dispatchtool import` (whole process, files read from disk). Target: >= 50 MB/s.
+Also what the reader found there: files with library blocks, blocks,
+entries, warnings, refused files."""
+import json
+import os
+import subprocess
+import tarfile
+import time
+import urllib.request
+
+URL = "http://deb.debian.org/debian/pool/main/p/pytorch/pytorch_2.6.0+dfsg.orig.tar.xz"
+SUBDIR = "aten/src/ATen/native/"
+
+
+def aten_native(cache):
+    """The .cpp files of aten/src/ATen/native (recursively), extracted once."""
+    os.makedirs(cache, exist_ok=True)
+    tarball = os.path.join(cache, os.path.basename(URL))
+    if not os.path.exists(tarball):
+        print(f"downloading {URL} into {cache}")
+        urllib.request.urlretrieve(URL, tarball + ".part")
+        os.replace(tarball + ".part", tarball)
+    root = os.path.join(cache, "pytorch-2.6.0-aten-native")
+    if not os.path.isdir(root):
+        with tarfile.open(tarball) as t:
+            members = [m for m in t.getmembers()
+                       if m.isfile() and SUBDIR in m.name and m.name.endswith(".cpp")]
+            t.extractall(root + ".tmp", members=members, filter="data")
+        os.replace(root + ".tmp", root)
+    files = []
+    for d, _, names in os.walk(root):
+        files += [os.path.join(d, n) for n in names if n.endswith(".cpp")]
+    return sorted(files)
+
+
+def cpp_tree(build, runs):
+    cache = os.environ.get("DT_BENCH_CACHE", "/var/cache/dispatchtool/sources")
+    files = aten_native(cache)
+    scan = os.path.join(build, "bench", "dispatchtool_cpp_scan")
+    out = json.loads(subprocess.run([scan, str(runs)] + files, check=True, stdout=subprocess.PIPE).stdout)
+    mbs = out["bytes"] / out["cpu_seconds"] / 1e6
+    wall_mbs = out["bytes"] / out["seconds"] / 1e6
+    tool = os.path.join(build, "dispatchtool")
+    best = None
+    for _ in range(runs):
+        t0 = time.monotonic()
+        p = subprocess.run([tool, "import", "--profile", "torch-2.14"] + files,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        t = time.monotonic() - t0
+        best = t if best is None else min(best, t)
+    warned = p.stderr.decode("utf-8", "replace").count(": warning: ")
+    print(f"\nthe C++ reader over PyTorch 2.6.0's aten/src/ATen/native (Debian source tarball): "
+          f"{out['files']} .cpp files, {out['bytes'] / 1e6:.1f} MB")
+    print(f"  read_cpp in memory (best of {runs}), CPU time: {out['cpu_seconds'] * 1000:7.1f} ms = {mbs:6.1f} MB/s   "
+          f"target >= 50 MB/s   {'OK' if mbs >= 50 else 'MISSED'}")
+    print(f"    (wall time {out['seconds'] * 1000:.1f} ms = {wall_mbs:.1f} MB/s, load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    print(f"  dispatchtool import, whole process: {best * 1000:7.1f} ms = {out['bytes'] / best / 1e6:6.1f} MB/s "
+          f"(exit {p.returncode}, {warned} warnings)")
+    print(f"  found: {out['files_with_blocks']} files with library blocks, {out['blocks']} blocks, "
+          f"{out['entries']} entries, {out['warnings']} warnings, {out['errors']} files refused"
+          + (f" (first: {out['first_error'].strip()})" if out["errors"] else ""))
+    return mbs >= 50

@@ -1,0 +1,216 @@
+// cpp_schema_type, infer_signature, find_function (cpp_signature.hpp): the
+// C++ -> schema type table of c10's infer_schema.h
+// (c10::detail::infer_schema::createArguments, getTypePtr in
+// ATen/core/jit_type.h) for the types kernels use.
+#include "readers/cpp_signature.hpp"
+
+#include <array>
+#include <unordered_map>
+#include <utility>
+
+namespace dt {
+
+namespace {
+
+// The type's spelling without cv/ref qualifiers and without the namespaces
+// at:: c10:: std:: torch:: ::, e.g. "optional<Tensor>".
+std::string plain(const std::vector<CppToken>& toks, std::size_t b, std::size_t e, bool& ref, bool& cnst) {
+  std::string out;
+  for (std::size_t i = b; i < e; ++i) {
+    const CppToken& t = toks[i];
+    if (t.is("const")) {
+      cnst = true;
+      continue;
+    }
+    if (t.is("&")) {
+      ref = true;
+      continue;
+    }
+    if ((t.is("at") || t.is("c10") || t.is("std") || t.is("torch")) && i + 1 < e && toks[i + 1].is("::")) {
+      ++i;
+      continue;
+    }
+    if (t.is("::") && (i == b || out.empty() || out.back() == '<' || out.back() == ',')) continue;
+    out += t.text;
+  }
+  return out;
+}
+
+std::optional<std::string> scalar(std::string_view t) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kTypes = {{
+      {"Tensor", "Tensor"},         {"int64_t", "int"},           {"double", "float"},
+      {"bool", "bool"},             {"Scalar", "Scalar"},         {"IntArrayRef", "int[]"},
+      {"TensorList", "Tensor[]"},   {"string_view", "str"},       {"string", "str"},
+      {"SymInt", "SymInt"},         {"SymIntArrayRef", "SymInt[]"}, {"ScalarType", "ScalarType"},
+      {"Layout", "Layout"},         {"Device", "Device"},         {"MemoryFormat", "MemoryFormat"},
+      {"Generator", "Generator"},   {"Storage", "Storage"},       {"Stream", "Stream"},
+      {"Dimname", "Dimname"},       {"DimnameList", "Dimname[]"}, {"QScheme", "QScheme"},
+      {"OptionalIntArrayRef", "int[]?"}, {"OptionalSymIntArrayRef", "SymInt[]?"}, {"ITensorListRef", "Tensor[]"},
+  }};
+  for (const auto& [c, s] : kTypes)
+    if (t == c) return std::string(s);
+  return std::nullopt;
+}
+
+// "optional<Tensor>" -> "Tensor?", "ArrayRef<int64_t>" -> "int[]", ...
+std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
+  if (auto s = scalar(t)) return s;
+  if (depth > 2) return std::nullopt;  // no kernel type nests deeper (List<optional<Tensor>>)
+  auto inner = [&](std::string_view tmpl) -> std::optional<std::string_view> {
+    if (t.size() > tmpl.size() + 2 && t.starts_with(tmpl) && t[tmpl.size()] == '<' && t.back() == '>')
+      return t.substr(tmpl.size() + 1, t.size() - tmpl.size() - 2);
+    return std::nullopt;
+  };
+  if (auto in = inner("optional")) {
+    auto s = schema_of(*in, depth + 1);
+    if (!s || s->ends_with('?')) return std::nullopt;
+    return *s + "?";
+  }
+  for (std::string_view list : {"ArrayRef", "vector", "List"}) {
+    if (auto in = inner(list)) {
+      auto s = schema_of(*in, depth + 1);
+      if (!s || s->ends_with("]") || (s->ends_with("?") && *s != "Tensor?")) return std::nullopt;
+      if (*s == "Tensor?" && list != "List") return std::nullopt;
+      return *s + "[]";
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e) {
+  bool ref = false, cnst = false;
+  const std::string t = plain(toks, b, e, ref, cnst);
+  // A non-const reference is a kernel argument only for Tensor (Tensor&).
+  if (ref && !cnst && t != "Tensor") return std::nullopt;
+  return schema_of(t);
+}
+
+std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
+                                           std::size_t pb, std::size_t pe, std::string& why) {
+  std::string out = "(";
+  std::size_t n = 0, i = pb;
+  while (i < pe) {
+    std::size_t j = i;
+    int depth = 0;
+    while (j < pe && !(depth == 0 && toks[j].is(","))) {
+      if (toks[j].is("<") || toks[j].is("(")) ++depth;
+      if (toks[j].is(">") || toks[j].is(")")) --depth;
+      ++j;
+    }
+    // Drop the parameter's name (and a default value) when there is one.
+    std::size_t end = j;
+    for (std::size_t k = i; k < j; ++k)
+      if (toks[k].is("=")) end = k;
+    if (end - i >= 2 && toks[end - 1].kind == CppToken::Kind::Ident && !toks[end - 2].is("::")) {
+      bool type_before = false;
+      for (std::size_t k = i; k + 1 < end; ++k)
+        if (toks[k].kind == CppToken::Kind::Ident && !toks[k].is("const")) type_before = true;
+      if (type_before) --end;
+    }
+    if (end == i) {
+      why = "an unnamed or empty parameter";
+      return std::nullopt;
+    }
+    if (end == i + 1 && toks[i].is("void") && n == 0 && j == pe) break;
+    auto s = cpp_schema_type(toks, i, end);
+    if (!s) {
+      why = "parameter type '";
+      for (std::size_t k = i; k < end && why.size() < 80; ++k) why += std::string(toks[k].text) + (k + 1 < end ? " " : "");
+      if (why.size() >= 80) why = why.substr(0, 77) + "...";
+      why += "'";
+      return std::nullopt;
+    }
+    out += (n ? ", " : "") + *s + " _" + std::to_string(n);
+    ++n;
+    i = j + 1;
+  }
+  out += ") -> ";
+  // The return: void, one type, or std::tuple<...>.
+  bool ref = false, cnst = false;
+  const std::string r = plain(toks, rb, re, ref, cnst);
+  if (r == "void") return out + "()";
+  if (r.starts_with("tuple<") && r.back() == '>') {
+    std::string rets = "(";
+    std::size_t k = 0, start = 6, depth = 0;
+    for (std::size_t c = 6; c < r.size(); ++c) {
+      if (r[c] == '<') ++depth;
+      if (r[c] == '>' && depth > 0) {
+        --depth;
+        continue;
+      }
+      if ((r[c] == ',' && depth == 0) || c + 1 == r.size()) {
+        auto s = schema_of(std::string_view(r).substr(start, c - start));
+        if (!s) {
+          why = "return type '" + (r.size() > 80 ? r.substr(0, 77) + "..." : r) + "'";
+          return std::nullopt;
+        }
+        rets += (k ? ", " : "") + *s + " _" + std::to_string(k);
+        ++k;
+        start = c + 1;
+      }
+    }
+    return out + rets + ")";
+  }
+  const std::string shown = r.size() > 80 ? r.substr(0, 77) + "..." : r;
+  if ((ref && !cnst && r != "Tensor")) {
+    why = "return type '" + shown + "&'";
+    return std::nullopt;
+  }
+  auto s = schema_of(r);
+  if (!s) {
+    why = "return type '" + shown + "'";
+    return std::nullopt;
+  }
+  return out + *s + " _0";
+}
+
+namespace {
+
+// The declaration whose name is token i, if it is one.
+std::optional<CppFunctionDecl> decl_at(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close,
+                                       std::size_t i) {
+  if (i == 0 || i + 1 >= toks.size() || toks[i].kind != CppToken::Kind::Ident || !toks[i + 1].is("(")) return std::nullopt;
+  const std::size_t cl = close[i + 1];
+  if (cl == std::string::npos || cl + 1 >= toks.size()) return std::nullopt;
+  const CppToken& after = toks[cl + 1];
+  if (!after.is("{") && !after.is(";") && !after.is("noexcept")) return std::nullopt;
+  // The return type: back to the previous ; { } ) or start of file.
+  std::size_t rb = i;
+  while (rb > 0 && i - rb < 64) {
+    const CppToken& p = toks[rb - 1];
+    if (p.is(";") || p.is("{") || p.is("}") || p.is(")") || p.is("=") || p.is(".") || p.is("->") ||
+        p.kind == CppToken::Kind::String || p.is(":"))
+      break;
+    --rb;
+  }
+  std::size_t re = i;
+  while (re > rb + 1 && toks[re - 1].is("::")) re -= 2;  // a qualified definition ns::f
+  while (rb < re && (toks[rb].is("static") || toks[rb].is("inline") || toks[rb].is("constexpr") ||
+                     toks[rb].is("TORCH_API") || toks[rb].is("C10_EXPORT") || toks[rb].is("extern")))
+    ++rb;
+  if (rb >= re || toks[re - 1].is("return") || toks[re - 1].is("new")) return std::nullopt;  // a call
+  return CppFunctionDecl{rb, re, i + 2, cl};
+}
+
+}  // namespace
+
+std::optional<CppFunctionDecl> find_function(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close,
+                                             std::string_view name) {
+  for (std::size_t i = 1; i + 1 < toks.size(); ++i)
+    if (toks[i].text == name)
+      if (auto d = decl_at(toks, close, i)) return d;
+  return std::nullopt;
+}
+
+std::unordered_map<std::string_view, CppFunctionDecl> index_functions(const std::vector<CppToken>& toks,
+                                                                      const std::vector<std::size_t>& close) {
+  std::unordered_map<std::string_view, CppFunctionDecl> out;
+  for (std::size_t i = 1; i + 1 < toks.size(); ++i)
+    if (toks[i].kind == CppToken::Kind::Ident && toks[i + 1].is("(") && out.count(toks[i].text) == 0)
+      if (auto d = decl_at(toks, close, i)) out.emplace(toks[i].text, *d);
+  return out;
+}
+
+}  // namespace dt

@@ -1,0 +1,45 @@
+// The schema c10 infers from a C++ kernel's type (c10::inferFunctionSchema-
+// FromFunctor, ATen/core/op_registration/infer_schema.h), read from the
+// function's declaration in the same file or from a lambda: what
+// _dispatch_dump prints after "::" for an unboxed kernel, e.g.
+// "(Tensor _0, int _1) -> Tensor _0". Only the types whose schema type is
+// certain are inferred; anything else leaves the signature unknown (and the
+// reader says so), never a guess.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "readers/cpp_scanner.hpp"
+
+namespace dt {
+
+// One C++ parameter or return type, as tokens (`const at::Tensor&`,
+// `std::optional<at::Tensor>`) -> its schema type ("Tensor", "Tensor?"), or
+// nothing. `ret`: a return type, where `void` is "()" and
+// std::tuple<...> several returns.
+std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e);
+
+// The inferred schema of a function whose return type is tokens [rb, re) and
+// whose parameter list (without the parentheses) is [pb, pe): "(T _0, ...) ->
+// R _0" / "-> (R _0, R _1)" / "-> ()"; nothing when a type is not known.
+// `why` names the type that was not.
+std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
+                                           std::size_t pb, std::size_t pe, std::string& why);
+
+// Where function `name` (its last component) is declared or defined at
+// namespace scope: the return type's and the parameters' token ranges.
+struct CppFunctionDecl {
+  std::size_t rb = 0, re = 0, pb = 0, pe = 0;
+};
+std::optional<CppFunctionDecl> find_function(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close,
+                                             std::string_view name);
+// Every function declared in the tokens, by name (the first declaration):
+// one pass, for files with many kernels. `close`: each bracket's match.
+std::unordered_map<std::string_view, CppFunctionDecl> index_functions(const std::vector<CppToken>& toks,
+                                                                      const std::vector<std::size_t>& close);
+
+}  // namespace dt

@@ -1,0 +1,58 @@
+// libFuzzer harness: the C++ reader (readers/cpp_scanner + cpp_reader) and
+// the loader behind it. Properties: an error or a warning is located inside
+// the text (line and column of an existing character, or just past the
+// last); the translation always compiles as TOML (the loader may refuse a
+// registration, never the TOML the reader wrote); reading is deterministic.
+#include "fuzz_common.hpp"
+#include "readers/cpp_reader.hpp"
+#include "registry/loader.hpp"
+
+using namespace dt;
+
+namespace {
+
+bool inside(const Location& at, std::string_view text) {
+  if (at.line == 0) return false;
+  std::uint32_t line = 1;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < text.size() && line < at.line; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      start = i + 1;
+    }
+  if (line != at.line || at.column == 0) return false;
+  const std::size_t end = std::min(text.find('\n', start), text.size());
+  return start + at.column - 1 <= end;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > fuzz::kMaxInput) return -1;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  const Profile& p = fuzz::builtin_profile(size);
+  auto read = read_cpp(p, "f.cpp", text);
+  if (!read) {
+    if (!inside(read.error().where, text)) fuzz::fail();
+    return 0;
+  }
+  for (const auto& w : read->warnings)
+    if (!inside(w.where, text)) fuzz::fail();
+  for (const auto& b : read->blocks)
+    for (const auto& e : b.entries)
+      for (const auto& f : e.fields)
+        if (!inside(f.at, text)) fuzz::fail();
+  auto again = read_cpp(p, "f.cpp", text);
+  if (!again || again->blocks.size() != read->blocks.size() || again->warnings.size() != read->warnings.size())
+    fuzz::fail();
+  // Through the loader: a refusal or an input error is fine (a located
+  // diagnostic), a TOML syntax error in the translation is not.
+  auto files = std::make_shared<std::map<std::string, std::string>>();
+  (*files)["f.cpp"] = text;
+  LoadOptions o;
+  o.on_refusal = OnRefusal::Record;
+  o.threads = 1;
+  auto loaded = load(p, {"f.cpp"}, fuzz::memory_reader(files), o);
+  if (!loaded && loaded.error().message.find("TOML") != std::string::npos) fuzz::fail();
+  return 0;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""The C++ reader against C++ extensions compiled for real.
+
+    tools/oracle-env python torch-2.14 tests/oracle/cpp_reader_oracle.py \
+        --tool build/dispatchtool --profile torch-2.14 --workdir build/oracle/cpp-reader-2.14 \
+        tests/oracle/cpp_ext/forms.cpp ...
+
+Run from the repository root, in the release's chroot (which has
+libtorch-dev and, installed by `tools/oracle-env ensure`, g++). Each source
+is compiled with the path given on the command line (so that __FILE__, and
+with it every "registered at FILE:LINE", is the path dispatchtool is given)
+into WORKDIR/NAME.so, reused while the source, the compile command and the
+torch headers' version are unchanged. Every library is loaded into the real
+torch (torch.ops.load_library); then for every operator of the extensions'
+namespaces, and for the operators of PyTorch's own that they register
+kernels to,
+
+    TOOL registrations --raw --all --profile P SOURCES...  == _dispatch_dump(op)
+    TOOL table --raw --all --profile P SOURCES...          == _dispatch_dump_table(op)
+
+byte for byte, and the tool reads the sources without a warning. Exit 0
+iff everything matched. Without torch, the chroot or g++ it fails: never
+skipped.
+"""
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+FLAGS = ["-std=c++20", "-O0", "-g0", "-fPIC", "-shared", "-w", "-Wno-template-body",
+         "-I/usr/include/torch/csrc/api/include"]
+LIBS = ["-ltorch", "-ltorch_cpu", "-lc10"]
+
+
+def sections(text):
+    out, cur, buf = {}, None, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("### "):
+            if cur is not None:
+                out[cur] = "".join(buf)
+            cur, buf = line[4:].rstrip("\n"), []
+        elif cur is not None:
+            buf.append(line)
+    if cur is not None:
+        out[cur] = "".join(buf)
+    return out
+
+
+def compile_ext(src, workdir, torch_version):
+    cxx = shutil.which("g++")
+    if cxx is None:
+        raise SystemExit("cpp_reader_oracle: FAIL: no g++ in this environment (the chroot's g++ is installed by "
+                         "`tools/oracle-env ensure`; on an existing chroot: chroot DIR apt-get install g++)")
+    name = os.path.splitext(os.path.basename(src))[0]
+    so = os.path.join(workdir, name + ".so")
+    cmd = [cxx] + FLAGS + [src, "-o", so] + LIBS
+    with open(src, "rb") as f:
+        key = hashlib.sha256(f.read() + repr(cmd).encode() + torch_version.encode()).hexdigest()
+    stamp = so + ".key"
+    if os.path.exists(so) and os.path.exists(stamp) and open(stamp).read() == key:
+        return so, 0.0
+    t0 = time.time()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        raise SystemExit("cpp_reader_oracle: FAIL: %s does not compile:\n%s" % (src, p.stdout.decode()[-4000:]))
+    with open(stamp, "w") as f:
+        f.write(key)
+    return so, time.time() - t0
+
+
+def registered_ops(torch, source_texts):
+    """The operators the sources name: their own namespaces' and PyTorch's ones they add kernels to."""
+    spaces = set()
+    for text in source_texts:
+        spaces |= set(re.findall(r"TORCH_LIBRARY(?:_FRAGMENT)?\(\s*(\w+)\s*,", text))
+    ops = sorted(n for n in torch._C._dispatch_get_all_op_names() if n.split("::")[0] in spaces)
+    for text in source_texts:
+        for ns, body in re.findall(r"TORCH_LIBRARY_IMPL\(\s*(\w+)\s*,[^{]*\{(.*?)\n\}", text, re.S):
+            if ns in spaces or ns == "_":
+                continue
+            ops += ["%s::%s" % (ns, n) for n in re.findall(r"m\.impl\(\"([\w.]+)\"", body)]
+    return sorted(set(ops))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--profile", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("sources", nargs="+")
+    args = ap.parse_args()
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001
+        print("cpp_reader_oracle: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s"
+              % (e, args.profile), file=sys.stderr)
+        return 1
+    want = args.profile.replace("torch-", "")
+    if not torch.__version__.startswith(want + "."):
+        print("cpp_reader_oracle: FAIL: torch %s is not the release of profile %s" % (torch.__version__, args.profile),
+              file=sys.stderr)
+        return 1
+    os.makedirs(args.workdir, exist_ok=True)
+    t0 = time.time()
+    texts = []
+    for src in args.sources:
+        so, secs = compile_ext(src, args.workdir, torch.__version__)
+        if secs:
+            print("compiled %s in %.1f s" % (src, secs))
+        torch.ops.load_library(so)
+        with open(src, encoding="utf-8") as f:
+            texts.append(f.read())
+    ops = registered_ops(torch, texts)
+    bad, total = [], 0
+    got = {}
+    for what in ["registrations", "table"]:
+        p = subprocess.run([args.tool, what, "--raw", "--all", "--profile", args.profile] + args.sources,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+        err = p.stderr.decode("utf-8", "replace")
+        if p.returncode != 0:
+            bad.append("%s --all: exit %d: %s" % (what, p.returncode, err.strip()[:3000]))
+            continue
+        if "warning:" in err:
+            bad.append("%s: the reader warned:\n%s" % (what, err.strip()[:3000]))
+        got[what] = sections(p.stdout.decode("utf-8", "replace"))
+    for name in ops:
+        for what, real in [("registrations", torch._C._dispatch_dump), ("table", torch._C._dispatch_dump_table)]:
+            if what not in got:
+                continue
+            total += 1
+            exp = real(name)
+            mine = got[what].get(name)
+            if mine != exp:
+                bad.append("%s %s:\n--- torch\n%s--- dispatchtool\n%s" % (what, name, exp, mine))
+    forms = sum(len(re.findall(r"\bm\.(?:def|impl|fallback)\(", t)) for t in texts)
+    blocks = sum(len(re.findall(r"^(?:STABLE_)?TORCH_LIBRARY\w*\(", t, re.M)) for t in texts)
+    print("cpp_reader_oracle (%s): %d sources, %d blocks, %d registration statements, %d operators: "
+          "%d/%d dumps equal (%.1f s)" % (args.profile, len(args.sources), blocks, forms, len(ops),
+                                         total - len(bad), total, time.time() - t0))
+    for b in bad[:20]:
+        print("MISMATCH " + b)
+    if not ops:
+        print("cpp_reader_oracle: FAIL: no operator found")
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+// read_cpp: TORCH_LIBRARY blocks into the TOML contract, through the loader
+// (the debug strings and inferred schemas are what torch 2.14 prints for the
+// same source: tests/oracle/cpp_reader_oracle.py checks them for real).
+#include "readers/cpp_reader.hpp"
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+Blocks read(std::string_view text) {
+  auto b = read_cpp(profile("torch-2.14"), "ops.cpp", text);
+  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
+  return std::move(*b);
+}
+std::vector<std::string> warnings(std::string_view text) {
+  std::vector<std::string> out;
+  for (const auto& w : read(text).warnings) out.push_back(format(w));
+  return out;
+}
+std::string toml(std::string_view text) { return render_toml(read(text).blocks, "t").text; }
+}  // namespace
+
+TEST_CASE("cpp_key_name: c10's enum aliases and device types") {
+  CHECK(cpp_key_name("DefaultBackend") == "CompositeExplicitAutograd");
+  CHECK(cpp_key_name("Autocast") == "AutocastCUDA");
+  CHECK(cpp_key_name("CatchAll") == "");
+  CHECK(cpp_key_name("PrivateUse1_PreAutograd") == "AutogradPrivateUse1");
+  CHECK(cpp_key_name("kCUDA") == "CUDA");
+  CHECK(cpp_key_name("kPrivateUse1") == "PrivateUse1");
+  CHECK(cpp_key_name("CPU") == "CPU");
+  CHECK(cpp_key_name("Math") == "Math");  // gone from c10 in 2.x: the loader refuses it
+}
+
+TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
+  const std::string src =
+      "at::Tensor plain(const at::Tensor& x) { return x; }\n"                      // 1
+      "at::Tensor with_int(const at::Tensor& x, int64_t n) { return x; }\n"        // 2
+      "at::Tensor sym(const at::Tensor& x, c10::SymInt n) { return x; }\n"         // 3
+      "void boxed(const c10::OperatorHandle& op, torch::jit::Stack* s) {}\n"       // 4
+      "TORCH_LIBRARY(t, m) {\n"                                                    // 5
+      "  m.def(\"a(Tensor x) -> Tensor\");\n"                                      // 6
+      "  m.def(\"b(Tensor x, int n) -> Tensor\", &with_int);\n"                    // 7
+      "  m.impl(\"a\", torch::dispatch(c10::kCUDA, TORCH_FN(plain)));\n"           // 8
+      "  m.def(\"c(Tensor x, SymInt n) -> Tensor\");\n"                            // 9
+      "}\n"                                                                        // 10
+      "TORCH_LIBRARY_IMPL(t,\n"                                                    // 11
+      "    Meta, m) {\n"                                                           // 12
+      "  m.impl(\"a\", torch::CppFunction::makeFallthrough());\n"                  // 13
+      "  m.impl(\"b\", torch::CppFunction::makeFromBoxedFunction<&boxed>());\n"    // 14
+      "  m.impl(\"c\", sym);\n"                                                    // 15
+      "  m.impl(\"t::a\", [](const at::Tensor& x) { return x; });\n"               // 16
+      "}\n"
+      "TORCH_LIBRARY_IMPL(_, PrivateUse2, m) { m.fallback(torch::CppFunction::makeFallthrough()); }\n";  // 18
+  // The duplicate Meta kernel of t::a is a re-registration c10 accepts with a warning.
+  auto r = load_files("torch-2.14", {{"ops.cpp", src}}, OnRefusal::Fail);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
+  CHECK(r->source_warnings.empty());
+  CHECK(raw_registrations(*r, "t::a") ==
+        "name: t::a\nschema: t::a(Tensor x) -> Tensor\ndebug: registered at ops.cpp:5\nalias analysis kind: FROM_SCHEMA\n"
+        "CUDA: registered at ops.cpp:5 :: (Tensor _0) -> Tensor _0 [ boxed unboxed ]\n"
+        "Meta: registered at ops.cpp:11 :: (Tensor _0) -> Tensor _0 [ boxed unboxed ]\n"
+        "Meta (inactive): registered at ops.cpp:11 :: (none) [ fallthrough boxed ]\n");
+  CHECK(raw_registrations(*r, "t::b") ==
+        "name: t::b\nschema: t::b(Tensor x, int n) -> Tensor\ndebug: registered at ops.cpp:5\nalias analysis kind: "
+        "FROM_SCHEMA\nMeta: registered at ops.cpp:11 :: (none) [ boxed ]\n"
+        "CompositeImplicitAutograd[alias]: registered at ops.cpp:5 :: (Tensor _0, int _1) -> Tensor _0 [ boxed unboxed ]\n");
+  // A SymInt argument: c10 keeps only the boxed and the SymInt-unboxed entry points.
+  CHECK(rows(raw_registrations(*r, "t::c"), {"Meta"}) ==
+        "Meta: registered at ops.cpp:11 :: (Tensor _0, SymInt _1) -> Tensor _0 [ boxed ]\n");
+  CHECK(rows(raw_table(*r, "t::c"), {"PrivateUse2"}) ==
+        "PrivateUse2: fallthrough registered at ops.cpp:18 [backend fallback]\n");
+}
+
+TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
+  const Blocks b = read(
+      "TORCH_LIBRARY_FRAGMENT(t, m) {\n"
+      "  m.def(\"x(Tensor a, \"\n"
+      "        \"int n) -> Tensor\", {at::Tag::pointwise});\n"
+      "  m.def(torch::schema(R\"(y() -> ())\", c10::AliasAnalysisKind::PURE_FUNCTION));\n"
+      "  m.set_python_module(\"t.ops\");\n"
+      "}\n"
+      "TORCH_LIBRARY_IMPL(t, CatchAll, m) { m.impl(TORCH_SELECTIVE_NAME(\"t::y\"), TORCH_FN(g)); }\n"
+      "STABLE_TORCH_LIBRARY_IMPL(t, CPU, m) { m.impl(\"x\", TORCH_BOX(&f)); }\n");
+  REQUIRE(b.blocks.size() == 3);
+  const TomlEntry& x = b.blocks[0].entries[0];
+  CHECK(x.fields[0].key == "schema");
+  CHECK(std::get<std::string>(x.fields[0].value) == "x(Tensor a, int n) -> Tensor");
+  CHECK(x.fields[0].at.line == 2);
+  CHECK(x.fields[0].at.column == 10);
+  CHECK(b.blocks[0].note.find("set_python_module(\"t.ops\") at line 5") != std::string::npos);
+  const std::string t = render_toml(b.blocks, "t").text;
+  CHECK(t.find("tags = [\"pointwise\"]") != std::string::npos);
+  CHECK(t.find("alias_analysis = \"PURE_FUNCTION\"") != std::string::npos);
+  CHECK(t.find("dispatch_key = \"CPU\"") != std::string::npos);
+  CHECK(b.blocks[1].header.size() == 2);  // CatchAll: no dispatch_key
+  REQUIRE(b.blocks[1].entries.size() == 1);  // TORCH_SELECTIVE_NAME("...") is the literal
+  CHECK(std::get<std::string>(b.blocks[1].entries[0].fields[0].value) == "t::y");
+  CHECK(t.find("boxed_only = true") != std::string::npos);
+}
+
+TEST_CASE("read_cpp: what it cannot read statically is a located warning, never dropped silently") {
+  const auto w = warnings(
+      "#define REG(m) m.impl(\"a\", f)\n"                                            // 1
+      "#ifdef USE_CUDA\nTORCH_LIBRARY_IMPL(t, CUDA, m) { m.impl(\"a\", f); }\n#endif\n"  // 2-4
+      "TORCH_LIBRARY_IMPL(t, CPU, m) {\n"                                           // 5
+      "  for (auto n : names) m.impl(n, f);\n"                                      // 6
+      "  REG(m);\n"                                                                 // 7
+      "  other.impl(\"a\", f);\n"                                                   // 8
+      "  m.impl(name, f);\n"                                                        // 9
+      "#if X\n  m.impl(\"b\", f);\n#endif\n"                                        // 10-12
+      "  m.impl(\"c\", undeclared);\n"                                              // 13
+      "  m.impl(\"d\", make_kernel());\n"                                           // 14
+      "  m.impl(\"e\", [](MyT x) { return x; });\n"                                 // 15
+      "}\n");
+  REQUIRE(w.size() == 10);
+  CHECK(w[0].starts_with("ops.cpp:1:9: warning: the macro 'REG' registers"));
+  CHECK(w[1].starts_with("ops.cpp:3:1: warning: TORCH_LIBRARY_IMPL(t, CUDA, m) is inside the #if / #ifdef at line 2"));
+  CHECK(w[2].starts_with("ops.cpp:6:26: warning: m.impl(...) inside the 'for' statement at line 6: not read"));
+  CHECK(w[3].starts_with("ops.cpp:7:3: warning: 'REG(m);' uses the library handle 'm'"));
+  CHECK(w[4].starts_with("ops.cpp:8:3: warning: other.impl(...): 'other' is not a known library handle"));
+  CHECK(w[5].starts_with("ops.cpp:9:10: warning: m.impl(name, ...): the operator name is not a string literal"));
+  CHECK(w[6].starts_with("ops.cpp:11:5: warning: m.impl(...) inside the #if / #ifdef at line 10: not read"));
+  CHECK(w[7].starts_with("ops.cpp:13:15: warning: m.impl(\"c\", undeclared): the kernel's C++ signature is not known "
+                         "(no declaration of 'undeclared' in this file)"));
+  CHECK(w[8].starts_with("ops.cpp:14:15: warning: m.impl(\"d\", make_kernel()): a kernel expression"));
+  // ... and the lambda of an unknown type registers without an inferred schema, with a warning too:
+  CHECK(w[9].starts_with("ops.cpp:15:15: warning: m.impl(\"e\", [](MyT x){return x;}): the kernel's C++ signature is "
+                         "not known (parameter type 'MyT'): its inferred schema is left out"));
+  CHECK(toml("TORCH_LIBRARY_IMPL(t, CPU, m) { m.impl(\"e\", [](MyT x) { return x; }); }").find("op = \"e\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("read_cpp: a file that is not C++ enough is a located error") {
+  auto b = read_cpp(profile("torch-2.14"), "ops.cpp", "TORCH_LIBRARY(t, m) {\n  m.def(\"a(Tensor x) -> Tensor);\n}\n");
+  REQUIRE(!b.has_value());
+  CHECK(format(b.error()) == "ops.cpp:2:9: error: unterminated string literal\n");
+  CHECK(toml("int main() { return 0; }").empty() == false);  // no block: an empty translation, no error
+}
+
+}  // namespace dt::test

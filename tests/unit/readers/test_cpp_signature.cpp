@@ -1,0 +1,81 @@
+// The schema c10 infers from a C++ kernel's type (cases measured on torch
+// 2.14 by tests/oracle/cpp_ext/forms.cpp).
+#include "readers/cpp_signature.hpp"
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+std::vector<CppToken> toks(std::string_view text) {
+  auto s = scan_cpp("a.cpp", text);
+  REQUIRE(s.has_value());
+  return std::move(s->tokens);
+}
+std::optional<std::string> type(std::string_view text) {
+  const auto t = toks(text);
+  return cpp_schema_type(t, 0, t.size());
+}
+// The signature of the first function declared in `text`.
+std::string sig(std::string_view text, std::string_view name) {
+  const auto t = toks(text);
+  std::vector<std::size_t> close(t.size(), std::string::npos);
+  std::vector<std::size_t> st;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i].is("(") || t[i].is("{")) st.push_back(i);
+    if ((t[i].is(")") || t[i].is("}")) && !st.empty()) {
+      close[st.back()] = i;
+      st.pop_back();
+    }
+  }
+  auto d = find_function(t, close, name);
+  if (!d) return "(not found)";
+  std::string why;
+  auto s = infer_signature(t, d->rb, d->re, d->pb, d->pe, why);
+  return s ? *s : "unknown: " + why;
+}
+}  // namespace
+
+TEST_CASE("cpp_schema_type: the types kernels use") {
+  CHECK(type("const at::Tensor&") == "Tensor");
+  CHECK(type("at::Tensor&") == "Tensor");
+  CHECK(type("Tensor") == "Tensor");
+  CHECK(type("int64_t") == "int");
+  CHECK(type("double") == "float");
+  CHECK(type("bool") == "bool");
+  CHECK(type("const c10::Scalar&") == "Scalar");
+  CHECK(type("at::IntArrayRef") == "int[]");
+  CHECK(type("c10::ArrayRef<int64_t>") == "int[]");
+  CHECK(type("at::TensorList") == "Tensor[]");
+  CHECK(type("const std::optional<at::Tensor>&") == "Tensor?");
+  CHECK(type("std::optional<int64_t>") == "int?");
+  CHECK(type("c10::string_view") == "str");
+  CHECK(type("c10::SymInt") == "SymInt");
+  CHECK(type("std::vector<at::Tensor>") == "Tensor[]");
+  CHECK(type("c10::List<std::optional<at::Tensor>>") == "Tensor?[]");
+  CHECK(type("at::ScalarType") == "ScalarType");
+  // Not a kernel type, or not certain: unknown, never a guess.
+  CHECK_FALSE(type("int").has_value());
+  CHECK_FALSE(type("float").has_value());
+  CHECK_FALSE(type("int64_t&").has_value());
+  CHECK_FALSE(type("MyType").has_value());
+  CHECK_FALSE(type("std::optional<std::optional<at::Tensor>>").has_value());
+}
+
+TEST_CASE("infer_signature: parameters _0.., returns, tuples, void") {
+  CHECK(sig("at::Tensor f(const at::Tensor& x) { return x; }", "f") == "(Tensor _0) -> Tensor _0");
+  CHECK(sig("static at::Tensor f(const at::Tensor& x, int64_t n, double s = 1.0);", "f") ==
+        "(Tensor _0, int _1, float _2) -> Tensor _0");
+  CHECK(sig("std::tuple<at::Tensor, at::Tensor> two(const at::Tensor& a, const at::Tensor& b) {}", "two") ==
+        "(Tensor _0, Tensor _1) -> (Tensor _0, Tensor _1)");
+  CHECK(sig("void nothing(const at::Tensor&) {}", "nothing") == "(Tensor _0) -> ()");
+  CHECK(sig("at::Tensor& inplace(at::Tensor& self) { return self; }", "inplace") == "(Tensor _0) -> Tensor _0");
+  CHECK(sig("std::vector<at::Tensor> many(const at::Tensor& x, c10::string_view mode) {}", "many") ==
+        "(Tensor _0, str _1) -> Tensor[] _0");
+  CHECK(sig("namespace a { inline at::Tensor f(at::Tensor x) {} }", "f") == "(Tensor _0) -> Tensor _0");
+  CHECK(sig("MyT f(const at::Tensor& x) {}", "f") == "unknown: return type 'MyT'");
+  CHECK(sig("at::Tensor f(const MyT& x) {}", "f") == "unknown: parameter type 'const MyT &'");
+  CHECK(sig("void g() { f(x); }", "f") == "(not found)");  // a call is not a declaration
+}
+
+}  // namespace dt::test
