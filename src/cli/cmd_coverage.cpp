@@ -19,6 +19,7 @@ struct CoverageOptions {
   std::string format = "text";
   std::string color = "auto";
   bool no_library = false;
+  std::string build;  // --build
   std::string max_input_size;  // --max-input-size
   OpFilter filter;  // --tag, --exclude-tag
 };
@@ -53,7 +54,7 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
-  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "cover");
+  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "cover", o.build);
   if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
   auto keys = coverage_keys(reg, o.backend);
@@ -102,6 +103,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
                              "exit 1 when any operator has one of these statuses (e.g. missing), for CI"));
   sub->add_option("--format", o->format, "text (default) or json (an array of rows)")->check(one_of({"text", "json"}));
   sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
+  add_build_option(*sub, o->build);
   add_op_filter_options(*sub, o->filter);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))

@@ -5,6 +5,9 @@
 
 #include <array>
 
+#include "readers/backend_yaml.hpp"
+#include "readers/native_yaml.hpp"
+
 namespace dt {
 
 const char* to_string(SourceKind k) {
@@ -58,8 +61,14 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
 
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
                                          std::string_view text) {
-  (void)profile;
-  (void)text;
+  switch (kind) {
+    case SourceKind::NativeYaml:
+      return read_native_yaml(profile, file, text);
+    case SourceKind::BackendYaml:
+      return read_backend_yaml(profile, file, text);
+    default:
+      break;
+  }
   return unexpected(make_error(Location{file, 1, 1},
                                fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
 }
