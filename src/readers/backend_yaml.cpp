@@ -135,7 +135,9 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
       if (!done.insert(i).second || (*fns)[i].manual) return;
       TomlEntry e{"impl", {}, at, std::move(note)};
       e.add("op", "aten::" + (*fns)[i].s.name, at);
-      e.add("kernel", fmt::format("registered at {}:{}", file, at.line), at);
+      // Empty: the contract's default, "registered at FILE:LINE" of this
+      // entry, which the loader maps back to the yaml line.
+      e.add("kernel", "", at);
       b.entries.push_back(std::move(e));
     };
     for (const Listed& l : ops) {

@@ -325,15 +325,20 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   block.at = doc->where(root);
   block.add("namespace", "aten", block.at);
   block.add("kind", "FRAGMENT", block.at);
-  const std::string debug_file = options.debug_file.empty() ? std::string(file.view()) : options.debug_file;
-  auto debug = [&](const Location& at) { return fmt::format("registered at {}:{}", debug_file, at.line); };
+  // The debug string: "registered at FILE:LINE" of the yaml line. Reading
+  // the file itself, that is the contract's default for an empty kernel (the
+  // entry's own location, which the loader maps back to the yaml: a string
+  // naming the yaml's line would be taken for a line of the translation).
+  auto debug = [&](const Location& at) {
+    return options.debug_file.empty() ? std::string{} : fmt::format("registered at {}:{}", options.debug_file, at.line);
+  };
   for (std::size_t i = 0; i < fns.size(); ++i) {
     const Fn& f = fns[i];
     if (options.keys.empty() && (options.define_aten || f.s.ns != "aten")) {
       TomlEntry d{"def", {}, f.at, {}};
       d.add("schema", f.schema, f.func_at);
       if (!f.tags.empty()) d.add("tags", f.tags, f.tags_at);
-      d.add("debug", debug(f.func_at), f.func_at);
+      if (!options.debug_file.empty()) d.add("debug", debug(f.func_at), f.func_at);
       block.entries.push_back(std::move(d));
     }
     for (const Reg& r : regs[i]) {

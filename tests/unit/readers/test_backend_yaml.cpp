@@ -46,7 +46,9 @@ std::vector<std::string> impls(const std::string& yaml) {
 std::string error(const std::string& yaml) {
   auto b = read_backend_yaml(profile("torch-2.14"), "b.yaml", yaml, kNative);
   REQUIRE(!b);
-  return format(b.error());
+  std::string s = format(b.error());
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
 }
 
 using V = std::vector<std::string>;

@@ -26,7 +26,9 @@ std::vector<std::string> entries(const std::string& yaml, NativeYamlOptions o = 
 std::string error(const std::string& yaml) {
   auto b = read_native_yaml(profile("torch-2.14"), "n.yaml", yaml);
   REQUIRE(!b);
-  return format(b.error());
+  std::string s = format(b.error());
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
 }
 
 using V = std::vector<std::string>;
