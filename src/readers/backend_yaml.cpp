@@ -6,8 +6,8 @@
 //   - `supported` operators get a kernel on BACKEND, `autograd` ones on
 //     Autograd<BACKEND>; every name must be a native function of the release;
 //   - with use_out_as_primary False (the default), an in-place or out=
-//     function the backend does not list gets a generated wrapper when the
-//     functional one of its group is listed
+//     (or mutable) function the backend does not list gets a generated
+//     wrapper when the functional one of its group is listed
 //     (register_dispatch_key.py gets_generated_out_inplace_wrapper);
 //   - manual_kernel_registration functions get none.
 #include "readers/backend_yaml.hpp"
@@ -105,6 +105,37 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
     groups[(*fns)[i].s.signature].push_back(i);
   }
 
+  // gen_backend_stubs.py: the functions of one group (or one ungrouped
+  // function) are all on the backend key or all on the autograd key.
+  {
+    std::map<std::string, std::size_t, std::less<>> fwd, bwd;  // group -> first listed
+    auto group_key = [&](std::size_t i) {
+      const auto& g = groups[(*fns)[i].s.signature];
+      bool functional = false, out_fn = false;
+      for (std::size_t j : g) {
+        functional = functional || (*fns)[j].s.kind == SchemaKind::Functional;
+        out_fn = out_fn || (*fns)[j].s.kind == SchemaKind::Out;
+      }
+      return functional && out_fn ? (*fns)[i].s.signature : "#" + (*fns)[i].s.name;
+    };
+    auto kernel = [&](std::size_t i) {
+      const std::string& n = (*fns)[i].s.name;
+      return n.substr(0, n.find('.')) + ((*fns)[i].s.kind == SchemaKind::Out ? "_out" : "");
+    };
+    for (const Listed& l : *supported)
+      if (auto it = by_name.find(l.op); it != by_name.end()) fwd.emplace(group_key(it->second), it->second);
+    for (const Listed& l : *autograd) {
+      auto it = by_name.find(l.op);
+      if (it == by_name.end()) continue;
+      auto f = fwd.find(group_key(it->second));
+      if (f != fwd.end())
+        return fail(l.at, fmt::format("Currently, all variants of an op must either be registered to a backend key, "
+                                      "or to a backend's autograd key. They cannot be mix and matched. If this is "
+                                      "something you need, feel free to create an issue! {} is listed under "
+                                      "\"supported\", but {} is listed under \"autograd\".",
+                                      kernel(f->second), kernel(it->second)));
+    }
+  }
   Blocks out;
   auto block_for = [&](const std::string& key, const YamlNode& key_at, const std::vector<Listed>& ops)
       -> Expected<Ok, Diagnostic> {
@@ -144,15 +175,15 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
       const std::size_t i = by_name.find(l.op)->second;
       emit(i, l.at, {});
       if (out_primary || (*fns)[i].s.kind != SchemaKind::Functional) continue;
-      // The group's in-place and out= functions the backend does not list
-      // get generated wrappers over this functional kernel.
+      // The group's other functions the backend does not list (in-place,
+      // out=, mutable) get generated wrappers over this functional kernel: a
+      // registration each (register_dispatch_key.py gen_unstructured).
       const auto& group = groups[(*fns)[i].s.signature];
       bool has_out = false;
       for (std::size_t j : group) has_out = has_out || (*fns)[j].s.kind == SchemaKind::Out;
       if (!has_out) continue;  // no NativeFunctionsGroup without an out= function
       for (std::size_t j : group)
-        if (j != i && listed.count(j) == 0 &&
-            ((*fns)[j].s.kind == SchemaKind::Inplace || (*fns)[j].s.kind == SchemaKind::Out))
+        if (j != i && listed.count(j) == 0 && (*fns)[j].s.kind != SchemaKind::Functional)
           emit(j, l.at, fmt::format("generated wrapper of {}", l.op));
     }
     out.blocks.push_back(std::move(b));

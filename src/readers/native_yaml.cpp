@@ -200,6 +200,40 @@ struct Reg {
   Location at;
 };
 
+// native_function_generation.py add_generated_native_functions: which of
+// the autogen names torchgen generates (with a CompositeExplicitAutograd
+// kernel each), per function. Functions group by signature; a group of
+// manual_cpp_binding functions, with a view, or all CompositeImplicitAutograd
+// (unless tagged core) generates nothing; an out= function is generated
+// where the group has none, a functional one where it has none.
+std::vector<std::vector<std::pair<std::string, Location>>> generated_functions(const std::vector<Fn>& fns) {
+  std::vector<std::vector<std::pair<std::string, Location>>> generated(fns.size());
+  {
+    std::map<std::string, std::vector<std::size_t>, std::less<>> groups;
+    for (std::size_t i = 0; i < fns.size(); ++i) groups[fns[i].s.ns + "::" + fns[i].s.signature].push_back(i);
+    for (const auto& [sig, d] : groups) {
+      bool manual = true, view = false, cia = true, core = false, has_out = false, has_functional = false;
+      for (std::size_t i : d) {
+        const Fn& f = fns[i];
+        manual = manual && f.manual_cpp_binding;
+        view = view || (f.is_view_op() && f.s.name != "set_" && !f.s.name.starts_with("set_."));
+        cia = cia && f.has(kCIA);
+        core = core || f.has_tag("core");
+        has_out = has_out || f.s.kind == SchemaKind::Out;
+        has_functional = has_functional || f.s.kind == SchemaKind::Functional;
+      }
+      if (manual || view || (cia && !core) || (has_out && d.size() == 1)) continue;
+      for (std::size_t i : d)
+        for (const auto& [name, at] : fns[i].autogen) {
+          const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
+          const bool out_name = overload == ".out" || overload.ends_with("_out");
+          if (out_name ? !has_out : !has_functional) generated[i].emplace_back(name, at);
+        }
+    }
+  }
+  return generated;
+}
+
 }  // namespace
 
 Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(const Profile& profile, FileName file,
@@ -208,10 +242,16 @@ Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(cons
   if (!doc) return unexpected(std::move(doc.error()));
   std::vector<NativeFunctionInfo> out;
   if (doc->root().kind != YamlNode::Kind::Sequence) return out;
+  std::vector<Fn> fns;
   for (std::uint32_t i : doc->root().items) {
     auto f = read_entry(profile, *doc, doc->at(i));
     if (!f) return unexpected(std::move(f.error()));
-    for (const auto& [name, at] : f->autogen) {
+    fns.push_back(std::move(*f));
+  }
+  const auto generated = generated_functions(fns);
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    Fn* f = &fns[i];
+    for (const auto& [name, at] : generated[i]) {
       NativeFunctionInfo g{f->s, false};
       g.s.name = name;
       const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
@@ -266,36 +306,7 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
                     fmt::format("if structured_delegate, then must not have {} in dispatch dictionary (it is delegated!)", k));
     group_of[i] = it->second;
   }
-  // native_function_generation.py add_generated_native_functions: which of
-  // the autogen names torchgen generates (with a CompositeExplicitAutograd
-  // kernel each). Functions group by signature; a group of manual_cpp_binding
-  // functions, with a view, or all CompositeImplicitAutograd (unless tagged
-  // core) generates nothing; an out= function is generated where the group
-  // has none, a functional one where it has none.
-  std::vector<std::vector<std::pair<std::string, Location>>> generated(fns.size());
-  {
-    std::map<std::string, std::vector<std::size_t>, std::less<>> groups;
-    for (std::size_t i = 0; i < fns.size(); ++i) groups[fns[i].s.ns + "::" + fns[i].s.signature].push_back(i);
-    for (const auto& [sig, d] : groups) {
-      bool manual = true, view = false, cia = true, core = false, has_out = false, has_functional = false;
-      for (std::size_t i : d) {
-        const Fn& f = fns[i];
-        manual = manual && f.manual_cpp_binding;
-        view = view || (f.is_view_op() && f.s.name != "set_" && !f.s.name.starts_with("set_."));
-        cia = cia && f.has(kCIA);
-        core = core || f.has_tag("core");
-        has_out = has_out || f.s.kind == SchemaKind::Out;
-        has_functional = has_functional || f.s.kind == SchemaKind::Functional;
-      }
-      if (manual || view || (cia && !core) || (has_out && d.size() == 1)) continue;
-      for (std::size_t i : d)
-        for (const auto& [name, at] : fns[i].autogen) {
-          const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
-          const bool out_name = overload == ".out" || overload.ends_with("_out");
-          if (out_name ? !has_out : !has_functional) generated[i].emplace_back(name, at);
-        }
-    }
-  }
+  const auto generated = generated_functions(fns);
   auto wanted = [&](std::string_view key) {
     return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
   };

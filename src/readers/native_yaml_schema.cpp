@@ -2,6 +2,7 @@
 // FunctionSchema.parse, Arguments.parse, BaseOperatorName.parse, kind().
 #include "readers/native_yaml_schema.hpp"
 
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Arg {
   std::string_view type;
   std::string_view name;
   std::string_view rest;  // "=default", or empty
+  std::string_view annotation;  // "a!" of Tensor(a!)
   bool write = false;
 };
 
@@ -61,6 +63,10 @@ Arg parse_arg(std::string_view a) {
   r.name = sp == std::string_view::npos ? std::string_view{} : trim(a.substr(sp + 1));
   const std::size_t ann = r.type.find('(');
   r.write = ann != std::string_view::npos && r.type.find('!', ann) != std::string_view::npos;
+  if (ann != std::string_view::npos) {
+    const std::size_t close = r.type.find(')', ann);
+    r.annotation = r.type.substr(ann + 1, close == std::string_view::npos ? std::string_view::npos : close - ann - 1);
+  }
   return r;
 }
 
@@ -131,7 +137,13 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
     s.tensor_options = all;
     if (all) options_at = i;
   }
-  auto arg_text = [](const Arg& a) { return strip_annotation(a.type) + " " + std::string(a.name) + std::string(a.rest); };
+  // model.py FunctionSchema.signature(): bernoulli.p's "float p" reads "float p=0.5".
+  const bool bernoulli_p = s.name == "bernoulli.p";
+  auto arg_text = [&](const Arg& a) {
+    std::string t = strip_annotation(a.type) + " " + std::string(a.name) + std::string(a.rest);
+    if (bernoulli_p && t == "float p") t += "=0.5";
+    return t;
+  };
   s.signature = sig_base + "(";
   for (const Arg& a : positional) s.signature += arg_text(a) + ", ";
   s.signature += "*";
@@ -160,7 +172,30 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
     if (a != std::string_view::npos && r.find('!', a) == std::string_view::npos) s.view_return = true;
   }
   s.wildcard = schema.substr(open, close - open).find("-> *") != std::string_view::npos;
-  for (std::string_view r : rets) s.signature += strip_annotation(parse_arg(r).name.empty() ? r : parse_arg(r).type) + ",";
+  std::vector<std::string_view> ret_annotations;
+  for (std::string_view r : rets) {
+    const Arg ra = parse_arg(r);
+    const std::string_view type = ra.name.empty() || ra.name.find(')') != std::string_view::npos ? r : ra.type;
+    s.signature += strip_annotation(type) + ",";
+    const std::size_t a = type.find('(');
+    if (a != std::string_view::npos) ret_annotations.push_back(type.substr(a + 1, type.find(')', a) - a - 1));
+  }
+  // Mutable inputs not returned count as returns (self, out=, then the
+  // positional ones after self), as FunctionSchema.signature() adds them.
+  auto returned = [&](const Arg& a) {
+    return std::find(ret_annotations.begin(), ret_annotations.end(), a.annotation) != ret_annotations.end();
+  };
+  std::vector<const Arg*> mutable_inputs;
+  std::size_t self_at = positional.size();
+  for (std::size_t i = 0; i < positional.size(); ++i)
+    if (positional[i].name == "self") self_at = i;
+  if (self_at < positional.size()) mutable_inputs.push_back(&positional[self_at]);
+  for (const Arg& a : kwargs)
+    if (a.write) mutable_inputs.push_back(&a);
+  for (std::size_t i = self_at < positional.size() ? self_at + 1 : 0; i < positional.size(); ++i)
+    mutable_inputs.push_back(&positional[i]);
+  for (const Arg* a : mutable_inputs)
+    if (a->write && !returned(*a)) s.signature += strip_annotation(a->type) + ",";
   return s;
 }
 

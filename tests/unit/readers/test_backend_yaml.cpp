@@ -7,7 +7,7 @@ namespace dt::test {
 
 namespace {
 
-const std::string kNative =
+inline const std::string kNative =
     "- func: abs(Tensor self) -> Tensor\n"
     "  structured_delegate: abs.out\n"
     "- func: abs_(Tensor(a!) self) -> Tensor(a!)\n"
@@ -83,6 +83,24 @@ TEST_CASE("read_backend_yaml: the profile's own release yaml by default") {
   CHECK(b->blocks[0].entries.size() == 3);  // add.Tensor, add_.Tensor, add.out
   auto old = read_backend_yaml(profile("torch-1.13"), "b.yaml", "backend: XPU\ncpp_namespace: at\nsupported: [abs]\n");
   REQUIRE(!old);
+}
+
+}  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("read_backend_yaml: a group is all on the backend key or all on the autograd key") {
+  auto b = read_backend_yaml(profile("torch-2.14"), "b.yaml",
+                             "backend: XLA\ncpp_namespace: x\nsupported: [abs]\nautograd: [abs.out]\n", kNative);
+  REQUIRE(!b);
+  CHECK(b.error().where.line == 4);
+  CHECK(b.error().message ==
+        "Currently, all variants of an op must either be registered to a backend key, or to a backend's autograd "
+        "key. They cannot be mix and matched. If this is something you need, feel free to create an issue! abs is "
+        "listed under \"supported\", but abs_out is listed under \"autograd\".");
+  // relu has no out= function: no group, each function on its own.
+  CHECK(read_backend_yaml(profile("torch-2.14"), "b.yaml",
+                          "backend: XLA\ncpp_namespace: x\nsupported: [relu]\nautograd: [relu_]\n", kNative));
 }
 
 }  // namespace dt::test
