@@ -223,7 +223,13 @@ std::vector<std::vector<std::pair<std::string, Location>>> generated_functions(c
         has_functional = has_functional || f.s.kind == SchemaKind::Functional;
       }
       if (manual || view || (cia && !core) || (has_out && d.size() == 1)) continue;
-      for (std::size_t i : d)
+      // Only the base function's autogen counts: the mutable one, else the
+      // in-place one, else out=, else the functional one.
+      std::size_t base = d.front();
+      for (SchemaKind k : {SchemaKind::Functional, SchemaKind::Out, SchemaKind::Inplace, SchemaKind::Mutable})
+        for (std::size_t i : d)
+          if (fns[i].s.kind == k) base = i;
+      for (std::size_t i : {base})
         for (const auto& [name, at] : fns[i].autogen) {
           const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
           const bool out_name = overload == ".out" || overload.ends_with("_out");

@@ -39,11 +39,11 @@ def tool_registrations(tool, profile, yaml_path):
     out = subprocess.run([tool, "import", "--profile", profile, yaml_path], check=True,
                          capture_output=True, text=True).stdout
     doc = tomllib.loads(out)
-    regs = set()
-    for e in doc.get("impl", []):
-        op = e["op"].split("::", 1)[1]
-        regs.add((e["key"], op))
-    return regs, len(doc.get("def", []))
+    regs = [(e["key"], e["op"].split("::", 1)[1]) for e in doc.get("impl", [])]
+    if len(regs) != len(set(regs)):
+        dup = sorted({r for r in regs if regs.count(r) > 1})
+        sys.exit(f"dispatchtool registers {len(regs) - len(set(regs))} kernels twice: {dup[:10]}")
+    return set(regs), len(doc.get("def", []))
 
 
 def library_codegen(profile):
