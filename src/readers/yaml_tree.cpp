@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <yaml.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -71,9 +72,13 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
   std::uint64_t total = 0;
 
   auto err = [&](const yaml_mark_t& m, std::string msg) {
-    return unexpected(make_error(Location{file, static_cast<std::uint32_t>(m.line + 1),
-                                          static_cast<std::uint32_t>(m.column + 1)},
-                                 std::move(msg)));
+    Location at{file, static_cast<std::uint32_t>(m.line + 1), static_cast<std::uint32_t>(m.column + 1)};
+    // libyaml (and PyYAML) place an error at the end of an input without a
+    // final newline on the line after the last: the end of the text instead.
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    if (m.line > lines || (m.line == lines && !text.empty() && text.back() == '\n' && m.column > 0))
+      at = location_at(text, text.size(), file);
+    return unexpected(make_error(std::move(at), std::move(msg)));
   };
   // Attaches node `i` to the open collection (or makes it the root).
   auto attach = [&](std::uint32_t i) {

@@ -80,3 +80,15 @@ TEST_CASE("parse_yaml: empty document") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("parse_yaml: an error at the end of the input is located inside it") {
+  // libyaml puts it on line 6 of this 5-line text (found by fuzz_native_yaml).
+  auto d = parse_yaml("n.yaml", "backend: XLA\ncpp_namespace: x\nsupported:\nace: x\nsupported");
+  REQUIRE(!d);
+  CHECK(d.error().where.line == 5);
+  CHECK(d.error().where.column == 10);
+}
+
+}  // namespace dt::test
