@@ -127,14 +127,14 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
-    registrations) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --raw --style --format --register --color --help" ;;
-    explain) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --format --register --color --help" ;;
+    table) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
+    registrations) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
     keys) opts="--profile --max-input-size --names --meanings --format --no-library --help" ;;
-    lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --tag --exclude-tag --color --help" ;;
-    ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --help" ;;
-    html) opts="--profile --max-input-size --op --keys --all --no-library --tag --exclude-tag --register --output -o --help" ;;
+    lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
+    ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
+    html) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
     trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
     diff) opts="--profile --max-input-size --against --op --format --expand --no-library --color --help" ;;
   esac

@@ -10,6 +10,8 @@
 #include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "readers/release_yaml.hpp"
+#include "registry/loader.hpp"
 #include "registry/python_dispatcher.hpp"
 #include "registry/select.hpp"
 
@@ -132,6 +134,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
       ->each([&o](const std::string&) { o.keys_given = true; });
   add_library_options(sub, o.all, o.no_library);
+  add_build_option(sub, o.build);
   add_op_filter_options(sub, o.filter);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
@@ -213,23 +216,75 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
   return std::make_unique<Profile>(std::move(*p));
 }
 
+void add_build_option(CLI::App& sub, std::string& build) {
+  std::vector<std::string> names;
+  for (const auto& b : build_backends()) names.emplace_back(b.first);
+  sub.add_option("--build", build,
+                 "the library of this build of the release: cpu (the package's), or cuda, mps, xpu, mtia: the CPU "
+                 "library plus what the release's native_functions.yaml registers on that backend's keys")
+      ->check(one_of(names));
+}
+
+namespace {
+
+// The library of `build`: `cpu` plus the build's registrations, serialized as one library.
+Expected<std::shared_ptr<const OpLibrary>, Diagnostic> build_library(const Profile& profile,
+                                                                     std::shared_ptr<const OpLibrary> cpu,
+                                                                     std::string_view build) {
+  auto toml = build_registrations(profile, build);
+  if (!toml) return unexpected(std::move(toml.error()));
+  const std::string name = fmt::format("{}-{}-build.toml", profile.name(), build);
+  LoadOptions lo;
+  lo.library = std::move(cpu);
+  lo.threads = 1;
+  const std::string& text = *toml;
+  auto loaded = load(profile, {name}, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; }, lo);
+  if (!loaded) return unexpected(std::move(loaded.error()));
+  loaded->registry.materialize_all();
+  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(
+      loaded->registry, fmt::format("{} + the {} build's native_functions.yaml registrations", lo.library->origin(), build)));
+  auto lib = OpLibrary::open(*blob, profile, blob);
+  if (!lib) return unexpected(std::move(lib.error()));
+  return std::make_shared<const OpLibrary>(std::move(*lib));
+}
+
+}  // namespace
+
 bool open_library_for(const Io& io, const Profile& profile, bool no_library,
-                      std::shared_ptr<const OpLibrary>& library) {
-  if (no_library) return true;
+                      std::shared_ptr<const OpLibrary>& library, std::string_view build) {
+  if (no_library) {
+    if (!build.empty() && build != "cpu") {
+      usage_error(io, "--build adds to the profile's library: it takes no --no-library");
+      return false;
+    }
+    return true;
+  }
   auto lib = open_library(profile, io.fs, io.libraries);
   if (!lib) {
     report(io, lib.error());
     return false;
   }
   library = std::move(*lib);
+  if (!build.empty() && build != "cpu") {
+    if (library == nullptr) {
+      usage_error(io, fmt::format("--build: profile {} has no operator library to build on", profile.name()));
+      return false;
+    }
+    auto built = build_library(profile, library, build);
+    if (!built) {
+      report(io, built.error());
+      return false;
+    }
+    library = std::move(*built);
+  }
   return true;
 }
 
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
                                                   const std::vector<std::string>& files, bool no_library,
-                                                  std::string_view verb) {
+                                                  std::string_view verb, std::string_view build) {
   LoadOptions lo;
-  if (!open_library_for(io, profile, no_library, lo.library)) return nullptr;
+  if (!open_library_for(io, profile, no_library, lo.library, build)) return nullptr;
   if (files.empty() && lo.library == nullptr) {
     usage_error(io, no_library ? std::string("no input files (--no-library leaves only the files' operators)")
                                : fmt::format("no input files, and profile {} has no operator library of "
@@ -273,7 +328,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   }
   LoadOptions lo;
   lo.on_refusal = on_refusal;
-  if (!open_library_for(io, profile, o.no_library, lo.library)) return nullptr;
+  if (!open_library_for(io, profile, o.no_library, lo.library, o.build)) return nullptr;
   // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
   if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
     usage_error(io, no_input_message(lo.library != nullptr));

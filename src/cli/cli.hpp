@@ -71,13 +71,20 @@ struct InputOptions {
   bool no_library = false;                  // --no-library: only the files' registrations
   OpFilter filter;                          // --tag, --exclude-tag
   std::string max_input_size;               // --max-input-size
+  std::string build;                        // --build cuda|mps|xpu|mtia: that build's library
 };
 void add_profile_option(CLI::App& sub, std::string& profile);
 // --all, --no-library: which of PyTorch's own operators (the profile's library) are shown.
 void add_library_options(CLI::App& sub, bool& all, bool& no_library);
 // The profile's operator library unless `no_library` (nullptr if it has none);
 // false after printing an error.
-bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library);
+// With `build` ("cuda", ...; --build): the library of that build of the
+// release, the CPU library plus what its native_functions.yaml registers on
+// the build's keys (readers/release_yaml.hpp).
+bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library,
+                      std::string_view build = {});
+// --build BACKEND (a command's input option).
+void add_build_option(CLI::App& sub, std::string& build);
 // The files over the profile's library (none with `no_library`), for a
 // command that works on the library when no file is given; `verb` says what
 // it does with operators ("list", "cover") in the usage error when there is
@@ -85,7 +92,7 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library, std
 // after an error.
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
                                                   const std::vector<std::string>& files, bool no_library,
-                                                  std::string_view verb);
+                                                  std::string_view verb, std::string_view build = {});
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 // --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at

@@ -30,6 +30,7 @@ struct LintOptions {
   bool list_rules = false;
   std::string max_input_size;
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
+  std::string build;        // --build
   std::vector<std::string> ignore_tags;
 };
 
@@ -113,7 +114,7 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   paths.insert(paths.end(), o.files.begin(), o.files.end());
   LoadOptions options;
   options.on_refusal = OnRefusal::Record;
-  if (!open_library_for(io, profile, o.no_library, options.library)) return std::nullopt;
+  if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
   auto loaded = load(profile, paths, io.fs.read, options);
   if (!loaded) {
     report(io, loaded.error());
@@ -229,6 +230,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--no-library", o->no_library,
                 "lint without PyTorch's own operators (the profile's operator library): only the files and --context");
+  add_build_option(*sub, o->build);
   sub->add_option("--baseline", o->baseline, "accept the findings listed in this baseline file; only new ones count");
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");

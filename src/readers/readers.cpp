@@ -7,6 +7,9 @@
 
 #include <array>
 
+#include "readers/backend_yaml.hpp"
+#include "readers/native_yaml.hpp"
+
 namespace dt {
 
 const char* to_string(SourceKind k) {
@@ -63,6 +66,10 @@ Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind
   switch (kind) {
     case SourceKind::Cpp:
       return read_cpp(profile, file, text);
+    case SourceKind::NativeYaml:
+      return read_native_yaml(profile, file, text);
+    case SourceKind::BackendYaml:
+      return read_backend_yaml(profile, file, text);
     default:
       break;
   }

@@ -4,11 +4,11 @@ configs/examples/*.toml, the '--- file:' blocks of tests/cli/cases/*.test,
 configs/profiles/*.toml, a sample of tests/unit/data/schemas-1.13.txt, and the C++ sources of
 tests/oracle/cpp_ext/ and tests/cli/inputs/ (cpp_reader).
 
-  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,cpp_reader}/)"""
-import hashlib, os, re, sys
+  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,cpp_reader,native_yaml}/)"""
+import glob, hashlib, os, re, sys
 
 src, out = sys.argv[1], sys.argv[2]
-dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "cpp_reader")}
+dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "cpp_reader", "native_yaml")}
 for d in dirs.values():
     os.makedirs(d, exist_ok=True)
 
@@ -82,6 +82,19 @@ for marker in ("Dict(", "Future(", "RRef(", "Union(", "__torch__", "...", "Dimna
     pick |= set([s for s in schemas if marker in s][:8])
 for s in sorted(pick):
     put("schema", s.encode())
+# yaml: the yaml files of the golden cases, torch-xpu-ops' backend yaml, and
+# 2.14's native_functions.yaml in slices of 20 entries (each well under kMaxInput).
+for root, _, names in os.walk(os.path.join(src, "tests/cli/inputs")):
+    for n in names:
+        if n.endswith((".yaml", ".yml")):
+            put("native_yaml", open(os.path.join(root, n), "rb").read()[:60000])
+nf = open(os.path.join(src, "configs/yaml/torch-2.14/native_functions.yaml"), "rb").read()
+entries = re.split(rb"\n(?=- func:)", nf)
+for i in range(0, len(entries), 20 * 7):  # every 7th slice: ~50 seeds
+    put("native_yaml", b"\n".join(entries[i:i + 20]) + b"\n")
+for path in glob.glob(os.path.join(src, "tests/cli/cases/yaml-*.test")):
+    for m in re.finditer(r"--- file: \S+\.ya?ml\n(.*?)(?=\n--- |\Z)", open(path, encoding="utf-8").read(), re.S):
+        put("native_yaml", m.group(1).encode())
 for d, p in dirs.items():
     print(d, len(os.listdir(p)))
 

@@ -1421,6 +1421,78 @@ def detect_sanitized(tool: str) -> bool:
         return False
 
 
+# ---- 9. yaml: native_functions.yaml and backend yaml (libyaml) ---------------------------
+
+def yaml_file(ctx: Ctx, name: str, data) -> str:
+    return write(ctx.path(name), data, "wb" if isinstance(data, bytes) else "w")
+
+
+simple_error(
+    "yaml-deep-nesting", "stack overflow / nesting",
+    f"a native_functions.yaml of {DEPTH:,} nested flow sequences [[[[...]]]]",
+    lambda c: yaml_file(c, "deep.yaml", "[" * DEPTH + "]" * DEPTH + "\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"nested too deeply \(limit: 64")
+simple_error(
+    "yaml-deep-block-nesting", "stack overflow / nesting",
+    "a native_functions.yaml of 5,000 nested block mappings (a:\\n  a:\\n    a: ...)",
+    lambda c: yaml_file(c, "deep_block.yaml", "".join("  " * i + "a:\n" for i in range(5000)) + "  " * 5000 + "x\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"nested too deeply")
+simple_error(
+    "yaml-alias-bomb", "billion laughs",
+    "a backend yaml whose 'supported' list is 10 levels of 10 aliases each (10^10 nodes expanded)",
+    lambda c: yaml_file(c, "bomb.yaml", "a0: &a0 [abs, abs, abs, abs, abs, abs, abs, abs, abs, abs]\n" + "".join(
+        f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n" for i in range(1, 10))
+        + "backend: XLA\ncpp_namespace: x\nsupported: *a9\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"too many nodes, aliases expanded")
+simple_error(
+    "yaml-unterminated-string", "unterminated",
+    "a native_functions.yaml whose func: string never ends",
+    lambda c: yaml_file(c, "unterminated.yaml", '- func: "abs(Tensor self) -> Tensor\n  dispatch:\n    CPU: abs\n'),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"yaml: ")
+simple_error(
+    "yaml-bad-utf8", "bad UTF-8",
+    "a native_functions.yaml with invalid UTF-8 (0xff 0xfe) in a schema",
+    lambda c: yaml_file(c, "badutf8.yaml", b"- func: abs(Tensor self) -> Tensor\n- func: f\xff\xfe(Tensor self) -> Tensor\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"yaml: .*(UTF-8|utf-8)")
+simple_error(
+    "yaml-64mib", "size",
+    "a 65 MiB native_functions.yaml (default limit: 64 MiB per file)",
+    lambda c: yaml_file(c, "huge.yaml", "- func: h::f(Tensor self) -> Tensor\n" + "# " + "x" * (65 * MiB) + "\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"64 MiB.*--max-input-size", tags=["heavy"])
+
+
+@case("yaml-100k-entries", "size / super-linear",
+      "a native_functions.yaml of 100,000 functions of namespace h (CPU and the structured out= / delegate pattern), "
+      "import --profile torch-2.14",
+      "exit 0, 100,000 [[def]] entries, in bounded time and memory", tags=["heavy"])
+def _(ctx):
+    parts = []
+    for i in range(50_000):
+        parts.append(f"- func: h::f{i}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
+                     f"  dispatch:\n    CPU: f{i}_out\n- func: h::f{i}(Tensor self) -> Tensor\n"
+                     f"  structured_delegate: f{i}.out\n")
+    p = yaml_file(ctx, "many.yaml", "".join(parts))
+    r = ctx.run(["import", "--profile", "torch-2.14", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if r.stdout_size == len(r.stdout) and r.stdout.count(b"\n[[def]]") != 100_000:
+        return [f"expected 100,000 [[def]] entries, got {r.stdout.count(b'[[def]]')}"]
+    return []
+
+
+@case("yaml-backend-100k-supported", "size / super-linear",
+      "a backend yaml listing 100,000 operators (aten's, repeated) as supported, table --profile torch-2.14 --op aten::abs",
+      "exit 0 with the XLA kernel of abs", tags=["heavy"])
+def _(ctx):
+    p = yaml_file(ctx, "xla.yaml", "backend: XLA\ncpp_namespace: x\nsupported:\n" + "- abs\n- add.Tensor\n" * 50_000)
+    r = ctx.run(["table", "--profile", "torch-2.14", "--op", "aten::abs", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if b"XLA" not in r.stdout:
+        return ["expected an XLA row in aten::abs's table"]
+    return []
+
+
 def run_case(c: Case, tool: str, limits: Limits, keep: bool, verbose: bool):
     tmp = tempfile.mkdtemp(prefix=f"hostile-{c.name}-")
     if c.time_factor != 1.0:  # the runner's kill deadline scales with the case's time bound

@@ -1,0 +1,390 @@
+// read_native_yaml (native_yaml.hpp): torchgen's rules, one step at a time.
+//   1. Each entry as NativeFunction.from_yaml reads it (torchgen/model.py):
+//      its schema's kind (functional, inplace, out, mutable, scratch), its
+//      dispatch table (comma-separated keys; CompositeImplicitAutograd when
+//      there is none and the function is neither structured nor delegated;
+//      CPU and CUDA for a ufunc_inner_loop), structured / structured_delegate,
+//      manual_kernel_registration, autogen, tags.
+//   2. The operators autogen names (native_function_generation.py
+//      add_generated_native_functions): a CompositeExplicitAutograd kernel each.
+//   3. For each dispatch key, what RegisterDispatchKey emits
+//      (dest/register_dispatch_key.py): a structured group (an out= function
+//      with `structured: True` and the functions delegating to it) registers
+//      all its functions on Meta, all but the out= one on
+//      CompositeExplicitAutogradNonFunctional, and all on a key where the
+//      out= function has a structured kernel (CPU, CUDA, MPS, XPU, MTIA);
+//      elsewhere each function registers where its own dispatch table has
+//      the key; an in-place function with one return and no composite
+//      kernel also gets a Meta kernel. manual_kernel_registration: none.
+//   4. BackendSelect (gen.py needs_backend_select): functions with
+//      TensorOptions arguments, but neither new_* nor *_like.
+#include "readers/native_yaml.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "readers/yaml_tree.hpp"
+
+namespace dt {
+
+const std::vector<std::string_view>& torchgen_dispatch_keys() {
+  static const std::vector<std::string_view> keys = {
+      "CPU", "SparseCPU", "SparseCsrCPU", "MkldnnCPU", "CUDA", "MPS", "XPU", "SparseXPU", "SparseCsrXPU",
+      "SparseCUDA", "SparseCsrCUDA", "SparseMPS", "SparseCsrMPS", "QuantizedCPU", "QuantizedCUDA",
+      "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor", "CompositeExplicitAutograd",
+      "CompositeExplicitAutogradNonFunctional", "NestedTensorCPU", "NestedTensorCUDA", "NestedTensorXPU",
+      "NestedTensorHPU", "Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta", "NestedTensorMeta",
+      "ZeroTensor", "MTIA", "BackendSelect"};
+  return keys;
+}
+
+namespace {
+
+constexpr std::string_view kCIA = "CompositeImplicitAutograd";
+constexpr std::string_view kCIANested = "CompositeImplicitAutogradNestedTensor";
+constexpr std::string_view kCEA = "CompositeExplicitAutograd";
+constexpr std::string_view kCEANF = "CompositeExplicitAutogradNonFunctional";
+
+bool structured_key(std::string_view k) {
+  return k == "CPU" || k == "CUDA" || k == "MPS" || k == "XPU" || k == "MTIA";
+}
+
+struct Fn {
+  NativeSchema s;
+  std::string schema;
+  Location at;                                        // the entry
+  Location func_at;                                   // func:'s value
+  std::map<std::string, Location, std::less<>> dispatch;  // key -> where
+  bool structured = false;
+  bool manual = false;
+  bool manual_cpp_binding = false;
+  std::string delegate;
+  Location delegate_at;
+  std::vector<std::pair<std::string, Location>> autogen;
+  std::vector<std::string> tags;
+  Location tags_at;
+  [[nodiscard]] bool has(std::string_view k) const { return dispatch.find(k) != dispatch.end(); }
+  [[nodiscard]] bool has_composite() const { return has(kCIA) || has(kCEA) || has(kCEANF); }
+  [[nodiscard]] bool has_tag(std::string_view t) const { return std::find(tags.begin(), tags.end(), t) != tags.end(); }
+  // model.py NativeFunction.is_view_op.
+  [[nodiscard]] bool is_view_op() const {
+    return s.view_return || s.wildcard ||
+           (has_tag("inplace_view") && s.name != "resize_" && s.name != "resize_as_");
+  }
+};
+
+auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
+
+// A scalar's text (strings, and plain numbers or booleans as written).
+const std::string* scalar(const YamlNode* n) {
+  return n != nullptr && n->kind == YamlNode::Kind::Scalar ? &n->value : nullptr;
+}
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+// One entry of the file's top-level list.
+Expected<Fn, Diagnostic> read_entry(const Profile& profile, const YamlDoc& doc, const YamlNode& e) {
+  Fn f;
+  f.at = doc.where(e);
+  if (e.kind != YamlNode::Kind::Mapping) return fail(f.at, "a native_functions.yaml entry must be a mapping (func: ..., dispatch: ...)");
+  static const std::set<std::string_view> kFields = {
+      "func", "use_const_ref_for_mutable_tensors", "variants", "manual_kernel_registration", "manual_cpp_binding",
+      "python_module", "category_override", "device_guard", "device_check", "structured", "structured_delegate",
+      "structured_inherits", "precomputed", "cpp_no_default_args", "dispatch", "autogen", "ufunc_inner_loop",
+      "tags"};
+  for (std::size_t i = 0; i < e.items.size(); i += 2) {
+    const YamlNode& k = doc.at(e.items[i]);
+    if (k.kind != YamlNode::Kind::Scalar || kFields.count(k.value) == 0)
+      return fail(doc.where(k), fmt::format("unknown field '{}' in a native_functions.yaml entry (torchgen/model.py "
+                                            "NativeFunction.from_yaml: \"leftover entries\")",
+                                            k.kind == YamlNode::Kind::Scalar ? k.value : "?"));
+  }
+  const YamlNode* func = doc.get(e, "func");
+  if (scalar(func) == nullptr) return fail(f.at, "entry without 'func: SCHEMA'");
+  f.schema = func->value;
+  f.func_at = doc.where(*func);
+  auto s = analyse_native_schema(f.schema);
+  if (!s) return fail(f.func_at, fmt::format("malformed schema: {}", s.error()));
+  f.s = std::move(*s);
+  auto flag = [&](std::string_view name, bool& out) -> Expected<Ok, Diagnostic> {
+    if (const YamlNode* n = doc.get(e, name)) {
+      auto b = YamlDoc::as_bool(*n);
+      if (!b) return fail(doc.where(*n), fmt::format("'{}' must be True or False", name));
+      out = *b;
+    }
+    return Ok{};
+  };
+  if (auto r = flag("structured", f.structured); !r) return unexpected(std::move(r.error()));
+  if (auto r = flag("manual_kernel_registration", f.manual); !r) return unexpected(std::move(r.error()));
+  if (auto r = flag("manual_cpp_binding", f.manual_cpp_binding); !r) return unexpected(std::move(r.error()));
+  if (const YamlNode* d = doc.get(e, "structured_delegate")) {
+    if (scalar(d) == nullptr) return fail(doc.where(*d), "'structured_delegate' must be an operator name");
+    f.delegate = d->value, f.delegate_at = doc.where(*d);
+  }
+  if (const YamlNode* t = doc.get(e, "tags")) {
+    f.tags_at = doc.where(*t);
+    std::vector<const YamlNode*> names;
+    if (t->kind == YamlNode::Kind::Scalar) names.push_back(t);
+    else if (t->kind == YamlNode::Kind::Sequence) for (std::uint32_t i : t->items) names.push_back(&doc.at(i));
+    for (const YamlNode* n : names) {
+      if (scalar(n) == nullptr) return fail(doc.where(*n), "a tag must be a name");
+      if (auto ok = profile.check_tag(n->value); !ok) {
+        Diagnostic d = std::move(ok.error());
+        d.where = doc.where(*n);
+        return unexpected(std::move(d));
+      }
+      f.tags.push_back(n->value);
+    }
+  }
+  const YamlNode* dispatch = doc.get(e, "dispatch");
+  if (dispatch != nullptr && !YamlDoc::is_null(*dispatch)) {
+    if (dispatch->kind != YamlNode::Kind::Mapping) return fail(doc.where(*dispatch), "'dispatch' must be a mapping KEY: kernel");
+    for (std::size_t i = 0; i + 1 < dispatch->items.size(); i += 2) {
+      const YamlNode& ks = doc.at(dispatch->items[i]);
+      const YamlNode& v = doc.at(dispatch->items[i + 1]);
+      if (ks.kind != YamlNode::Kind::Scalar || v.kind != YamlNode::Kind::Scalar)
+        return fail(doc.where(ks), "a dispatch entry must be 'KEY[, KEY...]: kernel'");
+      std::size_t pos = 0;
+      while (pos <= ks.value.size()) {
+        const std::size_t comma = std::min(ks.value.find(',', pos), ks.value.size());
+        const std::string key = trim(std::string_view(ks.value).substr(pos, comma - pos));
+        Location key_at{doc.file(), ks.line, static_cast<std::uint32_t>(ks.column + pos)};
+        const auto& known = torchgen_dispatch_keys();
+        if (std::find(known.begin(), known.end(), key) == known.end() || key == "BackendSelect" ||
+            !profile.find(key))
+          return fail(key_at, fmt::format("unknown dispatch key '{}' for native_functions.yaml (torchgen/model.py "
+                                          "dispatch_keys)",
+                                          key));
+        f.dispatch.emplace(key, doc.where(v));
+        pos = comma + 1;
+      }
+    }
+  } else if (!f.structured && f.delegate.empty()) {
+    f.dispatch.emplace(std::string(kCIA), f.func_at);
+  }
+  if (const YamlNode* u = doc.get(e, "ufunc_inner_loop")) {
+    if (!f.structured) return fail(doc.where(*u), "ufunc must be structured");
+    f.dispatch.emplace("CPU", doc.where(*u));
+    f.dispatch.emplace("CUDA", doc.where(*u));
+  }
+  if (const YamlNode* a = doc.get(e, "autogen")) {
+    if (scalar(a) == nullptr) return fail(doc.where(*a), "autogen is not a str");
+    std::size_t pos = 0;
+    const std::string& v = a->value;
+    while (!v.empty() && pos <= v.size()) {
+      const std::size_t comma = std::min(v.find(", ", pos), v.size());
+      f.autogen.emplace_back(v.substr(pos, comma - pos),
+                             Location{doc.file(), a->line, static_cast<std::uint32_t>(a->column + pos)});
+      pos = comma + 2;
+    }
+  }
+  return f;
+}
+
+Diagnostic warning_at(Location at, std::string msg) {
+  Diagnostic d = make_error(std::move(at), std::move(msg));
+  d.severity = Severity::Warning;
+  return d;
+}
+
+struct Reg {
+  std::string key;
+  std::string op;  // name.overload
+  Location at;
+};
+
+// native_function_generation.py add_generated_native_functions: which of
+// the autogen names torchgen generates (with a CompositeExplicitAutograd
+// kernel each), per function. Functions group by signature; a group of
+// manual_cpp_binding functions, with a view, or all CompositeImplicitAutograd
+// (unless tagged core) generates nothing; an out= function is generated
+// where the group has none, a functional one where it has none.
+std::vector<std::vector<std::pair<std::string, Location>>> generated_functions(const std::vector<Fn>& fns) {
+  std::vector<std::vector<std::pair<std::string, Location>>> generated(fns.size());
+  {
+    std::map<std::string, std::vector<std::size_t>, std::less<>> groups;
+    for (std::size_t i = 0; i < fns.size(); ++i) groups[fns[i].s.ns + "::" + fns[i].s.signature].push_back(i);
+    for (const auto& [sig, d] : groups) {
+      bool manual = true, view = false, cia = true, core = false, has_out = false, has_functional = false;
+      for (std::size_t i : d) {
+        const Fn& f = fns[i];
+        manual = manual && f.manual_cpp_binding;
+        view = view || (f.is_view_op() && f.s.name != "set_" && !f.s.name.starts_with("set_."));
+        cia = cia && f.has(kCIA);
+        core = core || f.has_tag("core");
+        has_out = has_out || f.s.kind == SchemaKind::Out;
+        has_functional = has_functional || f.s.kind == SchemaKind::Functional;
+      }
+      if (manual || view || (cia && !core) || (has_out && d.size() == 1)) continue;
+      // Only the base function's autogen counts: the mutable one, else the
+      // in-place one, else out=, else the functional one.
+      std::size_t base = d.front();
+      for (SchemaKind k : {SchemaKind::Functional, SchemaKind::Out, SchemaKind::Inplace, SchemaKind::Mutable})
+        for (std::size_t i : d)
+          if (fns[i].s.kind == k) base = i;
+      for (std::size_t i : {base})
+        for (const auto& [name, at] : fns[i].autogen) {
+          const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
+          const bool out_name = overload == ".out" || overload.ends_with("_out");
+          if (out_name ? !has_out : !has_functional) generated[i].emplace_back(name, at);
+        }
+    }
+  }
+  return generated;
+}
+
+}  // namespace
+
+Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(const Profile& profile, FileName file,
+                                                                             std::string_view text) {
+  auto doc = parse_yaml(file, text);
+  if (!doc) return unexpected(std::move(doc.error()));
+  std::vector<NativeFunctionInfo> out;
+  if (doc->root().kind != YamlNode::Kind::Sequence) return out;
+  std::vector<Fn> fns;
+  for (std::uint32_t i : doc->root().items) {
+    auto f = read_entry(profile, *doc, doc->at(i));
+    if (!f) return unexpected(std::move(f.error()));
+    fns.push_back(std::move(*f));
+  }
+  const auto generated = generated_functions(fns);
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    Fn* f = &fns[i];
+    for (const auto& [name, at] : generated[i]) {
+      NativeFunctionInfo g{f->s, false};
+      g.s.name = name;
+      const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
+      g.s.kind = overload == ".out" || overload.ends_with("_out") ? SchemaKind::Out : SchemaKind::Functional;
+      out.push_back(std::move(g));
+    }
+    out.push_back(NativeFunctionInfo{std::move(f->s), f->manual});
+  }
+  return out;
+}
+
+Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName file, std::string_view text,
+                                              const NativeYamlOptions& options) {
+  auto doc = parse_yaml(file, text);
+  if (!doc) return unexpected(std::move(doc.error()));
+  const YamlNode& root = doc->root();
+  Blocks out;
+  if (YamlDoc::is_null(root)) return out;
+  if (root.kind != YamlNode::Kind::Sequence)
+    return fail(doc->where(root), "native_functions.yaml must be a list of entries (- func: ...)");
+  std::vector<Fn> fns;
+  fns.reserve(root.items.size());
+  std::map<std::string, std::size_t, std::less<>> by_name;
+  for (std::uint32_t i : root.items) {
+    auto f = read_entry(profile, *doc, doc->at(i));
+    if (!f) return unexpected(std::move(f.error()));
+    const std::string name = f->s.qualified();
+    if (!by_name.emplace(name, fns.size()).second)
+      return fail(f->func_at, fmt::format("operator {} is declared twice (first at line {})", name,
+                                          fns[by_name[name]].func_at.line));
+    fns.push_back(std::move(*f));
+  }
+  // Structured groups: the out= function and those delegating to it.
+  std::vector<std::size_t> group_of(fns.size(), SIZE_MAX);  // index of the group's out= function
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    if (fns[i].structured) {
+      if (fns[i].s.kind != SchemaKind::Out)
+        return fail(fns[i].func_at, "'structured: True' is for out= functions; the others name it in structured_delegate");
+      group_of[i] = i;
+    }
+  }
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    if (fns[i].delegate.empty()) continue;
+    const std::string target = fns[i].s.ns + "::" + fns[i].delegate;
+    auto it = by_name.find(fns[i].delegate.find("::") == std::string::npos ? target : fns[i].delegate);
+    if (it == by_name.end() || !fns[it->second].structured)
+      return fail(fns[i].delegate_at, fmt::format("structured_delegate '{}' is no structured out= function of this file",
+                                                  fns[i].delegate));
+    for (std::string_view k : {"CPU", "CUDA", "MPS", "XPU", "MTIA"})
+      if (fns[i].has(k))
+        return fail(fns[i].dispatch.find(k)->second,
+                    fmt::format("if structured_delegate, then must not have {} in dispatch dictionary (it is delegated!)", k));
+    group_of[i] = it->second;
+  }
+  const auto generated = generated_functions(fns);
+  auto wanted = [&](std::string_view key) {
+    return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
+  };
+  std::vector<std::vector<Reg>> regs(fns.size());
+  for (std::string_view key : torchgen_dispatch_keys()) {
+    if (!wanted(key) || !profile.find(key)) continue;
+    for (std::size_t i = 0; i < fns.size(); ++i) {
+      const Fn& f = fns[i];
+      auto add = [&](Location at) { regs[i].push_back(Reg{std::string(key), f.s.name, std::move(at)}); };
+      if (key == "BackendSelect") {
+        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(f.func_at);
+        continue;
+      }
+      if (group_of[i] != SIZE_MAX) {
+        const Fn& o = fns[group_of[i]];
+        if (key == "Meta") { add(f.func_at); continue; }
+        if (key == kCEANF) { if (f.s.kind != SchemaKind::Out) add(f.func_at); continue; }
+        if (o.has(key) && structured_key(key)) { add(o.dispatch.find(key)->second); continue; }
+      }
+      if (f.manual) continue;
+      if (auto it = f.dispatch.find(key); it != f.dispatch.end()) add(it->second);
+      else if (key == "Meta" && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
+        add(f.func_at);
+    }
+  }
+  TomlBlock block;
+  block.at = doc->where(root);
+  block.add("namespace", "aten", block.at);
+  block.add("kind", "FRAGMENT", block.at);
+  // The debug string: "registered at FILE:LINE" of the yaml line. Reading
+  // the file itself, that is the contract's default for an empty kernel (the
+  // entry's own location, which the loader maps back to the yaml: a string
+  // naming the yaml's line would be taken for a line of the translation).
+  auto debug = [&](const Location& at) {
+    return options.debug_file.empty() ? std::string{} : fmt::format("registered at {}:{}", options.debug_file, at.line);
+  };
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    const Fn& f = fns[i];
+    if (options.keys.empty() && (options.define_aten || f.s.ns != "aten")) {
+      TomlEntry d{"def", {}, f.at, {}};
+      d.add("schema", f.schema, f.func_at);
+      if (!f.tags.empty()) d.add("tags", f.tags, f.tags_at);
+      if (!options.debug_file.empty()) d.add("debug", debug(f.func_at), f.func_at);
+      block.entries.push_back(std::move(d));
+    }
+    for (const Reg& r : regs[i]) {
+      TomlEntry e{"impl", {}, r.at, {}};
+      e.add("op", f.s.ns + "::" + r.op, f.func_at);
+      e.add("key", r.key, r.at);
+      e.add("kernel", debug(r.at), r.at);
+      block.entries.push_back(std::move(e));
+    }
+    // native_function_generation.py: each operator autogen names gets a
+    // CompositeExplicitAutograd kernel; its schema torchgen derives from this
+    // one's, which dispatchtool does not: defined only where the library has it.
+    if (wanted(kCEA) && profile.find(kCEA)) {
+      for (const auto& [name, at] : generated[i]) {
+        TomlEntry e{"impl", {}, at, "autogen"};
+        e.add("op", f.s.ns + "::" + name, at);
+        e.add("key", std::string(kCEA), at);
+        e.add("kernel", debug(at), at);
+        block.entries.push_back(std::move(e));
+      }
+    }
+    if (!f.autogen.empty() && options.keys.empty() && (options.define_aten || f.s.ns != "aten"))
+      out.warnings.push_back(warning_at(f.autogen.front().second,
+                                        fmt::format("autogen: the schemas torchgen derives for {} "
+                                                    "(native_function_generation.py) are not read; define them in TOML",
+                                                    f.autogen.size() == 1 ? f.autogen.front().first : "these operators")));
+  }
+  out.blocks.push_back(std::move(block));
+  return out;
+}
+
+}  // namespace dt

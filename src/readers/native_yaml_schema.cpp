@@ -1,0 +1,202 @@
+// analyse_native_schema (native_yaml_schema.hpp), after torchgen/model.py
+// FunctionSchema.parse, Arguments.parse, BaseOperatorName.parse, kind().
+#include "readers/native_yaml_schema.hpp"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace dt {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+// The parts of `s` between top-level commas (brackets and parentheses nest).
+std::vector<std::string_view> split_top(std::string_view s) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '(' || c == '[') ++depth;
+    else if (c == ')' || c == ']') --depth;
+    else if (c == ',' && depth == 0) parts.push_back(trim(s.substr(start, i - start))), start = i + 1;
+  }
+  if (!trim(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim(s.substr(start)));
+  return parts;
+}
+
+struct Arg {
+  std::string_view type;
+  std::string_view name;
+  std::string_view rest;  // "=default", or empty
+  std::string_view annotation;  // "a!" of Tensor(a!)
+  bool write = false;
+};
+
+// A type without its alias annotation: Tensor(a!)[] -> Tensor[].
+std::string strip_annotation(std::string_view type) {
+  const std::size_t open = type.find('(');
+  if (open == std::string_view::npos) return std::string(type);
+  const std::size_t close = type.find(')', open);
+  if (close == std::string_view::npos) return std::string(type);
+  return std::string(type.substr(0, open)) + std::string(type.substr(close + 1));
+}
+
+Arg parse_arg(std::string_view a) {
+  std::string_view rest;
+  int depth = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {  // drop "=default"
+    if (a[i] == '(' || a[i] == '[') ++depth;
+    else if (a[i] == ')' || a[i] == ']') --depth;
+    else if (a[i] == '=' && depth == 0) { rest = a.substr(i); a = trim(a.substr(0, i)); break; }
+  }
+  Arg r;
+  r.rest = rest;
+  const std::size_t sp = a.find_last_of(' ');
+  r.type = sp == std::string_view::npos ? a : trim(a.substr(0, sp));
+  r.name = sp == std::string_view::npos ? std::string_view{} : trim(a.substr(sp + 1));
+  const std::size_t ann = r.type.find('(');
+  r.write = ann != std::string_view::npos && r.type.find('!', ann) != std::string_view::npos;
+  if (ann != std::string_view::npos) {
+    const std::size_t close = r.type.find(')', ann);
+    r.annotation = r.type.substr(ann + 1, close == std::string_view::npos ? std::string_view::npos : close - ann - 1);
+  }
+  return r;
+}
+
+}  // namespace
+
+Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schema) {
+  NativeSchema s;
+  const std::size_t open = schema.find('(');
+  const std::size_t arrow = schema.rfind("->");
+  if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open)
+    return unexpected(std::string("expected NAME(ARGS) -> RETURNS"));
+  std::string_view name = trim(schema.substr(0, open));
+  if (const std::size_t ns = name.find("::"); ns != std::string_view::npos) {
+    s.ns = std::string(name.substr(0, ns));
+    name = name.substr(ns + 2);
+  }
+  if (name.empty()) return unexpected(std::string("expected an operator name before '('"));
+  s.name = std::string(name);
+  std::string_view base = name.substr(0, name.find('.'));
+  // The matching ')' of the arguments.
+  int depth = 0;
+  std::size_t close = std::string_view::npos;
+  for (std::size_t i = open; i < arrow; ++i) {
+    if (schema[i] == '(' || schema[i] == '[') ++depth;
+    else if ((schema[i] == ')' || schema[i] == ']') && --depth == 0) { close = i; break; }
+  }
+  if (close == std::string_view::npos) return unexpected(std::string("unbalanced parentheses in the arguments"));
+  bool inplace = false;
+  if (base.size() > 4 && base.starts_with("__") && base.ends_with("__")) {
+    std::string_view inner = base.substr(2, base.size() - 4);
+    static constexpr std::array kAugmented = {"add", "sub", "mul", "div", "mod", "pow",
+                                              "lshift", "rshift", "and", "xor", "or"};
+    for (const char* n : kAugmented)
+      if (inner.size() > 1 && inner[0] == 'i' && inner.substr(1) == n) inplace = true;
+  } else if (!base.empty() && base.back() == '_') {
+    inplace = true;
+    base.remove_suffix(1);
+  }
+  s.base = std::string(base);
+  std::string sig_base(base);
+  const bool dunder = base.size() > 4 && base.starts_with("__") && base.ends_with("__");
+  if (dunder && inplace) sig_base = "__" + std::string(base.substr(3));  // __iand__ -> __and__
+  if (!dunder && sig_base.ends_with("_functional")) sig_base.resize(sig_base.size() - 11);
+  bool kwarg_only = false, out = false, scratch = false, mutable_ = false;
+  std::vector<Arg> kwargs, positional;
+  for (std::string_view a : split_top(schema.substr(open + 1, close - open - 1))) {
+    if (a == "*") { kwarg_only = true; continue; }
+    if (a.empty()) return unexpected(std::string("empty argument"));
+    Arg arg = parse_arg(a);
+    if (kwarg_only) {
+      kwargs.push_back(arg);
+      if (arg.write) {
+        out = true;
+        if (arg.name.starts_with("_scratch_")) scratch = true;
+      }
+    } else {
+      positional.push_back(arg);
+      if (arg.write && arg.name != "self") mutable_ = true;
+    }
+  }
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kOptions = {
+      {{"dtype", "ScalarType?"}, {"layout", "Layout?"}, {"device", "Device?"}, {"pin_memory", "bool?"}}};
+  std::size_t options_at = SIZE_MAX;
+  for (std::size_t i = 0; i + kOptions.size() <= kwargs.size() && !s.tensor_options; ++i) {
+    bool all = true;
+    for (std::size_t j = 0; j < kOptions.size(); ++j)
+      all = all && kwargs[i + j].name == kOptions[j].first && kwargs[i + j].type == kOptions[j].second;
+    s.tensor_options = all;
+    if (all) options_at = i;
+  }
+  // model.py FunctionSchema.signature(): bernoulli.p's "float p" reads "float p=0.5".
+  const bool bernoulli_p = s.name == "bernoulli.p";
+  auto arg_text = [&](const Arg& a) {
+    std::string t = strip_annotation(a.type) + " " + std::string(a.name) + std::string(a.rest);
+    if (bernoulli_p && t == "float p") t += "=0.5";
+    return t;
+  };
+  s.signature = sig_base + "(";
+  for (const Arg& a : positional) s.signature += arg_text(a) + ", ";
+  s.signature += "*";
+  for (std::size_t i = 0; i < kwargs.size(); ++i) {
+    if (kwargs[i].write || (options_at != SIZE_MAX && i >= options_at && i < options_at + kOptions.size())) continue;
+    s.signature += ", " + arg_text(kwargs[i]);
+  }
+  s.signature += ") -> ";
+  s.kind = inplace ? SchemaKind::Inplace
+           : scratch ? SchemaKind::Scratch
+           : out ? SchemaKind::Out
+           : mutable_ ? SchemaKind::Mutable
+                      : SchemaKind::Functional;
+  const std::string_view ret = trim(schema.substr(arrow + 2));
+  if (ret.empty()) return unexpected(std::string("expected the returns after '->'"));
+  std::vector<std::string_view> rets;
+  if (ret.front() == '(') {
+    const std::string_view inner = trim(ret.substr(1, ret.size() >= 2 ? ret.size() - 2 : 0));
+    if (!inner.empty()) rets = split_top(inner);
+  } else {
+    rets.push_back(ret);
+  }
+  s.returns = rets.size();
+  for (std::string_view r : rets) {
+    const std::size_t a = r.find('(');
+    if (a != std::string_view::npos && r.find('!', a) == std::string_view::npos) s.view_return = true;
+  }
+  s.wildcard = schema.substr(open, close - open).find("-> *") != std::string_view::npos;
+  std::vector<std::string_view> ret_annotations;
+  for (std::string_view r : rets) {
+    const Arg ra = parse_arg(r);
+    const std::string_view type = ra.name.empty() || ra.name.find(')') != std::string_view::npos ? r : ra.type;
+    s.signature += strip_annotation(type) + ",";
+    const std::size_t a = type.find('(');
+    if (a != std::string_view::npos) ret_annotations.push_back(type.substr(a + 1, type.find(')', a) - a - 1));
+  }
+  // Mutable inputs not returned count as returns (self, out=, then the
+  // positional ones after self), as FunctionSchema.signature() adds them.
+  auto returned = [&](const Arg& a) {
+    return std::find(ret_annotations.begin(), ret_annotations.end(), a.annotation) != ret_annotations.end();
+  };
+  std::vector<const Arg*> mutable_inputs;
+  std::size_t self_at = positional.size();
+  for (std::size_t i = 0; i < positional.size(); ++i)
+    if (positional[i].name == "self") self_at = i;
+  if (self_at < positional.size()) mutable_inputs.push_back(&positional[self_at]);
+  for (const Arg& a : kwargs)
+    if (a.write) mutable_inputs.push_back(&a);
+  for (std::size_t i = self_at < positional.size() ? self_at + 1 : 0; i < positional.size(); ++i)
+    mutable_inputs.push_back(&positional[i]);
+  for (const Arg* a : mutable_inputs)
+    if (a->write && !returned(*a)) s.signature += strip_annotation(a->type) + ",";
+  return s;
+}
+
+}  // namespace dt

@@ -1,0 +1,174 @@
+// parse_yaml (yaml_tree.hpp): libyaml's events into a located node tree.
+#include "readers/yaml_tree.hpp"
+
+#include <fmt/format.h>
+#include <yaml.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+namespace dt {
+
+namespace {
+
+struct ParserGuard {
+  yaml_parser_t p{};
+  ParserGuard() { yaml_parser_initialize(&p); }
+  ~ParserGuard() { yaml_parser_delete(&p); }
+  ParserGuard(const ParserGuard&) = delete;
+  ParserGuard& operator=(const ParserGuard&) = delete;
+};
+
+struct EventGuard {
+  yaml_event_t e{};
+  ~EventGuard() { yaml_event_delete(&e); }
+};
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> options) {
+  for (std::string_view o : options)
+    if (s == o) return true;
+  return false;
+}
+
+}  // namespace
+
+const YamlNode* YamlDoc::get(const YamlNode& map, std::string_view k) const {
+  if (map.kind != YamlNode::Kind::Mapping) return nullptr;
+  for (std::size_t i = 0; i + 1 < map.items.size(); i += 2) {
+    const YamlNode& key = nodes_[map.items[i]];
+    if (key.kind == YamlNode::Kind::Scalar && key.value == k) return &nodes_[map.items[i + 1]];
+  }
+  return nullptr;
+}
+
+bool YamlDoc::is_null(const YamlNode& n) {
+  return n.kind == YamlNode::Kind::Scalar && n.plain && one_of(n.value, {"", "~", "null", "Null", "NULL"});
+}
+
+std::optional<bool> YamlDoc::as_bool(const YamlNode& n) {
+  if (n.kind != YamlNode::Kind::Scalar || !n.plain) return std::nullopt;
+  // YAML 1.1's bool (PyYAML's resolver): y/n are not booleans there.
+  if (one_of(n.value, {"yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"})) return true;
+  if (one_of(n.value, {"no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"})) return false;
+  return std::nullopt;
+}
+
+Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits) {
+  YamlDoc doc;
+  doc.file_ = file;
+  ParserGuard parser;
+  yaml_parser_set_input_string(&parser.p, reinterpret_cast<const unsigned char*>(text.data()), text.size());
+
+  // Per node: how many nodes it stands for, aliases expanded (saturating).
+  std::vector<std::uint64_t> weight;
+  std::map<std::string, std::uint32_t, std::less<>> anchors;
+  struct Open {
+    std::uint32_t node;
+    std::string anchor;
+  };
+  std::vector<Open> stack;
+  bool have_root = false;
+  std::uint64_t total = 0;
+
+  auto err = [&](const yaml_mark_t& m, std::string msg) {
+    Location at{file, static_cast<std::uint32_t>(m.line + 1), static_cast<std::uint32_t>(m.column + 1)};
+    // libyaml (and PyYAML) place an error at the end of an input without a
+    // final newline on the line after the last: the end of the text instead.
+    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    if (m.line > lines || (m.line == lines && !text.empty() && text.back() == '\n' && m.column > 0))
+      at = location_at(text, text.size(), file);
+    return unexpected(make_error(std::move(at), std::move(msg)));
+  };
+  // Attaches node `i` to the open collection (or makes it the root).
+  auto attach = [&](std::uint32_t i) {
+    if (stack.empty()) {
+      if (!have_root) doc.root_ = i, have_root = true;
+      return;
+    }
+    doc.nodes_[stack.back().node].items.push_back(i);
+    weight[stack.back().node] += weight[i];
+  };
+  auto add_node = [&](YamlNode n, const yaml_char_t* anchor, std::uint32_t& index) {
+    index = static_cast<std::uint32_t>(doc.nodes_.size());
+    doc.nodes_.push_back(std::move(n));
+    weight.push_back(1);
+    if (anchor != nullptr) anchors[reinterpret_cast<const char*>(anchor)] = index;
+  };
+
+  for (;;) {
+    EventGuard ev;
+    if (yaml_parser_parse(&parser.p, &ev.e) == 0) {
+      const yaml_mark_t& m = parser.p.problem_mark;
+      std::string msg = fmt::format("yaml: {}", parser.p.problem != nullptr ? parser.p.problem : "invalid yaml");
+      if (parser.p.context != nullptr) msg += fmt::format(" ({})", parser.p.context);
+      return err(m, std::move(msg));
+    }
+    const yaml_mark_t& at = ev.e.start_mark;
+    YamlNode n;
+    n.line = static_cast<std::uint32_t>(at.line + 1);
+    n.column = static_cast<std::uint32_t>(at.column + 1);
+    std::uint32_t index = 0;
+    switch (ev.e.type) {
+      case YAML_STREAM_END_EVENT:
+      case YAML_DOCUMENT_END_EVENT:
+        if (!have_root) {
+          add_node(YamlNode{YamlNode::Kind::Scalar, true, 1, 1, {}, {}}, nullptr, index);
+          doc.root_ = index;
+        }
+        return doc;  // the first document only
+      case YAML_SCALAR_EVENT: {
+        n.kind = YamlNode::Kind::Scalar;
+        n.value.assign(reinterpret_cast<const char*>(ev.e.data.scalar.value), ev.e.data.scalar.length);
+        n.plain = ev.e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        add_node(std::move(n), ev.e.data.scalar.anchor, index);
+        attach(index);
+        ++total;
+        break;
+      }
+      case YAML_ALIAS_EVENT: {
+        const auto* name = reinterpret_cast<const char*>(ev.e.data.alias.anchor);
+        auto it = anchors.find(name);
+        if (it == anchors.end()) return err(at, fmt::format("yaml: found undefined alias '{}'", name));
+        // Shared, not copied: the alias's node counts as its whole subtree.
+        index = it->second;
+        if (!stack.empty()) {
+          doc.nodes_[stack.back().node].items.push_back(index);
+          weight[stack.back().node] += weight[index];
+        } else if (!have_root) {
+          doc.root_ = index, have_root = true;
+        }
+        total += weight[index];
+        break;
+      }
+      case YAML_SEQUENCE_START_EVENT:
+      case YAML_MAPPING_START_EVENT: {
+        if (stack.size() >= limits.depth)
+          return err(at, fmt::format("yaml nested too deeply (limit: {} levels)", limits.depth));
+        const bool seq = ev.e.type == YAML_SEQUENCE_START_EVENT;
+        n.kind = seq ? YamlNode::Kind::Sequence : YamlNode::Kind::Mapping;
+        const yaml_char_t* anchor = seq ? ev.e.data.sequence_start.anchor : ev.e.data.mapping_start.anchor;
+        add_node(std::move(n), nullptr, index);
+        stack.push_back(Open{index, anchor != nullptr ? reinterpret_cast<const char*>(anchor) : ""});
+        ++total;
+        break;
+      }
+      case YAML_SEQUENCE_END_EVENT:
+      case YAML_MAPPING_END_EVENT: {
+        const Open open = stack.back();
+        stack.pop_back();
+        // An anchor names the collection once it is complete (an alias inside
+        // itself is undefined, as in PyYAML's composer: recursion refused).
+        if (!open.anchor.empty()) anchors[open.anchor] = open.node;
+        attach(open.node);
+        break;
+      }
+      default:
+        break;
+    }
+    if (total > limits.nodes)
+      return err(at, fmt::format("yaml has too many nodes, aliases expanded (limit: {})", limits.nodes));
+  }
+}
+
+}  // namespace dt

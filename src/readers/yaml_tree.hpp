@@ -1,0 +1,61 @@
+// A located YAML document, read with libyaml (the YAML 1.1 parser PyYAML's
+// CSafeLoader wraps, which torchgen loads native_functions.yaml with): an
+// event parser whose events this file turns into a small tree of nodes, each
+// with the line and column of its first character. Hostile input is bounded:
+// nesting depth, node count and the size aliases expand to (anchors and
+// aliases are shared, never copied; a document whose expansion would exceed
+// the node limit — a "billion laughs" — is refused with a located error).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+
+namespace dt {
+
+struct YamlNode {
+  enum class Kind : std::uint8_t { Scalar, Sequence, Mapping };
+  Kind kind = Kind::Scalar;
+  bool plain = false;    // a plain (unquoted) scalar: subject to YAML 1.1 resolution (True, null, 3)
+  std::uint32_t line = 0;  // 1-based
+  std::uint32_t column = 0;
+  std::string value;                 // Scalar
+  std::vector<std::uint32_t> items;  // Sequence: children; Mapping: key, value, key, value, ...
+};
+
+struct YamlLimits {
+  std::size_t depth = 64;           // collections nested in each other
+  std::size_t nodes = 4'000'000;    // nodes, aliases expanded (counted, not copied)
+};
+
+class YamlDoc {
+ public:
+  // The document's root (a null scalar for an empty document).
+  [[nodiscard]] const YamlNode& root() const { return nodes_[root_]; }
+  [[nodiscard]] const YamlNode& at(std::uint32_t i) const { return nodes_[i]; }
+  [[nodiscard]] Location where(const YamlNode& n) const { return Location{file_, n.line, n.column}; }
+  [[nodiscard]] FileName file() const { return file_; }
+  // Mapping lookup: the value of key `k`, or null.
+  [[nodiscard]] const YamlNode* get(const YamlNode& map, std::string_view k) const;
+  // A plain scalar YAML 1.1 reads as null ("", "~", "null", "Null", "NULL").
+  [[nodiscard]] static bool is_null(const YamlNode& n);
+  // A plain scalar YAML 1.1 reads as a boolean (true/True/yes/on/...).
+  [[nodiscard]] static std::optional<bool> as_bool(const YamlNode& n);
+
+ private:
+  friend Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits);
+  FileName file_;
+  std::vector<YamlNode> nodes_;
+  std::uint32_t root_ = 0;
+};
+
+// The first document of `text`. Errors: libyaml's own message, located
+// ("FILE:LINE:COL: error: yaml: ..."), or the limit exceeded.
+Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits = {});
+
+}  // namespace dt

@@ -1,0 +1,64 @@
+// libFuzzer harness: the yaml readers — libyaml's events as a located tree
+// (yaml_tree), native_functions.yaml with torchgen's rules (native_yaml) and
+// gen_backend_stubs backend yaml (backend_yaml, over a small fixed
+// native_functions.yaml so that each run stays fast), and their rendering as
+// TOML. Properties: an error is located inside the text (line within the
+// input's lines); every registration's location is too; the translation
+// renders.
+#include <algorithm>
+
+#include "fuzz_common.hpp"
+#include "readers/backend_yaml.hpp"
+#include "readers/native_yaml.hpp"
+#include "readers/toml_writer.hpp"
+#include "readers/yaml_tree.hpp"
+
+using namespace dt;
+
+namespace {
+
+constexpr std::string_view kNative =
+    "- func: abs(Tensor self) -> Tensor\n  structured_delegate: abs.out\n"
+    "- func: abs_(Tensor(a!) self) -> Tensor(a!)\n  structured_delegate: abs.out\n"
+    "- func: abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n  dispatch:\n    CPU: abs_out\n"
+    "- func: relu(Tensor self) -> Tensor\n  dispatch:\n    CPU: relu\n  autogen: relu.out\n"
+    "- func: relu_(Tensor(a!) self) -> Tensor(a!)\n  dispatch:\n    CPU: relu_\n";
+
+void check_location(const Location& at, std::size_t lines) {
+  if (at.known() && at.line > lines + 1) fuzz::fail();
+}
+
+void check(const Expected<Blocks, Diagnostic>& r, std::size_t lines) {
+  if (!r) {
+    check_location(r.error().where, lines);
+    return;
+  }
+  for (const TomlBlock& b : r->blocks)
+    for (const TomlEntry& e : b.entries) check_location(e.at, lines);
+  (void)render_toml(r->blocks, "fuzz");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > fuzz::kMaxInput) return -1;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  static const Profile& profile = []() -> const Profile& {
+    for (std::size_t i = 0; i < 8; ++i)
+      if (fuzz::builtin_profile(i).name() == "torch-2.14") return fuzz::builtin_profile(i);
+    fuzz::fail();
+  }();
+  auto doc = parse_yaml("f.yaml", text, YamlLimits{});
+  if (!doc) {
+    check_location(doc.error().where, lines);
+    return 0;
+  }
+  check(read_native_yaml(profile, "f.yaml", text), lines);
+  NativeYamlOptions o;
+  o.keys = {"CUDA", "Meta"};
+  o.define_aten = true;
+  check(read_native_yaml(profile, "f.yaml", text, o), lines);
+  check(read_backend_yaml(profile, "f.yaml", text, kNative), lines);
+  return 0;
+}
