@@ -5,6 +5,8 @@
 
 #include <array>
 
+#include "readers/python_reader.hpp"
+
 namespace dt {
 
 const char* to_string(SourceKind k) {
@@ -58,8 +60,12 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
 
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
                                          std::string_view text) {
-  (void)profile;
-  (void)text;
+  switch (kind) {
+    case SourceKind::Python:
+      return read_python(profile, file, text);
+    default:
+      break;
+  }
   return unexpected(make_error(Location{file, 1, 1},
                                fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
 }

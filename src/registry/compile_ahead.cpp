@@ -85,23 +85,25 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     out.front().source_warnings = std::move(warnings);
     return std::move(out);
   };
-  auto root = parse_toml(source, shown);
+  const FileName toml_name = map ? translated_name(shown) : shown;
+  auto root = parse_toml(source, toml_name);
   if (!root) {
     Batch b = error_batch(std::move(root.error()));
-    if (map) remap_diagnostic(*b.error, *map, shown);
+    if (map) remap_diagnostic(*b.error, *map, toml_name);
     out.push_back(std::move(b));
     return finish();
   }
-  auto blocks = blocks_of(*root, shown);
+  auto blocks = blocks_of(*root, toml_name);
   if (!blocks) {
     out.push_back(error_batch(std::move(blocks.error())));
+    if (map) remap_diagnostic(*out.back().error, *map, toml_name);
     return finish();
   }
   for (const auto& [table, where] : *blocks) {
     Batch b;
     b.block_where = where;
     b.map = map;
-    FileLoader fl(profile, nullptr, shown, source, options, b);
+    FileLoader fl(profile, nullptr, toml_name, source, options, b);
     fl.compile(*table);
     if (fl.deferred()) {
       Batch again;
@@ -113,7 +115,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
       out.push_back(std::move(again));
       continue;
     }
-    if (map) remap_batch(b, *map, shown);
+    if (map) remap_batch(b, *map, toml_name);
     const bool failed = b.error.has_value();
     out.push_back(std::move(b));
     if (failed) break;  // loading stops at this block's error

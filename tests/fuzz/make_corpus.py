@@ -3,11 +3,11 @@
 configs/examples/*.toml, the '--- file:' blocks of tests/cli/cases/*.test,
 configs/profiles/*.toml, and a sample of tests/unit/data/schemas-1.13.txt.
 
-  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema}/)"""
+  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,python_reader}/)"""
 import hashlib, os, re, sys
 
 src, out = sys.argv[1], sys.argv[2]
-dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema")}
+dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "python_reader")}
 for d in dirs.values():
     os.makedirs(d, exist_ok=True)
 
@@ -81,5 +81,13 @@ for marker in ("Dict(", "Future(", "RRef(", "Union(", "__torch__", "...", "Dimna
     pick |= set([s for s in schemas if marker in s][:8])
 for s in sorted(pick):
     put("schema", s.encode())
+# Python modules (first byte: which built-in profile reads them).
+for sub in ("tests/oracle/py_modules", "tests/cli/inputs/python", "tests/cli/inputs/real/flash_attn"):
+    d = os.path.join(src, sub)
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if f.endswith(".py"):
+            data = open(os.path.join(d, f), "rb").read()[:60000]
+            for prof in range(4):
+                put("python_reader", bytes([prof]) + data)
 for d, p in dirs.items():
     print(d, len(os.listdir(p)))
