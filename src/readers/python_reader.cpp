@@ -91,6 +91,14 @@ class Reader {
   std::map<std::string, PyFunction> defs_;
   std::map<std::string, OpRef> ops_;           // custom_op objects, and their qualnames
   Blocks out_;
+  // A module-level `if torch.__version__ OP "X.Y":` (and its `else:`), decided
+  // with the profile's torch_version: the body of the branch taken is read
+  // as module-level code, the other skipped.
+  struct Branch {
+    bool taken = false;
+    std::uint32_t body_indent = 0;  // 0 until its first line
+  };
+  std::optional<Branch> branch_;
 
   Location loc(const PyToken& k) const { return Location{file_, k.line, k.column}; }
 
@@ -135,9 +143,73 @@ class Reader {
     return false;
   }
 
+  // torch.__version__ OP "X.Y.Z" with the profile's version (TorchVersion
+  // compares as versions); nullopt when the condition is anything else.
+  std::optional<bool> version_condition(std::size_t b, std::size_t e) const {
+    // if NAME(.NAME)* OP STRING :
+    std::size_t p = b + 1;
+    std::string chain;
+    while (p < e && (t_[p].kind == PyTok::Name || (t_[p].kind == PyTok::Op && t_[p].text == "."))) chain += t_[p++].text;
+    if (canonical(chain) != "torch.__version__" || p + 3 != e || t_[p].kind != PyTok::Op ||
+        t_[p + 1].kind != PyTok::String || t_[p + 1].fstring || t_[p + 2].text != ":")
+      return std::nullopt;
+    auto parts = [](std::string_view v) {
+      std::vector<int> out;
+      int cur = 0;
+      bool any = false;
+      for (char c : v) {
+        if (c >= '0' && c <= '9') {
+          cur = cur * 10 + (c - '0');
+          any = true;
+        } else if (c == '.') {
+          out.push_back(cur);
+          cur = 0;
+          any = false;
+        } else {
+          break;
+        }
+      }
+      if (any) out.push_back(cur);
+      while (!out.empty() && out.back() == 0) out.pop_back();
+      return out;
+    };
+    const auto have = parts(profile_.torch_version()), want = parts(t_[p + 1].text);
+    const std::string& op = t_[p].text;
+    if (op == ">=") return have >= want;
+    if (op == ">") return have > want;
+    if (op == "<=") return have <= want;
+    if (op == "<") return have < want;
+    if (op == "==") return have == want;
+    if (op == "!=") return have != want;
+    return std::nullopt;
+  }
+
   Expected<bool, Diagnostic> statement(std::size_t b, std::size_t e, std::vector<PyExpr>& decorators) {
     const PyToken& first = t_[b];
-    if (first.indent > 0 || !first.line_start) {
+    if (branch_ && first.line_start && first.indent > 0) {
+      if (branch_->body_indent == 0) branch_->body_indent = first.indent;
+      if (!branch_->taken) return true;
+      if (first.indent == branch_->body_indent) return module_statement(b, e, decorators);
+    } else if (branch_ && first.line_start && first.indent == 0) {
+      const bool is_else = first.kind == PyTok::Name && first.text == "else" && b + 2 == e;
+      if (is_else) {
+        branch_->taken = !branch_->taken;
+        branch_->body_indent = 0;
+        return true;
+      }
+      branch_.reset();
+    }
+    if (first.line_start && first.indent == 0 && first.kind == PyTok::Name && first.text == "if")
+      if (auto taken = version_condition(b, e)) {
+        branch_ = Branch{*taken, 0};
+        return true;
+      }
+    return module_statement(b, e, decorators);
+  }
+
+  Expected<bool, Diagnostic> module_statement(std::size_t b, std::size_t e, std::vector<PyExpr>& decorators) {
+    const PyToken& first = t_[b];
+    if ((first.indent > 0 && !(branch_ && first.indent == branch_->body_indent)) || !first.line_start) {
       if (mentions_registration(b, e))
         warn(loc(first), "torch.library registration not at module level (in a function, class, loop or "
                          "condition): not read; dispatchtool reads module-level statements only");
@@ -353,6 +425,11 @@ class Reader {
       consts_[lhs.text] = rhs;
       return true;
     }
+    if (simple && rhs.kind == PyExpr::Name && canonical(rhs.text).starts_with("torch.")) {  // W = torch.library.custom_op
+      alias_[lhs.text] = canonical(rhs.text);
+      return true;
+    }
+    if (simple) alias_.erase(lhs.text);
     const std::string c = callee(rhs);
     if (c == "torch.library.Library") return library(simple ? lhs.text : std::string(), rhs);
     if (c == "torch.library.custom_op") {

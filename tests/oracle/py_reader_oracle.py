@@ -13,7 +13,8 @@
        TOOL table --raw --all --profile P MODULES...          == _dispatch_dump_table(op)
 
    byte for byte, the tool reading the same files (by the same absolute
-   paths) statically; and the tool knows no operator torch does not.
+   paths) statically; and the tool knows no operator torch does not. The same
+   for flash-attention's flash_attn_interface.py (tests/cli/inputs/real).
 2. infer_schema corpus: --count generated annotated signatures (types,
    Optional / Union / `| None`, Sequence / List / list / collections.abc
    generics, defaults of every kind, returns, mutates_args). Each is tried
@@ -203,10 +204,16 @@ def main():
     mods = sorted(glob.glob(os.path.join(HERE, "py_modules", "*.py")))
     if not t214:
         mods = [m for m in mods if not m.endswith("_2_14.py")]
-    files = mods + [gen]
+    # Real world: flash-attention's custom ops (its CUDA extension stubbed: only
+    # its functions' names are used at import time).
+    import types
+    sys.modules.setdefault("flash_attn_2_cuda", types.ModuleType("flash_attn_2_cuda"))
+    real = [os.path.join(HERE, "..", "cli", "inputs", "real", "flash_attn", "flash_attn_interface.py")]
+    files = mods + [gen] + [os.path.abspath(r) for r in real]
     for k, path in enumerate(files):
         import_file(path, "pyr_mod%d" % k)
-    ops = sorted(n for n in torch._C._dispatch_get_all_op_names() if n.startswith("pyr_"))
+    prefixes = ("pyr_", "flash_attn::")
+    ops = sorted(n for n in torch._C._dispatch_get_all_op_names() if n.startswith(prefixes))
     got = {}
     for what in ["registrations", "table"]:
         rc, out, err = run([args.tool, what, "--raw", "--all", "--profile", args.profile] + files)
@@ -218,7 +225,7 @@ def main():
     for what, real in [("registrations", torch._C._dispatch_dump), ("table", torch._C._dispatch_dump_table)]:
         if what not in got:
             continue
-        extra = sorted(n for n in got[what] if n.startswith("pyr_") and n not in ops)
+        extra = sorted(n for n in got[what] if n.startswith(prefixes) and n not in ops)
         if extra:
             bad.append("%s: the tool has operators torch does not: %s" % (what, extra))
         for name in ops:
