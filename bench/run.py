@@ -111,6 +111,7 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--python-only", action="store_true", help="only the Python reader's figures")
     a = ap.parse_args()
     tool = os.path.join(a.build, "dispatchtool")
     floor = os.path.join(a.build, "bench", "dispatchtool_toml_floor")
@@ -120,6 +121,9 @@ def main():
     for exe in (tool, floor, MEASURE):
         if not os.access(exe, os.X_OK):
             sys.exit(f"bench: {exe} not found; build first (cmake --build {a.build})")
+    if a.python_only:
+        python_reader(a, tool, workdir)
+        return 0
     if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
         sys.exit("bench: /usr/bin/python3 cannot import torch (apt-get install python3-torch)")
     has_lint = subprocess.run([tool, "lint", "--help"], capture_output=True).returncode == 0
@@ -190,7 +194,40 @@ def main():
         print(f"  lint / table           1x: {l1 / t1:5.2f}x   10x: {l10 / t10:5.2f}x   "
               f"target <= 1.50x   {verdict(max(l1 / t1, l10 / t10) <= 1.5)}")
     library(a, tool)
+    python_reader(a, tool, workdir)
     return 0 if same else 1
+
+
+def python_reader(a, tool, workdir):
+    """The Python reader's throughput: a generated module of 20,000 custom_op
+    functions (annotated signatures, schemas inferred) and 20,000 Library
+    define/impl pairs, through `import` (read + TOML written) and through
+    `ops` (read + TOML compiled), against `import` of an empty module (the
+    process and profile start-up)."""
+    os.makedirs(workdir, exist_ok=True)
+    big = os.path.join(workdir, "big_module.py")
+    n = 20_000
+    parts = ["import torch\nfrom typing import Optional, Sequence\n", 'lib = torch.library.Library("bench", "DEF")\n']
+    for i in range(n):
+        parts.append('@torch.library.custom_op("bench_co::op%d", mutates_args=())\n'
+                     "def op%d(x: torch.Tensor, ys: Sequence[Optional[torch.Tensor]], n: int = 3,\n"
+                     "        eps: float = 1e-05, name: str = \"s\") -> torch.Tensor:\n"
+                     "    # the body is read over, not run\n    return x.clone()\n\n"
+                     'lib.define("f%d(Tensor x, int n=2) -> Tensor")\nlib.impl("f%d", lambda x, n=2: x, "CPU")\n\n'
+                     % (i, i, i, i))
+    with open(big, "w", encoding="utf-8") as f:
+        f.write("".join(parts))
+    empty = os.path.join(workdir, "empty_module.py")
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("import torch\n")
+    mb = os.path.getsize(big) / 1e6
+    t0, _, _ = best([tool, "import", "--profile", "torch-2.14", empty], a.runs)
+    ti, mi, _ = best([tool, "import", "--profile", "torch-2.14", big], a.runs)
+    to, mo, _ = best([tool, "ops", "--no-library", "--profile", "torch-2.14", big], a.runs)
+    print(f"\nPython reader: generated module {mb:.1f} MB ({n:,} custom_op + {n:,} Library define/impl)")
+    print(f"  import (read + TOML written):   {ti * 1000:7.0f} ms  {mi:6.1f} MiB  "
+          f"{mb / max(ti - t0, 1e-9):6.1f} MB/s net of start-up ({t0 * 1000:.0f} ms)")
+    print(f"  ops (read + TOML compiled):     {to * 1000:7.0f} ms  {mo:6.1f} MiB  {mb / to:6.1f} MB/s whole process")
 
 
 ORACLE_ENV = os.path.join(ROOT, "tools", "oracle-env")

@@ -42,7 +42,8 @@ std::string python_float_repr(double v) {
       if (static_cast<int>(digits.size()) <= exp + 1) {
         out = digits + std::string(static_cast<std::size_t>(exp + 1) - digits.size(), '0') + ".0";
       } else {
-        out = digits.substr(0, static_cast<std::size_t>(exp + 1)) + "." + digits.substr(static_cast<std::size_t>(exp + 1));
+        out = digits.substr(0, static_cast<std::size_t>(exp + 1)) + "." +
+              digits.substr(static_cast<std::size_t>(exp + 1));
       }
     } else {
       out = "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
@@ -65,10 +66,14 @@ struct Base {
   bool list_base, optional_base_list, optional_list_base;
 };
 constexpr Base kBases[] = {
-    {"torch.Tensor", "Tensor", true, true, false}, {"int", "SymInt", true, false, true},
-    {"float", "float", true, false, true},         {"bool", "bool", true, false, true},
-    {"str", "str", false, false, false},           {"torch.types.Number", "Scalar", true, false, false},
-    {"torch.dtype", "ScalarType", false, false, false}, {"torch.device", "Device", false, false, false},
+    {"torch.Tensor", "Tensor", true, true, false},
+    {"int", "SymInt", true, false, true},
+    {"float", "float", true, false, true},
+    {"bool", "bool", true, false, true},
+    {"str", "str", false, false, false},
+    {"torch.types.Number", "Scalar", true, false, false},
+    {"torch.dtype", "ScalarType", false, false, false},
+    {"torch.device", "Device", false, false, false},
 };
 
 const Base* base_named(const std::string& n) {
@@ -93,8 +98,10 @@ class Inferer {
     if (e.kind == PyExpr::BitOr) {
       for (const auto& a : e.args) {
         auto inner = union_members(a);
-        if (inner) out.insert(out.end(), inner->begin(), inner->end());
-        else out.push_back(&a);
+        if (inner)
+          out.insert(out.end(), inner->begin(), inner->end());
+        else
+          out.push_back(&a);
       }
       return out;
     }
@@ -110,8 +117,10 @@ class Inferer {
         if (idx.kind == PyExpr::Tuple) {
           for (const auto& a : idx.args) {
             auto inner = union_members(a);
-            if (inner) out.insert(out.end(), inner->begin(), inner->end());
-            else out.push_back(&a);
+            if (inner)
+              out.insert(out.end(), inner->begin(), inner->end());
+            else
+              out.push_back(&a);
           }
         } else {
           out.push_back(&idx);
@@ -201,8 +210,10 @@ class Inferer {
       if (g == "typing.Tuple" || g == "tuple") {
         const PyExpr& idx = e.args[0];
         std::vector<const PyExpr*> items;
-        if (idx.kind == PyExpr::Tuple) for (const auto& a : idx.args) items.push_back(&a);
-        else items.push_back(&idx);
+        if (idx.kind == PyExpr::Tuple)
+          for (const auto& a : idx.args) items.push_back(&a);
+        else
+          items.push_back(&idx);
         std::string out;
         for (const PyExpr* a : items) {
           auto t = return_one(*a);
@@ -231,11 +242,13 @@ class Inferer {
       return "\"" + e.args[0].text + "\"";
     const std::string n = name_of(e);
     static constexpr std::pair<std::string_view, std::string_view> kDtypes[] = {
-        {"float", "float32"},  {"double", "float64"},   {"half", "float16"}, {"int", "int32"},
-        {"long", "int64"},     {"short", "int16"},      {"cfloat", "complex64"}, {"cdouble", "complex128"},
-        {"chalf", "complex32"}, {"float32", "float32"}, {"float64", "float64"}, {"float16", "float16"},
-        {"bfloat16", "bfloat16"}, {"int8", "int8"}, {"int16", "int16"}, {"int32", "int32"}, {"int64", "int64"},
-        {"uint8", "uint8"}, {"bool", "bool"}, {"complex64", "complex64"}, {"complex128", "complex128"},
+        {"float", "float32"},      {"double", "float64"},      {"half", "float16"},
+        {"int", "int32"},          {"long", "int64"},          {"short", "int16"},
+        {"cfloat", "complex64"},   {"cdouble", "complex128"},  {"chalf", "complex32"},
+        {"float32", "float32"},    {"float64", "float64"},     {"float16", "float16"},
+        {"bfloat16", "bfloat16"},  {"int8", "int8"},           {"int16", "int16"},
+        {"int32", "int32"},        {"int64", "int64"},         {"uint8", "uint8"},
+        {"bool", "bool"},          {"complex64", "complex64"}, {"complex128", "complex128"},
         {"complex32", "complex32"}};
     if (n.starts_with("torch."))
       for (auto [alias, real] : kDtypes)
@@ -246,8 +259,8 @@ class Inferer {
   static std::optional<std::string> number(std::string lit) {
     lit.erase(std::remove(lit.begin(), lit.end(), '_'), lit.end());
     if (lit.empty() || lit.back() == 'j' || lit.back() == 'J') return std::nullopt;
-    const bool is_float = lit.find_first_of(".eE") != std::string::npos &&
-                          !(lit.size() > 1 && (lit[1] == 'x' || lit[1] == 'X'));
+    const bool is_float =
+        lit.find_first_of(".eE") != std::string::npos && !(lit.size() > 1 && (lit[1] == 'x' || lit[1] == 'X'));
     if (is_float) return python_float_repr(std::strtod(lit.c_str(), nullptr));
     int base = 10;
     std::string digits = lit;
@@ -297,20 +310,23 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
     if (!p.has_annotation) return fail(p.at, fmt::format("Parameter {} must have a type annotation.", p.name));
     if (p.annotation.kind == PyExpr::Str)
       return fail(p.annotation.at, fmt::format("Parameter {}'s annotation is a string: dispatchtool reads "
-                                               "annotations written as expressions only.", p.name));
+                                               "annotations written as expressions only.",
+                                               p.name));
     auto type = inf.param_type(p.annotation);
     if (!type)
       return fail(p.annotation.at, fmt::format("Parameter {} has unsupported type (not one of "
                                                "torch.library.infer_schema's SUPPORTED_PARAM_TYPES "
-                                               "in this release).", p.name));
+                                               "in this release).",
+                                               p.name));
     const bool tensorish = type->starts_with("Tensor");
-    const bool mutated = mutates.unknown ? tensorish
-                                         : std::find(mutates.names.begin(), mutates.names.end(), p.name) !=
-                                               mutates.names.end();
+    const bool mutated = mutates.unknown
+                             ? tensorish
+                             : std::find(mutates.names.begin(), mutates.names.end(), p.name) != mutates.names.end();
     if (mutated) {
       if (!tensorish)
         return fail(p.at, fmt::format("Parameter {} is in mutable_args but only Tensors or collections of "
-                                      "Tensors can be mutated", p.name));
+                                      "Tensors can be mutated",
+                                      p.name));
       *type = fmt::format("Tensor(a{}!){}", idx, type->substr(6));
     }
     seen.insert(p.name);
@@ -320,7 +336,8 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
       auto d = inf.default_repr(p.default_value);
       if (!d)
         return fail(p.default_value.at, fmt::format("Parameter {} has an unsupported default value type "
-                                                    "(dispatchtool reads literal defaults only).", p.name));
+                                                    "(dispatchtool reads literal defaults only).",
+                                                    p.name));
       params.push_back(fmt::format("{} {}={}", *type, p.name, *d));
     }
   }
@@ -329,11 +346,14 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
       if (seen.count(m) == 0)
         return fail(mutates.at, fmt::format("{{'{}'}} in mutates_args were not found in the custom op's signature. "
                                             "mutates_args should contain the names of all args that the custom op "
-                                            "mutates, or just the string 'unknown' if you don't know.", m));
+                                            "mutates, or just the string 'unknown' if you don't know.",
+                                            m));
   if (!fn.has_return) return fail(fn.at, "No return type annotation was provided. Please add one.");
   auto ret = inf.return_type(fn.returns);
-  if (!ret) return fail(fn.returns.at, "Return has unsupported type (not one of torch.library.infer_schema's "
-                                       "SUPPORTED_RETURN_TYPES in this release).");
+  if (!ret)
+    return fail(fn.returns.at,
+                "Return has unsupported type (not one of torch.library.infer_schema's "
+                "SUPPORTED_RETURN_TYPES in this release).");
   std::string out = "(";
   for (std::size_t i = 0; i < params.size(); ++i) out += (i ? ", " : "") + params[i];
   return out + ") -> " + *ret;

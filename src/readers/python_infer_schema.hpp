@@ -31,8 +31,8 @@ struct InferSchemaRelease {
 InferSchemaRelease infer_schema_release(std::string_view torch_version);
 
 struct MutatesArgs {
-  bool unknown = false;             // mutates_args="unknown"
-  std::vector<std::string> names;   // otherwise
+  bool unknown = false;            // mutates_args="unknown"
+  std::vector<std::string> names;  // otherwise
   Location at;
 };
 

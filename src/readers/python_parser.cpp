@@ -6,8 +6,8 @@
 namespace dt {
 
 const PyExpr* PyExpr::kwarg(std::string_view name) const {
-  for (const auto& [k, v] : kwargs)
-    if (k == name) return &v;
+  for (std::size_t i = 0; i < kwarg_names.size(); ++i)
+    if (kwarg_names[i] == name) return &kwargs[i];
   return nullptr;
 }
 
@@ -28,9 +28,12 @@ class Parser {
       for (++p_; cur().kind != PyTok::End && cur().kind != PyTok::Newline; ++p_) {
         if (cur().kind != PyTok::Op) continue;
         const std::string& o = cur().text;
-        if (o == "(" || o == "[" || o == "{") ++depth_in;
-        else if (o == ")" || o == "]" || o == "}") --depth_in;
-        else if (o == ":" && depth_in == 0) break;
+        if (o == "(" || o == "[" || o == "{")
+          ++depth_in;
+        else if (o == ")" || o == "]" || o == "}")
+          --depth_in;
+        else if (o == ":" && depth_in == 0)
+          break;
       }
       if (!is_op(":")) return fail(cur(), "expected ':' in a lambda");
       ++p_;
@@ -113,8 +116,10 @@ class Parser {
       } else {
         return fail(cur(), fmt::format("unexpected '{}' in a parameter list", cur().text));
       }
-      if (is_op(",")) ++p_;
-      else if (!is_op(")")) return fail(cur(), "expected ',' or ')' in a parameter list");
+      if (is_op(","))
+        ++p_;
+      else if (!is_op(")"))
+        return fail(cur(), "expected ',' or ')' in a parameter list");
     }
     ++p_;
     if (is_op("->")) {
@@ -143,8 +148,8 @@ class Parser {
   }
 
   bool binary_op() const {
-    static constexpr std::string_view kOps[] = {"+", "-", "*", "/", "%", "**", "//", "&", "^", "<<", ">>",
-                                                "==", "!=", "<", ">", "<=", ">=", "@"};
+    static constexpr std::string_view kOps[] = {"+",  "-",  "*",  "/",  "%", "**", "//", "&",  "^",
+                                                "<<", ">>", "==", "!=", "<", ">",  "<=", ">=", "@"};
     if (cur().kind == PyTok::Op) {
       for (auto o : kOps)
         if (cur().text == o) return true;
@@ -159,11 +164,13 @@ class Parser {
     while (cur().kind != PyTok::End && cur().kind != PyTok::Newline) {
       if (cur().kind == PyTok::Op) {
         const std::string& o = cur().text;
-        if (o == "(" || o == "[" || o == "{") ++depth;
+        if (o == "(" || o == "[" || o == "{")
+          ++depth;
         else if (o == ")" || o == "]" || o == "}") {
           if (depth == 0) return;
           --depth;
-        } else if (depth == 0 && (o == "," || o == ":" || o == "=")) return;
+        } else if (depth == 0 && (o == "," || o == ":" || o == "="))
+          return;
       }
       ++p_;
     }
@@ -231,7 +238,8 @@ class Parser {
         ++p_;
         auto items = sequence("]", depth + 1);
         if (!items) return unexpected(std::move(items.error()));
-        if (items->size() == 1 && !last_comma_) s.args.push_back(std::move(items->front()));
+        if (items->size() == 1 && !last_comma_)
+          s.args.push_back(std::move(items->front()));
         else {
           PyExpr tup;
           tup.kind = PyExpr::Tuple;
@@ -299,7 +307,8 @@ class Parser {
         p_ += 2;
         auto e = expr(depth);
         if (!e) return e;
-        c.kwargs.emplace_back(std::move(key), std::move(*e));
+        c.kwarg_names.push_back(std::move(key));
+        c.kwargs.push_back(std::move(*e));
       } else {
         auto e = expr(depth);
         if (!e) return e;
@@ -309,8 +318,10 @@ class Parser {
         }
         c.args.push_back(std::move(*e));
       }
-      if (is_op(",")) ++p_;
-      else if (!is_op(")")) return fail(cur(), "expected ',' or ')' in a call");
+      if (is_op(","))
+        ++p_;
+      else if (!is_op(")"))
+        return fail(cur(), "expected ',' or ')' in a call");
     }
     ++p_;
     return c;
@@ -359,7 +370,7 @@ class Parser {
         break;
     }
     return fail(k, k.kind == PyTok::Newline || k.kind == PyTok::End ? "expected an expression"
-                                                                     : fmt::format("unexpected '{}'", k.text));
+                                                                    : fmt::format("unexpected '{}'", k.text));
   }
 };
 

@@ -24,8 +24,11 @@ struct PyExpr {
   bool fstring = false;
   std::vector<PyExpr> base;  // Call: the callee; Attr, Subscript: the object; Neg: the operand
   std::vector<PyExpr> args;  // Call: positional; Subscript: the index (a Tuple for a, b); Tuple, List, BitOr: items
-  std::vector<std::pair<std::string, PyExpr>> kwargs;  // Call
-  bool starred = false;  // Call has *args / **kwargs
+  // Call: keyword arguments, names and values (two vectors: a vector of an
+  // incomplete type is allowed, a pair of one is not).
+  std::vector<std::string> kwarg_names;
+  std::vector<PyExpr> kwargs;
+  bool starred = false;                                // Call has *args / **kwargs
 
   [[nodiscard]] const PyExpr* kwarg(std::string_view name) const;
 };

@@ -35,8 +35,8 @@ struct DebugTable {
 std::optional<DebugTable> debug_table(const Profile& p) {
   const std::string& v = p.torch_version();
   if (v.starts_with("2.6."))
-    return DebugTable{"registered at /dev/null:488", "registered at /dev/null:{line}",
-                      "registered at /dev/null:608", "registered at /dev/null:934"};
+    return DebugTable{"registered at /dev/null:488", "registered at /dev/null:{line}", "registered at /dev/null:608",
+                      "registered at /dev/null:934"};
   if (v.starts_with("2.14.")) {
     const std::string def = p.torch_library().debug_of("def");
     const std::size_t a = def.find("registered at "), b = def.find("/_library/");
@@ -48,9 +48,19 @@ std::optional<DebugTable> debug_table(const Profile& p) {
   return std::nullopt;
 }
 
-constexpr std::string_view kRegNames[] = {"Library", "define", "impl", "fallback", "custom_op", "register_kernel",
-                                          "register_fake", "register_autograd", "register_autocast",
-                                          "register_vmap", "impl_abstract", "triton_op", "register_torch_dispatch"};
+constexpr std::string_view kRegNames[] = {"Library",
+                                          "define",
+                                          "impl",
+                                          "fallback",
+                                          "custom_op",
+                                          "register_kernel",
+                                          "register_fake",
+                                          "register_autograd",
+                                          "register_autocast",
+                                          "register_vmap",
+                                          "impl_abstract",
+                                          "triton_op",
+                                          "register_torch_dispatch"};
 bool is_reg_name(std::string_view n) {
   return std::find(std::begin(kRegNames), std::end(kRegNames), n) != std::end(kRegNames);
 }
@@ -64,17 +74,15 @@ class Reader {
   Reader(const Profile& p, FileName f) : profile_(p), file_(f), dbg_(debug_table(p)) {}
 
   Expected<Blocks, Diagnostic> run(std::string_view text) {
-    auto toks = lex_python(file_, text);
-    if (!toks) return unexpected(std::move(toks.error()));
-    t_ = std::move(*toks);
-    std::size_t i = 0;
+    // One logical line at a time: memory stays that of the largest statement.
+    PyLexer lex(file_, text);
     std::vector<PyExpr> decorators;
-    while (t_[i].kind != PyTok::End) {
-      std::size_t end = i;
-      while (t_[end].kind != PyTok::Newline && t_[end].kind != PyTok::End) ++end;
-      auto r = statement(i, end, decorators);
+    for (;;) {
+      auto more = lex.next_line(t_);
+      if (!more) return unexpected(std::move(more.error()));
+      if (!*more) break;
+      auto r = statement(0, t_.size() - 1, decorators);
       if (!r) return unexpected(std::move(r.error()));
-      i = t_[end].kind == PyTok::Newline ? end + 1 : end;
     }
     return std::move(out_);
   }
@@ -83,13 +91,13 @@ class Reader {
   const Profile& profile_;
   FileName file_;
   std::optional<DebugTable> dbg_;
-  std::vector<PyToken> t_;
-  std::map<std::string, std::string> alias_;   // local name -> what it names ("torch.library")
-  std::map<std::string, PyExpr> consts_;       // module-level string constants
-  std::map<std::string, std::size_t> libs_;    // Library objects -> block
+  std::vector<PyToken> t_;                    // the current logical line's tokens
+  std::map<std::string, std::string> alias_;  // local name -> what it names ("torch.library")
+  std::map<std::string, PyExpr> consts_;      // module-level string constants
+  std::map<std::string, std::size_t> libs_;   // Library objects -> block
   std::map<std::string, std::uint32_t> lib_line_;
   std::map<std::string, PyFunction> defs_;
-  std::map<std::string, OpRef> ops_;           // custom_op objects, and their qualnames
+  std::map<std::string, OpRef> ops_;  // custom_op objects, and their qualnames
   Blocks out_;
   // A module-level `if torch.__version__ OP "X.Y":` (and its `else:`), decided
   // with the profile's torch_version: the body of the branch taken is read
@@ -149,7 +157,8 @@ class Reader {
     // if NAME(.NAME)* OP STRING :
     std::size_t p = b + 1;
     std::string chain;
-    while (p < e && (t_[p].kind == PyTok::Name || (t_[p].kind == PyTok::Op && t_[p].text == "."))) chain += t_[p++].text;
+    while (p < e && (t_[p].kind == PyTok::Name || (t_[p].kind == PyTok::Op && t_[p].text == ".")))
+      chain += t_[p++].text;
     if (canonical(chain) != "torch.__version__" || p + 3 != e || t_[p].kind != PyTok::Op ||
         t_[p + 1].kind != PyTok::String || t_[p + 1].fstring || t_[p + 2].text != ":")
       return std::nullopt;
@@ -211,8 +220,9 @@ class Reader {
     const PyToken& first = t_[b];
     if ((first.indent > 0 && !(branch_ && first.indent == branch_->body_indent)) || !first.line_start) {
       if (mentions_registration(b, e))
-        warn(loc(first), "torch.library registration not at module level (in a function, class, loop or "
-                         "condition): not read; dispatchtool reads module-level statements only");
+        warn(loc(first),
+             "torch.library registration not at module level (in a function, class, loop or "
+             "condition): not read; dispatchtool reads module-level statements only");
       return true;
     }
     const std::string& w = first.kind == PyTok::Name ? first.text : std::string();
@@ -244,10 +254,10 @@ class Reader {
     }
     decorators.clear();
     if (w == "import" || w == "from") return import(b, e);
-    static constexpr std::string_view kCompound[] = {"if", "elif", "else", "for", "while", "with", "try", "except",
-                                                     "finally", "match", "case", "async", "return", "del",
-                                                     "global", "nonlocal", "assert", "raise", "pass", "break",
-                                                     "continue", "yield", "lambda", "type"};
+    static constexpr std::string_view kCompound[] = {"if",     "elif",   "else",     "for",      "while",  "with",
+                                                     "try",    "except", "finally",  "match",    "case",   "async",
+                                                     "return", "del",    "global",   "nonlocal", "assert", "raise",
+                                                     "pass",   "break",  "continue", "yield",    "lambda", "type"};
     for (auto k : kCompound)
       if (w == k) {
         if (mentions_registration(b, e))
@@ -294,8 +304,10 @@ class Reader {
       std::string s;
       while (p < e && t_[p].kind == PyTok::Name && t_[p].text != "import" && t_[p].text != "as") {
         s += t_[p++].text;
-        if (p < e && t_[p].kind == PyTok::Op && t_[p].text == ".") s += t_[p++].text;
-        else break;
+        if (p < e && t_[p].kind == PyTok::Op && t_[p].text == ".")
+          s += t_[p++].text;
+        else
+          break;
       }
       return s;
     };
@@ -310,8 +322,10 @@ class Reader {
           const std::string head = mod.substr(0, mod.find('.'));
           alias_[head] = head;
         }
-        if (p < e && t_[p].text == ",") ++p;
-        else break;
+        if (p < e && t_[p].text == ",")
+          ++p;
+        else
+          break;
       }
       return true;
     }
@@ -357,8 +371,10 @@ class Reader {
   }
   std::optional<std::vector<std::string>> tags_of(const PyExpr& x) const {
     std::vector<const PyExpr*> items;
-    if (x.kind == PyExpr::Tuple || x.kind == PyExpr::List) for (const auto& a : x.args) items.push_back(&a);
-    else items.push_back(&x);
+    if (x.kind == PyExpr::Tuple || x.kind == PyExpr::List)
+      for (const auto& a : x.args) items.push_back(&a);
+    else
+      items.push_back(&x);
     std::vector<std::string> v;
     for (const PyExpr* a : items) {
       const std::string c = a->kind == PyExpr::Name ? canonical(a->text) : "";
@@ -412,7 +428,6 @@ class Reader {
     return out_.blocks[block].entries.back();
   }
 
-
   // ---- assignments and expression statements ------------------------------
   Expected<bool, Diagnostic> assign(const PyExpr& lhs, const PyExpr& rhs, std::size_t b, std::size_t e) {
     const bool simple = lhs.kind == PyExpr::Name && lhs.text.find('.') == std::string::npos;
@@ -425,7 +440,8 @@ class Reader {
       consts_[lhs.text] = rhs;
       return true;
     }
-    if (simple && rhs.kind == PyExpr::Name && canonical(rhs.text).starts_with("torch.")) {  // W = torch.library.custom_op
+    if (simple && rhs.kind == PyExpr::Name &&
+        canonical(rhs.text).starts_with("torch.")) {  // W = torch.library.custom_op
       alias_[lhs.text] = canonical(rhs.text);
       return true;
     }
@@ -476,8 +492,9 @@ class Reader {
         defs_.count(x.args[0].text) != 0)
       return decorate(x.base[0], x.args[0].text, x.at, false);
     if (is_registration_expr(x) || mentions_registration(b, e))
-      warn(x.at, "torch.library registration dispatchtool cannot read statically (computed arguments or a "
-                 "form it does not know): not read");
+      warn(x.at,
+           "torch.library registration dispatchtool cannot read statically (computed arguments or a "
+           "form it does not know): not read");
     return true;
   }
 
@@ -504,8 +521,7 @@ class Reader {
         return op_register(ops_.at(d.text.substr(0, dot)), d.text.substr(dot + 1), call, 0, true);
       }
     }
-    if (is_registration_expr(d))
-      warn(at, "torch.library decorator dispatchtool cannot read statically: not read");
+    if (is_registration_expr(d)) warn(at, "torch.library decorator dispatchtool cannot read statically: not read");
     return true;
   }
 
@@ -518,8 +534,9 @@ class Reader {
     auto kinds = kind ? str_of(*kind) : std::nullopt;
     auto keys = key ? str_of(*key) : std::optional<std::pair<std::string, Location>>(std::make_pair("", call.at));
     if (!nss || !kinds || !keys || name.empty()) {
-      warn(call.at, "torch.library.Library with arguments that are not string literals (or not bound to a name): "
-                    "not read, nor anything registered through it");
+      warn(call.at,
+           "torch.library.Library with arguments that are not string literals (or not bound to a name): "
+           "not read, nor anything registered through it");
       if (!name.empty()) libs_[name] = SIZE_MAX;
       return true;
     }
@@ -599,7 +616,8 @@ class Reader {
 
   Expected<bool, Diagnostic> unread(const PyExpr& x, const std::string& what) {
     warn(x.at, fmt::format("{}(...) with arguments that are not literals (or a form dispatchtool does not know): "
-                           "not read", what));
+                           "not read",
+                           what));
     return true;
   }
 
@@ -613,8 +631,7 @@ class Reader {
         return std::nullopt;
       return std::make_pair(libs_.at(lib->text), lib_debug(lib->text));
     }
-    return std::make_pair(new_block(ns_of(qualname), "FRAGMENT", "", x.at, "a Library torch.library makes"),
-                          own_debug);
+    return std::make_pair(new_block(ns_of(qualname), "FRAGMENT", "", x.at, "a Library torch.library makes"), own_debug);
   }
 
   Expected<bool, Diagnostic> define(const PyExpr& x) {
@@ -675,8 +692,9 @@ class Reader {
     m.at = mut->at;
     if (auto s = str_of(*mut)) {
       if (s->first != "unknown")
-        return error(mut->at, "mutates_args must either be a sequence of the names of the arguments that are "
-                              "mutated or the string 'unknown'. ");
+        return error(mut->at,
+                     "mutates_args must either be a sequence of the names of the arguments that are "
+                     "mutated or the string 'unknown'. ");
       m.unknown = true;
     } else if (auto v = strs_of(*mut)) {
       m.names = *v;
@@ -705,8 +723,8 @@ class Reader {
       for (const PyParam& p : defs_.at(fname).params)  // CustomOpDef._validate_schema
         if (p.kind == PyParam::KeywordOnly && param_is_tensor(inferred, p.name))
           return error(x.at, fmt::format("custom_op with kwarg-only Tensor args. Please make your tensors not "
-                                         "kwarg-only. Got: {}{}", q->first.substr(q->first.find("::") + 2),
-                                         inferred));
+                                         "kwarg-only. Got: {}{}",
+                                         q->first.substr(q->first.find("::") + 2), inferred));
     }
     const std::size_t blk = new_block(ns_of(q->first), "FRAGMENT", "", x.at, "torch.library.custom_op");
     TomlEntry& en = entry(blk, "custom_op", x.at);
@@ -721,8 +739,10 @@ class Reader {
     }
     if (!muts.empty()) en.add("mutates_args", muts, mut->at);
     if (devs) {
-      if (dev->kind == PyExpr::Str || dev->kind == PyExpr::Name) en.add("device_types", devs->front(), dev->at);
-      else en.add("device_types", *devs, dev->at);
+      if (dev->kind == PyExpr::Str || dev->kind == PyExpr::Name)
+        en.add("device_types", devs->front(), dev->at);
+      else
+        en.add("device_types", *devs, dev->at);
     }
     if (tags) en.add("tags", *tags, tg->at);
     const OpRef ref{blk, out_.blocks[blk].entries.size() - 1};
@@ -792,12 +812,14 @@ class Reader {
   Expected<bool, Diagnostic> register_by_target(const std::string& api, const PyExpr& x, bool decorator) {
     const PyExpr* op = arg(x, 0, "op");
     std::optional<OpRef> ref;
-    if (op != nullptr && op->kind == PyExpr::Name && ops_.count(op->text) != 0) ref = ops_.at(op->text);
+    if (op != nullptr && op->kind == PyExpr::Name && ops_.count(op->text) != 0)
+      ref = ops_.at(op->text);
     else if (op != nullptr)
       if (auto s = str_of(*op); s && ops_.count(s->first) != 0) ref = ops_.at(s->first);
     if (!ref) {
       warn(x.at, fmt::format("torch.library.{} on an operator not made by torch.library.custom_op in this file: "
-                             "not read", api));
+                             "not read",
+                             api));
       return true;
     }
     return op_register(*ref, api, x, 1, decorator);

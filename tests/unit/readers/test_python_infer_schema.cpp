@@ -1,7 +1,6 @@
 // infer_schema over annotations read statically, per release; python_float_repr.
-#include "readers/python_infer_schema.hpp"
-
 #include "helpers.hpp"
+#include "readers/python_infer_schema.hpp"
 
 namespace dt::test {
 
@@ -32,7 +31,8 @@ TEST_CASE("infer_schema: types, defaults, returns") {
         "(Tensor x, SymInt n=2, str s=\"a\", ScalarType d=float32) -> Tensor");
   CHECK(*infer("def f(x: Optional[Tensor] = None, *, e: float = 1e-5, b: float = 1e16) -> None: ...\n") ==
         "(Tensor? x=None, *, float e=1e-05, float b=1e+16) -> ()");
-  CHECK(*infer("def f(a: Sequence[Optional[Tensor]], b: Optional[List[int]], c: Tensor | None) -> Tuple[Tensor]: ...\n") ==
+  CHECK(*infer(
+            "def f(a: Sequence[Optional[Tensor]], b: Optional[List[int]], c: Tensor | None) -> Tuple[Tensor]: ...\n") ==
         "(Tensor?[] a, SymInt[]? b, Tensor? c) -> ((Tensor))");
   CHECK(*infer("def f(a: list[int], d: torch.device = torch.device('cuda:1')) -> list[Tensor]: ...\n") ==
         "(SymInt[] a, Device d=\"cuda:1\") -> Tensor[]");

@@ -1,7 +1,6 @@
 // lex_python: strings of every prefix and quote, comments, line joining, indentation.
-#include "readers/python_lexer.hpp"
-
 #include "helpers.hpp"
+#include "readers/python_lexer.hpp"
 
 namespace dt::test {
 
@@ -32,8 +31,8 @@ TEST_CASE("lex_python: comments, brackets join lines, backslash continuation, in
   auto t = lex("f(a,  # c\n  b)\nif x: \\\n  y\n    z = 1\n");
   std::vector<std::string> texts;
   for (const auto& k : t) texts.push_back(k.kind == PyTok::Newline ? "NL" : k.text);
-  CHECK(texts == std::vector<std::string>{"f", "(", "a", ",", "b", ")", "NL", "if", "x", ":", "y", "NL", "z", "=",
-                                          "1", "NL", ""});
+  CHECK(texts == std::vector<std::string>{"f", "(", "a", ",", "b", ")", "NL", "if", "x", ":", "y", "NL", "z", "=", "1",
+                                          "NL", ""});
   CHECK(t[0].line_start);
   CHECK(t[7].line_start);
   CHECK(t[12].line_start);

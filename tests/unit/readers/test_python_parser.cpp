@@ -1,7 +1,6 @@
 // parse_py_expr / parse_py_def: calls, dotted names, literals, annotations.
-#include "readers/python_parser.hpp"
-
 #include "helpers.hpp"
+#include "readers/python_parser.hpp"
 
 namespace dt::test {
 

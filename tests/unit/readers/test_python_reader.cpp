@@ -1,7 +1,6 @@
 // read_python: torch.library forms into the TOML contract, per release; warnings.
-#include "readers/python_reader.hpp"
-
 #include "helpers.hpp"
+#include "readers/python_reader.hpp"
 
 namespace dt::test {
 
@@ -108,6 +107,25 @@ TEST_CASE("read_python: what cannot be read statically is a located warning, the
   CHECK(str(b.blocks[0].entries[0], "schema") == "d(Tensor x) -> Tensor");
 }
 
+TEST_CASE("read_python: 'if torch.__version__ OP \"X\"' decided with the profile's version; name aliases") {
+  const char* text =
+      "import torch\n"
+      "if torch.__version__ >= '2.10.0':\n"
+      "    wrap = torch.library.custom_op\n"
+      "else:\n"
+      "    def wrap(name, mutates_args):\n"
+      "        return lambda f: f\n"
+      "@wrap('m::f', mutates_args=())\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    return x\n";
+  const Blocks b214 = read(text, "torch-2.14");  // 2.14 >= 2.10 as versions (not as strings)
+  CHECK(b214.warnings.empty());
+  REQUIRE(b214.blocks.size() == 1);
+  CHECK(str(b214.blocks[0].entries.at(0), "schema") == "(Tensor x) -> Tensor");
+  const Blocks b26 = read(text, "torch-2.6");  // the else branch: wrap is the user's own
+  CHECK(b26.blocks.empty());
+}
+
 TEST_CASE("read_python: errors") {
   auto a = read_python(profile("torch-2.14"), "m.py", "x = 'open\n");
   REQUIRE_FALSE(a.has_value());
@@ -115,8 +133,9 @@ TEST_CASE("read_python: errors") {
   auto b = read_python(profile("torch-1.13"), "m.py", "import torch\nlib = torch.library.Library('m', 'DEF')\n");
   REQUIRE_FALSE(b.has_value());
   CHECK(format(b.error()).starts_with("m.py:2:7: error: the Python reader knows the debug strings"));
-  auto c = read_python(profile("torch-2.14"), "m.py",
-                       "import torch\n@torch.library.custom_op('m::f', mutates_args=())\ndef f(x: complex) -> None: ...\n");
+  auto c =
+      read_python(profile("torch-2.14"), "m.py",
+                  "import torch\n@torch.library.custom_op('m::f', mutates_args=())\ndef f(x: complex) -> None: ...\n");
   REQUIRE_FALSE(c.has_value());
   CHECK(format(c.error()).starts_with("m.py:3:10: error: infer_schema(func): Parameter x has unsupported type"));
 }
