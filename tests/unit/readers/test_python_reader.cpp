@@ -66,29 +66,6 @@ TEST_CASE("read_python: torch 2.6's debug strings") {
   CHECK(str(b.blocks[1].entries[0], "kernel") == "registered at /dev/null:8");  // the decorator's line
 }
 
-TEST_CASE("read_python: custom_op with an inferred schema, register_* in every form") {
-  const Blocks b = read(
-      "import torch\nfrom typing import Optional\n"
-      "@torch.library.custom_op('m::f', mutates_args=['y'], device_types='cpu')\n"
-      "def f(x: torch.Tensor, y: torch.Tensor, n: Optional[int] = None) -> None:\n  pass\n"
-      "@f.register_kernel('cuda')\ndef _(x, y, n=None): pass\n"
-      "@f.register_fake\ndef _(x, y, n=None): pass\n"
-      "torch.library.register_vmap('m::f', lambda *a: a)\n"
-      "torch.library.register_autocast(f, 'cpu', torch.float16)\n");
-  CHECK(b.warnings.empty());
-  REQUIRE(b.blocks.size() == 1);
-  const TomlEntry& e = b.blocks[0].entries.at(0);
-  CHECK(e.kind == "custom_op");
-  CHECK(str(e, "name") == "m::f");
-  CHECK(str(e, "schema") == "(Tensor x, Tensor(a1!) y, SymInt? n=None) -> ()");
-  CHECK(str(e, "mutates_args") == "y");
-  CHECK(str(e, "device_types") == "cpu");
-  CHECK(str(e, "register_kernel") == "cuda");
-  CHECK(str(e, "register_fake") == "true");
-  CHECK(str(e, "register_vmap") == "true");
-  CHECK(str(e, "register_autocast") == "cpu");
-}
-
 TEST_CASE("read_python: what cannot be read statically is a located warning, the rest is read") {
   const Blocks b = read(
       "import torch\nlib = torch.library.Library('m', 'DEF')\n"
