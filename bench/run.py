@@ -127,6 +127,7 @@ def main():
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--cpp", action="store_true", help="only the C++ reader's throughput (bench/cpp_tree.py)")
     ap.add_argument("--only", choices=["yaml"], help="run one part only")
+    ap.add_argument("--python-only", action="store_true", help="only the Python reader's figures")
     a = ap.parse_args()
     tool = os.path.join(a.build, "dispatchtool")
     floor = os.path.join(a.build, "bench", "dispatchtool_toml_floor")
@@ -140,6 +141,9 @@ def main():
     for exe in (tool, floor, MEASURE):
         if not os.access(exe, os.X_OK):
             sys.exit(f"bench: {exe} not found; build first (cmake --build {a.build})")
+    if a.python_only:
+        python_reader(a, tool, workdir)
+        return 0
     if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
         sys.exit("bench: /usr/bin/python3 cannot import torch (apt-get install python3-torch)")
     has_lint = subprocess.run([tool, "lint", "--help"], capture_output=True).returncode == 0
@@ -212,6 +216,7 @@ def main():
     library(a, tool)
     cpp_ok = cpp_tree(a.build, a.runs)
     yaml_reader(a, tool)
+    python_reader(a, tool, workdir)
     return 0 if same and cpp_ok else 1
 
 
@@ -253,6 +258,38 @@ def yaml_reader(a, tool):
     print(f"  torchgen parse_native_yaml alone (in-process, sid chroot): {tg_t * 1000:.0f} ms; "
           f"ratio {tg_t / t:.1f}x   target >= 15x   {verdict(tg_t / t >= 15)}")
     return 0
+
+
+def python_reader(a, tool, workdir):
+    """The Python reader's throughput: a generated module of 20,000 custom_op
+    functions (annotated signatures, schemas inferred) and 20,000 Library
+    define/impl pairs, through `import` (read + TOML written) and through
+    `ops` (read + TOML compiled), against `import` of an empty module (the
+    process and profile start-up)."""
+    os.makedirs(workdir, exist_ok=True)
+    big = os.path.join(workdir, "big_module.py")
+    n = 20_000
+    parts = ["import torch\nfrom typing import Optional, Sequence\n", 'lib = torch.library.Library("bench", "DEF")\n']
+    for i in range(n):
+        parts.append('@torch.library.custom_op("bench_co::op%d", mutates_args=())\n'
+                     "def op%d(x: torch.Tensor, ys: Sequence[Optional[torch.Tensor]], n: int = 3,\n"
+                     "        eps: float = 1e-05, name: str = \"s\") -> torch.Tensor:\n"
+                     "    # the body is read over, not run\n    return x.clone()\n\n"
+                     'lib.define("f%d(Tensor x, int n=2) -> Tensor")\nlib.impl("f%d", lambda x, n=2: x, "CPU")\n\n'
+                     % (i, i, i, i))
+    with open(big, "w", encoding="utf-8") as f:
+        f.write("".join(parts))
+    empty = os.path.join(workdir, "empty_module.py")
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("import torch\n")
+    mb = os.path.getsize(big) / 1e6
+    t0, _, _ = best([tool, "import", "--profile", "torch-2.14", empty], a.runs)
+    ti, mi, _ = best([tool, "import", "--profile", "torch-2.14", big], a.runs)
+    to, mo, _ = best([tool, "ops", "--no-library", "--profile", "torch-2.14", big], a.runs)
+    print(f"\nPython reader: generated module {mb:.1f} MB ({n:,} custom_op + {n:,} Library define/impl)")
+    print(f"  import (read + TOML written):   {ti * 1000:7.0f} ms  {mi:6.1f} MiB  "
+          f"{mb / max(ti - t0, 1e-9):6.1f} MB/s net of start-up ({t0 * 1000:.0f} ms)")
+    print(f"  ops (read + TOML compiled):     {to * 1000:7.0f} ms  {mo:6.1f} MiB  {mb / to:6.1f} MB/s whole process")
 
 
 ORACLE_ENV = os.path.join(ROOT, "tools", "oracle-env")

@@ -38,4 +38,10 @@ class SourceMap {
   std::vector<Line> lines_;  // index: generated line - 1
 };
 
+// The name the TOML translated from `source` is compiled under: not the
+// source's own, so that "FILE:LINE" in debug strings a reader took from the
+// source (a Library's "registered at ops.py:12") is not mistaken for a line
+// of the translation and remapped (remap and remap_text only touch this name).
+inline FileName translated_name(FileName source) { return FileName(source.str() + " (as TOML)"); }
+
 }  // namespace dt

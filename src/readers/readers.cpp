@@ -9,6 +9,7 @@
 
 #include "readers/backend_yaml.hpp"
 #include "readers/native_yaml.hpp"
+#include "readers/python_reader.hpp"
 
 namespace dt {
 
@@ -70,6 +71,8 @@ Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind
       return read_native_yaml(profile, file, text);
     case SourceKind::BackendYaml:
       return read_backend_yaml(profile, file, text);
+    case SourceKind::Python:
+      return read_python(profile, file, text);
     default:
       break;
   }

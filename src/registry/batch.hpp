@@ -54,9 +54,9 @@ struct Batch {
 };
 
 // Moves every location of a compiled batch (its library, statements,
-// refusals and error; debug strings are written in the original file's
-// lines already, FileLoader::registered_at) from
-// the generated TOML of `file` back to the original source through `map`.
+// refusals and error, and the "FILE:LINE"s of `file` inside debug strings and
+// messages) from the generated TOML, compiled under the name `file`
+// (translated_name), back to the original source through `map`.
 void remap_batch(Batch& b, const SourceMap& map, FileName file);
 
 }  // namespace dt

@@ -18,16 +18,17 @@ Location remap(const SourceMap& map, FileName file, const Location& at) {
   return at.file == file ? map.remap(at) : at;
 }
 
-// `text`: also the "FILE:LINE"s inside the messages (a TOML parse error's).
-// A compiled batch's messages quote debug strings, which the FileLoader
-// already writes in the original file's lines (FileLoader::registered_at).
-void remap_diagnostic(Diagnostic& d, const SourceMap& map, FileName file, bool text = true) {
+// Also the "FILE:LINE"s of the translation inside messages. The translation
+// is compiled under its own name (translated_name), so a "FILE:LINE" of the
+// source in a text (a debug string a reader took from the source, or one
+// FileLoader::registered_at wrote in the source's lines) is never touched.
+void remap_diagnostic(Diagnostic& d, const SourceMap& map, FileName file) {
   d.where = remap(map, file, d.where);
   for (auto& n : d.notes) {
     n.where = remap(map, file, n.where);
-    if (text) n.message = map.remap_text(n.message, file);
+    n.message = map.remap_text(n.message, file);
   }
-  if (text) d.message = map.remap_text(d.message, file);
+  d.message = map.remap_text(d.message, file);
 }
 
 Batch error_batch(Diagnostic d) {
@@ -88,23 +89,25 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     out.front().source_warnings = std::move(warnings);
     return std::move(out);
   };
-  auto root = parse_toml(source, shown);
+  const FileName toml_name = map ? translated_name(shown) : shown;
+  auto root = parse_toml(source, toml_name);
   if (!root) {
     Batch b = error_batch(std::move(root.error()));
-    if (map) remap_diagnostic(*b.error, *map, shown);
+    if (map) remap_diagnostic(*b.error, *map, toml_name);
     out.push_back(std::move(b));
     return finish();
   }
-  auto blocks = blocks_of(*root, shown);
+  auto blocks = blocks_of(*root, toml_name);
   if (!blocks) {
     out.push_back(error_batch(std::move(blocks.error())));
+    if (map) remap_diagnostic(*out.back().error, *map, toml_name);
     return finish();
   }
   for (const auto& [table, where] : *blocks) {
     Batch b;
     b.block_where = where;
     b.map = map;
-    FileLoader fl(profile, nullptr, shown, source, options, b);
+    FileLoader fl(profile, nullptr, toml_name, source, options, b);
     fl.compile(*table);
     if (fl.deferred()) {
       Batch again;
@@ -116,7 +119,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
       out.push_back(std::move(again));
       continue;
     }
-    if (map) remap_batch(b, *map, shown);
+    if (map) remap_batch(b, *map, toml_name);
     const bool failed = b.error.has_value();
     out.push_back(std::move(b));
     if (failed) break;  // loading stops at this block's error
@@ -128,18 +131,23 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
 
 void remap_batch(Batch& b, const SourceMap& map, FileName file) {
   b.lib.where = remap(map, file, b.lib.where);
+  b.lib_debug = map.remap_text(b.lib_debug, file);
   for (auto& stmt : b.stmts) {
     if (auto* def = std::get_if<std::unique_ptr<Definition>>(&stmt)) {
       (*def)->where = remap(map, file, (*def)->where);
+      (*def)->debug = map.remap_text((*def)->debug, file);
     } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
       im->kernel.where = remap(map, file, im->kernel.where);
+      im->kernel.debug = map.remap_text(im->kernel.debug, file);
     } else if (auto* fb = std::get_if<Fallback>(&stmt)) {
       fb->where = remap(map, file, fb->where);
+      fb->debug = map.remap_text(fb->debug, file);
+      fb->debug_after_first = map.remap_text(fb->debug_after_first, file);
     } else if (auto* refusal = std::get_if<Batch::Refusal>(&stmt)) {
-      remap_diagnostic(**refusal, map, file, false);
+      remap_diagnostic(**refusal, map, file);
     }
   }
-  if (b.error) remap_diagnostic(*b.error, map, file, false);
+  if (b.error) remap_diagnostic(*b.error, map, file);
 }
 
 CompileAhead::CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,

@@ -174,8 +174,9 @@ bool FileLoader::refuse(Location where, std::string msg, std::string op, std::st
 }
 
 std::string FileLoader::context() const {
-  return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), file_,
-                     out_.map ? out_.map->remap(lib_->where).line : lib_->where.line);
+  const Location at = source_of(lib_->where);
+  return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), at.file,
+                     at.line);
 }
 
 // ---- keys and names -----------------------------------------------------------------
@@ -293,8 +294,12 @@ std::string FileLoader::debug_or_default(std::string_view name, const Location& 
 }
 
 std::string FileLoader::registered_at(const Location& where) const {
-  const std::uint32_t line = out_.map ? out_.map->remap(where).line : where.line;
-  return fmt::format("registered at {}:{}", file_, line);
+  const Location at = source_of(where);
+  return fmt::format("registered at {}:{}", at.file, at.line);
+}
+
+Location FileLoader::source_of(const Location& where) const {
+  return out_.map && where.file == file_ ? out_.map->remap(where) : where;
 }
 
 }  // namespace dt

@@ -125,6 +125,9 @@ class FileLoader {
   // when the text is a reader's translation (the Batch's SourceMap): a
   // debug string the reader wrote itself is already in them and is kept as
   // written.
+  // Where a location of this file is in the source a reader translated it
+  // from (the file and line that messages and debug strings name).
+  [[nodiscard]] Location source_of(const Location& where) const;
   [[nodiscard]] std::string registered_at(const Location& where) const;
 
   Registry* reg_;

@@ -116,8 +116,10 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
         const FileName shown = display_path(paths[i]);
         Batch again;
         again.block_where = b.block_where;
-        FileLoader(profile, &result.registry, shown, text, options, again).compile(root);
-        if (b.map) remap_batch(again, *b.map, shown);
+        again.map = b.map;
+        const FileName toml_name = b.map ? translated_name(shown) : shown;
+        FileLoader(profile, &result.registry, toml_name, text, options, again).compile(root);
+        if (b.map) remap_batch(again, *b.map, toml_name);
         b = std::move(again);
       }
       if (auto err = apply(b, result, options)) return unexpected(std::move(*err));

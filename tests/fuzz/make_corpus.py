@@ -4,11 +4,11 @@ configs/examples/*.toml, the '--- file:' blocks of tests/cli/cases/*.test,
 configs/profiles/*.toml, a sample of tests/unit/data/schemas-1.13.txt, and the C++ sources of
 tests/oracle/cpp_ext/ and tests/cli/inputs/ (cpp_reader).
 
-  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,cpp_reader,native_yaml}/)"""
+  make_corpus.py SOURCE_DIR OUT_DIR      (OUT_DIR/{load,profile,lint_config,schema,cpp_reader,native_yaml,python_reader}/)"""
 import glob, hashlib, os, re, sys
 
 src, out = sys.argv[1], sys.argv[2]
-dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "cpp_reader", "native_yaml")}
+dirs = {h: os.path.join(out, h) for h in ("load", "profile", "lint_config", "schema", "cpp_reader", "native_yaml", "python_reader")}
 for d in dirs.values():
     os.makedirs(d, exist_ok=True)
 
@@ -95,6 +95,14 @@ for i in range(0, len(entries), 20 * 7):  # every 7th slice: ~50 seeds
 for path in glob.glob(os.path.join(src, "tests/cli/cases/yaml-*.test")):
     for m in re.finditer(r"--- file: \S+\.ya?ml\n(.*?)(?=\n--- |\Z)", open(path, encoding="utf-8").read(), re.S):
         put("native_yaml", m.group(1).encode())
+# Python modules (first byte: which built-in profile reads them).
+for sub in ("tests/oracle/py_modules", "tests/cli/inputs/python", "tests/cli/inputs/real/flash_attn"):
+    d = os.path.join(src, sub)
+    for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
+        if f.endswith(".py"):
+            data = open(os.path.join(d, f), "rb").read()[:60000]
+            for prof in range(4):
+                put("python_reader", bytes([prof]) + data)
 for d, p in dirs.items():
     print(d, len(os.listdir(p)))
 

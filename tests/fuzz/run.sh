@@ -11,7 +11,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 build="$(cd "$1" && pwd)"; seconds="$2"; shift 2
 harnesses=("$@")
-[[ ${#harnesses[@]} -eq 0 ]] && harnesses=(load profile lint_config schema cpp_reader native_yaml)
+[[ ${#harnesses[@]} -eq 0 ]] && harnesses=(load profile lint_config schema cpp_reader native_yaml python_reader)
 work="${FUZZ_WORK:-$build/fuzz-work}"
 mkdir -p "$work"
 python3 "$here/make_corpus.py" "$here/../.." "$work/seeds" >/dev/null
@@ -29,6 +29,7 @@ for h in "${harnesses[@]}"; do
     schema) dict=schema.dict ;;
     cpp_reader) dict=cpp.dict ;;
     native_yaml) dict=yaml.dict ;;
+    python_reader) dict=python.dict ;;
     *) echo "run.sh: unknown harness '$h'" >&2; exit 2 ;;
   esac
   mkdir -p "$work/corpus/$h" "$work/crashes/$h"

@@ -1626,6 +1626,70 @@ def _(ctx):
     return problems + expect_error(ctx.run(["ops", "--profile", "torch-2.14", bad]), file_re="utf8_bad")
 
 
+
+# ---- 10. Python sources (src/readers/python_reader.cpp) -----------------------------------
+
+PY_HEAD = 'import torch\nlib = torch.library.Library("h", "DEF")\n'
+
+simple_error(
+    "py-unterminated-string", "unterminated token",
+    "a .py file whose schema string never ends (the rest of the file is 1 MB of code)",
+    lambda c: write(c.path("ops.py"), PY_HEAD + 'lib.define("f(Tensor x) -> Tensor)\n' + "x = 1\n" * 170_000),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated string literal")
+simple_error(
+    "py-unterminated-triple", "unterminated token",
+    'a .py file with a triple-quoted string opened and never closed (1 MB after it)',
+    lambda c: write(c.path("ops.py"), PY_HEAD + 'lib.define("""f(Tensor x) -> Tensor\n' + "x = 1\n" * 170_000),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated triple-quoted")
+simple_error(
+    "py-unclosed-call", "unterminated macro",
+    "a .py file whose lib.define( is never closed (100,000 lines of arguments after it)",
+    lambda c: write(c.path("ops.py"), PY_HEAD + "lib.define(\n" + "  1,\n" * 100_000),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"never closed")
+simple_error(
+    "py-bad-utf8", "bytes",
+    "a .py file whose schema string holds bytes that are not UTF-8",
+    lambda c: write(c.path("ops.py"), (PY_HEAD + 'lib.define("f\xff\xfe(Tensor x) -> Tensor")\n').encode("latin-1"),
+                    "wb"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p])
+simple_error(
+    "py-64mib", "size",
+    "a 65 MiB .py file (comments): the per-file input limit",
+    lambda c: write(c.path("ops.py"), PY_HEAD + ("# " + "x" * 1021 + "\n") * (65 * 1024)),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"64 MiB", whole_file=True)
+
+
+@case("py-100k-registrations", "size / super-linear",
+      "one Library with 100,000 lib.define + lib.impl(..., 'CPU') (9 MB of Python), table --raw --keys CPU",
+      "exit 0 with 100,000 tables, in 20 s (4-9 s, most of it compiling and printing)", tags=["heavy"],
+      max_stdout=256 * MiB, time_factor=2.0)
+def _(ctx):
+    n = 100_000
+    body = "".join('lib.define("f%d(Tensor x) -> Tensor")\nlib.impl("f%d", k, "CPU")\n' % (i, i) for i in range(n))
+    p = write(ctx.path("ops.py"), PY_HEAD + "def k(x):\n    return x\n" + body)
+    r = ctx.run(["table", "--raw", "--keys", "CPU", "--profile", "torch-2.14", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if r.stdout_size == len(r.stdout) and r.stdout.count(b"### h::f") != n:
+        return ["expected %d tables, got %d" % (n, r.stdout.count(b"### h::f"))]
+    return []
+
+
+@case("py-deep-nesting", "stack overflow",
+      "a .py file whose lib.define argument is nested in 100,000 parentheses, and a 100,000-deep list",
+      "exit 0: a located warning (not read) for the define, the list ignored; no stack overflow")
+def _(ctx):
+    d = 100_000
+    p = write(ctx.path("ops.py"), PY_HEAD + "lib.define(" + "(" * d + '"f(Tensor x) -> Tensor"' + ")" * d + ")\n"
+              + "x = " + "[" * d + "]" * d + "\n")
+    r = ctx.run(["table", "--raw", "--all", "--profile", "torch-2.14", p])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    if not re.match(rb"^[^\n]*ops\.py:3:1: warning: ", r.stderr):
+        return ["expected a located warning on line 3, got " + shorten(r.stderr)]
+    return []
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

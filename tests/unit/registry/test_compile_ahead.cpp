@@ -135,36 +135,38 @@ namespace dt::test {
 // original file's lines already (FileLoader::registered_at): remap_batch moves
 // the locations and leaves texts as they are (a reader's own debug string,
 // "registered at ops.cpp:2" for a C++ block at line 2, must stay).
-TEST_CASE("remap_batch: every location of a compiled batch goes back to the source, texts stay") {
+TEST_CASE("remap_batch: every location and FILE:LINE of the translation goes back to the source") {
+  const FileName gen = translated_name("ops.cpp");
+  CHECK(gen == "ops.cpp (as TOML)");
   Batch b;
-  b.lib.where = Location{"ops.cpp", 2, 8};
-  b.lib_debug = "registered at ops.cpp:2";
+  b.lib.where = Location{gen, 2, 8};
+  b.lib_debug = "registered at ops.cpp (as TOML):2";
   auto def = std::make_unique<Definition>();
-  def->where = Location{"ops.cpp", 5, 11};
-  def->debug = "registered at ops.cpp:5";
+  def->where = Location{gen, 5, 11};
+  def->debug = "registered at ops.cpp:5";  // the source's own line (a reader's, or registered_at's): kept
   b.stmts.emplace_back(std::move(def));
   Batch::Impl im;
-  im.kernel.where = Location{"ops.cpp", 9, 1};
-  im.kernel.debug = "my_kernel";
+  im.kernel.where = Location{gen, 9, 1};
+  im.kernel.debug = "registered at ops.cpp (as TOML):9";
   b.stmts.emplace_back(std::move(im));
   b.stmts.emplace_back(std::make_unique<Diagnostic>(make_error(
-      Location{"ops.cpp", 9, 3}, "(Error occurred while processing TORCH_LIBRARY block at ops.cpp:2)",
+      Location{gen, 9, 3}, "(Error occurred while processing TORCH_LIBRARY block at ops.cpp (as TOML):2)",
       {{Location{"other.toml", 9, 3}, "elsewhere"}})));
-  b.error = make_error(Location{"ops.cpp", 5, 14}, "bad");
+  b.error = make_error(Location{gen, 5, 14}, "bad");
   SourceMap m;
   m.add(2, Location{"ops.cpp", 30, 1});
   m.add(5, Location{"ops.cpp", 31, 9}, 11);
   m.add(9, Location{"ops.cpp", 33, 5});
-  remap_batch(b, m, "ops.cpp");
+  remap_batch(b, m, gen);
   CHECK(b.lib.where == Location{"ops.cpp", 30, 8});  // the column keeps its offset from the anchor (1)
-  CHECK(b.lib_debug == "registered at ops.cpp:2");
+  CHECK(b.lib_debug == "registered at ops.cpp:30");
   CHECK(std::get<std::unique_ptr<Definition>>(b.stmts[0])->where == Location{"ops.cpp", 31, 9});
   CHECK(std::get<std::unique_ptr<Definition>>(b.stmts[0])->debug == "registered at ops.cpp:5");
   CHECK(std::get<Batch::Impl>(b.stmts[1]).kernel.where == Location{"ops.cpp", 33, 5});
-  CHECK(std::get<Batch::Impl>(b.stmts[1]).kernel.debug == "my_kernel");
+  CHECK(std::get<Batch::Impl>(b.stmts[1]).kernel.debug == "registered at ops.cpp:33");
   const Diagnostic& refusal = *std::get<Batch::Refusal>(b.stmts[2]);
   CHECK(refusal.where == Location{"ops.cpp", 33, 7});
-  CHECK(refusal.message == "(Error occurred while processing TORCH_LIBRARY block at ops.cpp:2)");
+  CHECK(refusal.message == "(Error occurred while processing TORCH_LIBRARY block at ops.cpp:30)");
   CHECK(refusal.notes[0].where == Location{"other.toml", 9, 3});  // another file: untouched
   CHECK(b.error->where == Location{"ops.cpp", 31, 12});
 }

@@ -1,0 +1,362 @@
+// infer_schema, statically (readers/python_infer_schema.hpp).
+#include "readers/python_infer_schema.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+namespace dt {
+
+InferSchemaRelease infer_schema_release(std::string_view v) {
+  int major = 0, minor = 0;
+  const char* p = v.data();
+  const char* e = v.data() + v.size();
+  auto r = std::from_chars(p, e, major);
+  if (r.ec == std::errc{} && r.ptr < e && *r.ptr == '.') std::from_chars(r.ptr + 1, e, minor);
+  InferSchemaRelease out;
+  out.builtin_generics = major > 2 || (major == 2 && minor >= 14);
+  out.one_tuple_kept = out.builtin_generics;
+  return out;
+}
+
+std::string python_float_repr(double v) {
+  if (v != v) return "nan";
+  if (v == 1.0 / 0.0) return "inf";
+  if (v == -1.0 / 0.0) return "-inf";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string s(buf, r.ptr);  // [-]d[.ddd]e[+-]XX (shortest round trip)
+  const bool neg = s[0] == '-';
+  if (neg) s.erase(0, 1);
+  const std::size_t epos = s.find('e');
+  const int exp = std::atoi(s.c_str() + epos + 1);
+  std::string digits = s.substr(0, epos);
+  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+  std::string out;
+  if (exp >= -5 + 1 && exp < 16) {  // Python's repr: fixed for -4 <= exp < 16
+    if (exp >= 0) {
+      if (static_cast<int>(digits.size()) <= exp + 1) {
+        out = digits + std::string(static_cast<std::size_t>(exp + 1) - digits.size(), '0') + ".0";
+      } else {
+        out = digits.substr(0, static_cast<std::size_t>(exp + 1)) + "." +
+              digits.substr(static_cast<std::size_t>(exp + 1));
+      }
+    } else {
+      out = "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+    }
+  } else {
+    out = digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    out += fmt::format("e{}{:02d}", exp < 0 ? '-' : '+', std::abs(exp));
+  }
+  return neg ? "-" + out : out;
+}
+
+namespace {
+
+using Canon = std::function<std::string(const std::string&)>;
+
+// A base type of SUPPORTED_PARAM_TYPES by its canonical name.
+struct Base {
+  std::string_view python, schema;
+  bool list_base, optional_base_list, optional_list_base;
+};
+constexpr Base kBases[] = {
+    {"torch.Tensor", "Tensor", true, true, false},
+    {"int", "SymInt", true, false, true},
+    {"float", "float", true, false, true},
+    {"bool", "bool", true, false, true},
+    {"str", "str", false, false, false},
+    {"torch.types.Number", "Scalar", true, false, false},
+    {"torch.dtype", "ScalarType", false, false, false},
+    {"torch.device", "Device", false, false, false},
+};
+
+const Base* base_named(const std::string& n) {
+  for (const Base& b : kBases)
+    if (b.python == n) return &b;
+  return nullptr;
+}
+
+class Inferer {
+ public:
+  Inferer(const InferSchemaRelease& rel, const Canon& canon) : rel_(rel), canon_(canon) {}
+
+  // The canonical name of a Name expression ("" for anything else).
+  std::string name_of(const PyExpr& e) const {
+    if (e.kind == PyExpr::Name) return canon_(e.text);
+    return {};
+  }
+
+  // Members of a Union (Optional[X], Union[...], X | Y); empty if not a union.
+  std::optional<std::vector<const PyExpr*>> union_members(const PyExpr& e) const {
+    std::vector<const PyExpr*> out;
+    if (e.kind == PyExpr::BitOr) {
+      for (const auto& a : e.args) {
+        auto inner = union_members(a);
+        if (inner)
+          out.insert(out.end(), inner->begin(), inner->end());
+        else
+          out.push_back(&a);
+      }
+      return out;
+    }
+    if (e.kind == PyExpr::Subscript) {
+      const std::string n = name_of(e.base[0]);
+      const PyExpr& idx = e.args[0];
+      if (n == "typing.Optional") {
+        out.push_back(&idx);
+        out.push_back(&none_);
+        return out;
+      }
+      if (n == "typing.Union") {
+        if (idx.kind == PyExpr::Tuple) {
+          for (const auto& a : idx.args) {
+            auto inner = union_members(a);
+            if (inner)
+              out.insert(out.end(), inner->begin(), inner->end());
+            else
+              out.push_back(&a);
+          }
+        } else {
+          out.push_back(&idx);
+        }
+        return out;
+      }
+    }
+    return std::nullopt;
+  }
+
+  static bool is_none(const PyExpr& e) { return e.kind == PyExpr::Name && e.text == "None"; }
+
+  // The base type a non-generic annotation names ("torch.Tensor", "int", ...),
+  // the Number union included.
+  const Base* base(const PyExpr& e) const {
+    if (const Base* b = base_named(name_of(e))) return b;
+    if (auto m = union_members(e); m && !has_none(*m)) {
+      std::set<std::string> names;
+      for (const PyExpr* x : *m) names.insert(name_of(*x));
+      if (names == std::set<std::string>{"int", "float", "bool"}) return base_named("torch.types.Number");
+    }
+    return nullptr;
+  }
+  static bool has_none(const std::vector<const PyExpr*>& m) {
+    return std::any_of(m.begin(), m.end(), [](const PyExpr* x) { return is_none(*x); });
+  }
+
+  // X of Optional[X] (a union of X and None, X possibly the Number union).
+  std::optional<PyExpr> optional_of(const PyExpr& e) const {
+    auto m = union_members(e);
+    if (!m || !has_none(*m)) return std::nullopt;
+    std::vector<const PyExpr*> rest;
+    for (const PyExpr* x : *m)
+      if (!is_none(*x)) rest.push_back(x);
+    if (rest.size() == 1) return *rest[0];
+    if (rest.empty()) return std::nullopt;
+    PyExpr u;
+    u.kind = PyExpr::BitOr;
+    for (const PyExpr* x : rest) u.args.push_back(*x);
+    return u;
+  }
+
+  // The element of Sequence[X] / List[X] (and, where the release has them,
+  // list[X] / collections.abc.Sequence[X]).
+  const PyExpr* seq_of(const PyExpr& e) const {
+    if (e.kind != PyExpr::Subscript || e.args[0].kind == PyExpr::Tuple) return nullptr;
+    const std::string n = name_of(e.base[0]);
+    if (n == "typing.Sequence" || n == "typing.List") return &e.args[0];
+    if (rel_.builtin_generics && (n == "list" || n == "collections.abc.Sequence")) return &e.args[0];
+    return nullptr;
+  }
+
+  std::optional<std::string> param_type(const PyExpr& e) const {
+    if (const Base* b = base(e)) return std::string(b->schema);
+    if (auto inner = optional_of(e)) {
+      if (const Base* b = base(*inner)) return std::string(b->schema) + "?";
+      if (const PyExpr* el = seq_of(*inner))
+        if (const Base* b = base(*el); b && b->optional_list_base) return std::string(b->schema) + "[]?";
+      return std::nullopt;
+    }
+    if (const PyExpr* el = seq_of(e)) {
+      if (const Base* b = base(*el); b && b->list_base) return std::string(b->schema) + "[]";
+      if (auto inner = optional_of(*el))
+        if (const Base* b = base(*inner); b && b->optional_base_list) return std::string(b->schema) + "?[]";
+    }
+    return std::nullopt;
+  }
+
+  std::optional<std::string> return_one(const PyExpr& e) const {
+    const std::string n = name_of(e);
+    if (n == "torch.Tensor") return "Tensor";
+    if (n == "int") return "SymInt";
+    if (n == "float" || n == "bool") return n;
+    if (const Base* b = base(e); b && b->schema == "Scalar") return "Scalar";
+    if (e.kind == PyExpr::Subscript && e.args[0].kind != PyExpr::Tuple && name_of(e.args[0]) == "torch.Tensor") {
+      const std::string g = name_of(e.base[0]);
+      if (g == "typing.List" || (rel_.builtin_generics && g == "list")) return "Tensor[]";
+    }
+    return std::nullopt;
+  }
+
+  // `None` return: "()"; tuple[...] / Tuple[...]: "(A, B)", one element "(A)" or "((A))".
+  std::optional<std::string> return_type(const PyExpr& e) const {
+    if (is_none(e)) return "()";
+    if (e.kind == PyExpr::Subscript) {
+      const std::string g = name_of(e.base[0]);
+      if (g == "typing.Tuple" || g == "tuple") {
+        const PyExpr& idx = e.args[0];
+        std::vector<const PyExpr*> items;
+        if (idx.kind == PyExpr::Tuple)
+          for (const auto& a : idx.args) items.push_back(&a);
+        else
+          items.push_back(&idx);
+        std::string out;
+        for (const PyExpr* a : items) {
+          auto t = return_one(*a);
+          if (!t) return std::nullopt;
+          out += (out.empty() ? "" : ", ") + *t;
+        }
+        if (items.size() == 1 && rel_.one_tuple_kept) out = "(" + out + ")";
+        return "(" + out + ")";
+      }
+    }
+    return return_one(e);
+  }
+
+  // default_repr: str() of None/int/float/bool, "..." of str and torch.device, dtype names.
+  std::optional<std::string> default_repr(const PyExpr& e) const {
+    if (e.kind == PyExpr::Name && (e.text == "None" || e.text == "True" || e.text == "False")) return e.text;
+    if (e.kind == PyExpr::Neg && e.base[0].kind == PyExpr::Num) {
+      auto v = default_repr(e.base[0]);
+      if (v && *v != "0") return "-" + *v;
+      return v;
+    }
+    if (e.kind == PyExpr::Num) return number(e.text);
+    if (e.kind == PyExpr::Str && !e.fstring) return "\"" + e.text + "\"";
+    if (e.kind == PyExpr::Call && e.args.size() == 1 && e.kwargs.empty() && name_of(e.base[0]) == "torch.device" &&
+        e.args[0].kind == PyExpr::Str && !e.args[0].fstring)
+      return "\"" + e.args[0].text + "\"";
+    const std::string n = name_of(e);
+    static constexpr std::pair<std::string_view, std::string_view> kDtypes[] = {
+        {"float", "float32"},      {"double", "float64"},      {"half", "float16"},
+        {"int", "int32"},          {"long", "int64"},          {"short", "int16"},
+        {"cfloat", "complex64"},   {"cdouble", "complex128"},  {"chalf", "complex32"},
+        {"float32", "float32"},    {"float64", "float64"},     {"float16", "float16"},
+        {"bfloat16", "bfloat16"},  {"int8", "int8"},           {"int16", "int16"},
+        {"int32", "int32"},        {"int64", "int64"},         {"uint8", "uint8"},
+        {"bool", "bool"},          {"complex64", "complex64"}, {"complex128", "complex128"},
+        {"complex32", "complex32"}};
+    if (n.starts_with("torch."))
+      for (auto [alias, real] : kDtypes)
+        if (n.substr(6) == alias) return std::string(real);
+    return std::nullopt;
+  }
+
+  static std::optional<std::string> number(std::string lit) {
+    lit.erase(std::remove(lit.begin(), lit.end(), '_'), lit.end());
+    if (lit.empty() || lit.back() == 'j' || lit.back() == 'J') return std::nullopt;
+    const bool is_float =
+        lit.find_first_of(".eE") != std::string::npos && !(lit.size() > 1 && (lit[1] == 'x' || lit[1] == 'X'));
+    if (is_float) return python_float_repr(std::strtod(lit.c_str(), nullptr));
+    int base = 10;
+    std::string digits = lit;
+    if (lit.size() > 1 && lit[0] == '0' && std::isalpha(static_cast<unsigned char>(lit[1])) != 0) {
+      const char b = static_cast<char>(std::tolower(static_cast<unsigned char>(lit[1])));
+      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 0;
+      digits = lit.substr(2);
+      if (base == 0) return std::nullopt;
+    }
+    unsigned long long v = 0;
+    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+    if (r.ec != std::errc{} || r.ptr != digits.data() + digits.size()) return std::nullopt;
+    return std::to_string(v);
+  }
+
+ private:
+  const InferSchemaRelease& rel_;
+  const Canon& canon_;
+  PyExpr none_ = [] {
+    PyExpr n;
+    n.kind = PyExpr::Name;
+    n.text = "None";
+    return n;
+  }();
+};
+
+Expected<std::string, Diagnostic> fail(Location at, std::string what) {
+  return unexpected(make_error(std::move(at), "infer_schema(func): " + std::move(what)));
+}
+
+}  // namespace
+
+Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const MutatesArgs& mutates,
+                                               const InferSchemaRelease& release, const Canon& canonical) {
+  Inferer inf(release, canonical);
+  std::vector<std::string> params;
+  std::set<std::string> seen;
+  bool kw_only = false;
+  for (std::size_t idx = 0; idx < fn.params.size(); ++idx) {
+    const PyParam& p = fn.params[idx];
+    if (p.kind != PyParam::Positional && p.kind != PyParam::KeywordOnly)
+      return fail(p.at, "We do not support positional-only args, varargs, or varkwargs.");
+    if (p.kind == PyParam::KeywordOnly && !kw_only) {
+      params.emplace_back("*");
+      kw_only = true;
+    }
+    if (!p.has_annotation) return fail(p.at, fmt::format("Parameter {} must have a type annotation.", p.name));
+    if (p.annotation.kind == PyExpr::Str)
+      return fail(p.annotation.at, fmt::format("Parameter {}'s annotation is a string: dispatchtool reads "
+                                               "annotations written as expressions only.",
+                                               p.name));
+    auto type = inf.param_type(p.annotation);
+    if (!type)
+      return fail(p.annotation.at, fmt::format("Parameter {} has unsupported type (not one of "
+                                               "torch.library.infer_schema's SUPPORTED_PARAM_TYPES "
+                                               "in this release).",
+                                               p.name));
+    const bool tensorish = type->starts_with("Tensor");
+    const bool mutated = mutates.unknown
+                             ? tensorish
+                             : std::find(mutates.names.begin(), mutates.names.end(), p.name) != mutates.names.end();
+    if (mutated) {
+      if (!tensorish)
+        return fail(p.at, fmt::format("Parameter {} is in mutable_args but only Tensors or collections of "
+                                      "Tensors can be mutated",
+                                      p.name));
+      *type = fmt::format("Tensor(a{}!){}", idx, type->substr(6));
+    }
+    seen.insert(p.name);
+    if (!p.has_default) {
+      params.push_back(*type + " " + p.name);
+    } else {
+      auto d = inf.default_repr(p.default_value);
+      if (!d)
+        return fail(p.default_value.at, fmt::format("Parameter {} has an unsupported default value type "
+                                                    "(dispatchtool reads literal defaults only).",
+                                                    p.name));
+      params.push_back(fmt::format("{} {}={}", *type, p.name, *d));
+    }
+  }
+  if (!mutates.unknown)
+    for (const std::string& m : mutates.names)
+      if (seen.count(m) == 0)
+        return fail(mutates.at, fmt::format("{{'{}'}} in mutates_args were not found in the custom op's signature. "
+                                            "mutates_args should contain the names of all args that the custom op "
+                                            "mutates, or just the string 'unknown' if you don't know.",
+                                            m));
+  if (!fn.has_return) return fail(fn.at, "No return type annotation was provided. Please add one.");
+  auto ret = inf.return_type(fn.returns);
+  if (!ret)
+    return fail(fn.returns.at,
+                "Return has unsupported type (not one of torch.library.infer_schema's "
+                "SUPPORTED_RETURN_TYPES in this release).");
+  std::string out = "(";
+  for (std::size_t i = 0; i < params.size(); ++i) out += (i ? ", " : "") + params[i];
+  return out + ") -> " + *ret;
+}
+
+}  // namespace dt

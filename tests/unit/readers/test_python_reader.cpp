@@ -1,0 +1,120 @@
+// read_python: torch.library forms into the TOML contract, per release; warnings.
+#include "helpers.hpp"
+#include "readers/python_reader.hpp"
+
+namespace dt::test {
+
+namespace {
+
+Blocks read(std::string_view text, const char* prof = "torch-2.14") {
+  auto b = read_python(profile(prof), "/src/ops.py", text);
+  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
+  return *b;
+}
+
+std::string str(const TomlEntry& e, std::string_view key) {
+  for (const auto& f : e.fields)
+    if (f.key == key) {
+      if (auto* s = std::get_if<std::string>(&f.value)) return *s;
+      if (auto* v = std::get_if<std::vector<std::string>>(&f.value)) {
+        std::string out;
+        for (const auto& x : *v) out += (out.empty() ? "" : ",") + x;
+        return out;
+      }
+      return std::get<bool>(f.value) ? "true" : "false";
+    }
+  return "<none>";
+}
+
+const char* kLib =
+    "import torch\n"
+    "from torch.library import Library, fallthrough_kernel as ft\n"
+    "NS = 'myops'\n"
+    "lib = Library(NS, 'DEF')\n"
+    "lib.define('foo(Tensor x) -> Tensor', tags=torch.Tag.pointwise)\n"
+    "lib.impl('foo', lambda x: x, 'CPU')\n"
+    "lib.impl('foo', ft, 'AutogradCPU')\n"
+    "@torch.library.impl('myops::foo', ['cuda', 'default'])\n"
+    "def foo_cuda(x):\n"
+    "    return x\n";
+
+}  // namespace
+
+TEST_CASE("read_python: a Library, its define/impl, fallthrough_kernel, torch.library.impl (torch 2.14)") {
+  const Blocks b = read(kLib);
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 2);
+  const TomlBlock& lib = b.blocks[0];
+  CHECK(lib.header[0].key == "namespace");
+  CHECK(std::get<std::string>(lib.header[0].value) == "myops");
+  CHECK(lib.header[0].at == Location{"/src/ops.py", 3, 7});  // the constant's value
+  REQUIRE(lib.entries.size() == 3);
+  CHECK(str(lib.entries[0], "schema") == "foo(Tensor x) -> Tensor");
+  CHECK(str(lib.entries[0], "tags") == "pointwise");
+  CHECK(str(lib.entries[0], "debug") == "registered at /src/ops.py:4");
+  CHECK(str(lib.entries[1], "key") == "CPU");
+  CHECK(str(lib.entries[1], "boxed_only") == "true");
+  CHECK(str(lib.entries[2], "fallthrough") == "true");
+  const TomlEntry& cuda = b.blocks[1].entries.at(0);
+  CHECK(str(cuda, "device_types") == "cuda,default");
+  CHECK(str(cuda, "kernel") == "registered at /usr/lib/python3/dist-packages/torch/library.py:940");
+}
+
+TEST_CASE("read_python: torch 2.6's debug strings") {
+  const Blocks b = read(kLib, "torch-2.6");
+  CHECK(str(b.blocks[0].entries[0], "debug") == "registered at /dev/null:488");
+  CHECK(str(b.blocks[1].entries[0], "kernel") == "registered at /dev/null:8");  // the decorator's line
+}
+
+TEST_CASE("read_python: what cannot be read statically is a located warning, the rest is read") {
+  const Blocks b = read(
+      "import torch\nlib = torch.library.Library('m', 'DEF')\n"
+      "def setup():\n    lib.define('a(Tensor x) -> Tensor')\n"
+      "for n in ['b', 'c']:\n    lib.define(n + '(Tensor x) -> Tensor')\n"
+      "lib.define(f'{NAME}(Tensor x) -> Tensor')\n"
+      "torch.library.register_fake('other::op', lambda x: x)\n"
+      "lib.define('d(Tensor x) -> Tensor')\n");
+  REQUIRE(b.warnings.size() == 4);
+  CHECK(b.warnings[0].severity == Severity::Warning);
+  CHECK(b.warnings[0].where == Location{"/src/ops.py", 4, 5});
+  CHECK(b.warnings[1].where.line == 6);
+  CHECK(b.warnings[2].where.line == 7);
+  CHECK(b.warnings[3].message.find("not made by torch.library.custom_op") != std::string::npos);
+  REQUIRE(b.blocks[0].entries.size() == 1);
+  CHECK(str(b.blocks[0].entries[0], "schema") == "d(Tensor x) -> Tensor");
+}
+
+TEST_CASE("read_python: 'if torch.__version__ OP \"X\"' decided with the profile's version; name aliases") {
+  const char* text =
+      "import torch\n"
+      "if torch.__version__ >= '2.10.0':\n"
+      "    wrap = torch.library.custom_op\n"
+      "else:\n"
+      "    def wrap(name, mutates_args):\n"
+      "        return lambda f: f\n"
+      "@wrap('m::f', mutates_args=())\n"
+      "def f(x: torch.Tensor) -> torch.Tensor:\n"
+      "    return x\n";
+  const Blocks b214 = read(text, "torch-2.14");  // 2.14 >= 2.10 as versions (not as strings)
+  CHECK(b214.warnings.empty());
+  REQUIRE(b214.blocks.size() == 1);
+  CHECK(str(b214.blocks[0].entries.at(0), "schema") == "(Tensor x) -> Tensor");
+  const Blocks b26 = read(text, "torch-2.6");  // the else branch: wrap is the user's own
+  CHECK(b26.blocks.empty());
+}
+
+TEST_CASE("read_python: errors") {
+  auto a = read_python(profile("torch-2.14"), "m.py", "x = 'open\n");
+  REQUIRE_FALSE(a.has_value());
+  CHECK(format(a.error()) == "m.py:1:5: error: unterminated string literal\n");
+  auto b = read_python(profile("torch-1.13"), "m.py", "import torch\nlib = torch.library.Library('m', 'DEF')\n");
+  REQUIRE_FALSE(b.has_value());
+  CHECK(format(b.error()).starts_with("m.py:2:7: error: the Python reader knows the debug strings"));
+  auto c =
+      read_python(profile("torch-2.14"), "m.py",
+                  "import torch\n@torch.library.custom_op('m::f', mutates_args=())\ndef f(x: complex) -> None: ...\n");
+  REQUIRE_FALSE(c.has_value());
+  CHECK(format(c.error()).starts_with("m.py:3:10: error: infer_schema(func): Parameter x has unsupported type"));
+}
+
+}  // namespace dt::test

@@ -1,0 +1,76 @@
+// The torch.library forms (python_torch_library.cpp) through read_python:
+// custom_op and the register_* functions, Library.fallback, torch.library.define.
+#include "readers/python_reader.hpp"
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+
+Blocks read(std::string_view text, const char* prof = "torch-2.14") {
+  auto b = read_python(profile(prof), "/src/ops.py", text);
+  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
+  return *b;
+}
+
+std::string str(const TomlEntry& e, std::string_view key) {
+  for (const auto& f : e.fields)
+    if (f.key == key) {
+      if (auto* s = std::get_if<std::string>(&f.value)) return *s;
+      if (auto* v = std::get_if<std::vector<std::string>>(&f.value)) {
+        std::string out;
+        for (const auto& x : *v) out += (out.empty() ? "" : ",") + x;
+        return out;
+      }
+      return std::get<bool>(f.value) ? "true" : "false";
+    }
+  return "<none>";
+}
+
+}  // namespace
+
+TEST_CASE("read_python: custom_op with an inferred schema, register_* in every form") {
+  const Blocks b = read(
+      "import torch\nfrom typing import Optional\n"
+      "@torch.library.custom_op('m::f', mutates_args=['y'], device_types='cpu')\n"
+      "def f(x: torch.Tensor, y: torch.Tensor, n: Optional[int] = None) -> None:\n  pass\n"
+      "@f.register_kernel('cuda')\ndef _(x, y, n=None): pass\n"
+      "@f.register_fake\ndef _(x, y, n=None): pass\n"
+      "torch.library.register_vmap('m::f', lambda *a: a)\n"
+      "torch.library.register_autocast(f, 'cpu', torch.float16)\n");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 1);
+  const TomlEntry& e = b.blocks[0].entries.at(0);
+  CHECK(e.kind == "custom_op");
+  CHECK(str(e, "name") == "m::f");
+  CHECK(str(e, "schema") == "(Tensor x, Tensor(a1!) y, SymInt? n=None) -> ()");
+  CHECK(str(e, "mutates_args") == "y");
+  CHECK(str(e, "device_types") == "cpu");
+  CHECK(str(e, "register_kernel") == "cuda");
+  CHECK(str(e, "register_fake") == "true");
+  CHECK(str(e, "register_vmap") == "true");
+  CHECK(str(e, "register_autocast") == "cpu");
+}
+
+TEST_CASE("read_python: Library.fallback, torch.library.define with and without lib=") {
+  const Blocks b = read(
+      "import torch\nF = torch.library.Library('_', 'IMPL')\n"
+      "F.fallback(torch.library.fallthrough_kernel, 'PrivateUse3')\n"
+      "torch.library.define('m::g', '(Tensor x) -> Tensor', tags=(torch.Tag.pointwise,))\n"
+      "torch.library.define('m::h', '(Tensor x) -> Tensor', lib=F)\n");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 2);
+  const TomlEntry& fb = b.blocks[0].entries.at(0);
+  CHECK(fb.kind == "fallback");
+  CHECK(str(fb, "fallthrough") == "true");
+  CHECK(str(fb, "kernel") == "registered at /src/ops.py:2");
+  const TomlEntry& h = b.blocks[0].entries.at(1);
+  CHECK(str(h, "name") == "m::h");
+  CHECK(str(h, "debug") == "registered at /src/ops.py:2");
+  const TomlEntry& g = b.blocks[1].entries.at(0);
+  CHECK(str(g, "tags") == "pointwise");
+  CHECK(str(g, "debug") == "registered at /usr/lib/python3/dist-packages/torch/library.py:750");
+}
+
+}  // namespace dt::test
