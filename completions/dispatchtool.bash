@@ -41,7 +41,7 @@ __dispatchtool_list() {
 }
 
 # coverage's statuses (--status, --fail-on).
-__dispatchtool_statuses="kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing"
+__dispatchtool_statuses="kernel composite-explicit composite-implicit autograd fallback raising-fallback fallthrough ambiguous missing"
 
 # The operator tags of the profile on the line (or the default's).
 __dispatchtool_tags() {
@@ -132,11 +132,11 @@ _dispatchtool() {
     explain) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
     keys) opts="--profile --max-input-size --names --meanings --format --no-library --help" ;;
     lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --max-input-size --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
+    coverage) opts="--backend --profile --against --namespace --name --max-input-size --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
     html) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
     trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
-    diff) opts="--profile --max-input-size --against --op --format --expand --no-library --color --help" ;;
+    diff) opts="--profile --max-input-size --against --op --keys --format --expand --locations --no-library --color --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -1,7 +1,7 @@
 # fish completion for dispatchtool. Install: copy to ~/.config/fish/completions/
 # (`cmake --install` puts it in share/fish/vendor_completions.d/).
 set -l commands table registrations explain keys lint coverage ops html trace diff
-set -l statuses kernel composite-explicit composite-implicit autograd fallback fallthrough ambiguous missing
+set -l statuses kernel composite-explicit composite-implicit autograd fallback raising-fallback fallthrough ambiguous missing
 
 # A comma-separated list (--keys CPU,Auto): completes the item after the last
 # comma of the current token, keeping what comes before it.
@@ -114,3 +114,8 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l format -
 complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l color -x -a 'auto always never'
 complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l against -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'the new side: same files, this profile'
 complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l expand -d 'one line per key'
+complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l keys -x -d 'only these dispatch keys'
+complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l locations -d 'also list entries that only moved'
+complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l against -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'what changes in this release'
+complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l namespace -x -d 'only operators of this namespace'
+complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l name -x -d 'only operators matching this pattern'
