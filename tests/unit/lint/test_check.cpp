@@ -12,7 +12,8 @@ TEST_CASE("lint check helpers: key names (PrivateUse1 renamed), joins, aliases, 
                                            "schema = \"foo(Tensor x) -> Tensor\"\ndispatch = { AutogradNpu = \"ag\" }\n"
                                            "[[impl]]\nop = \"foo\"\nkernel = \"any\"\n"}});
   const Resolver r(l.registry);
-  const CheckContext c{l.registry, l.registry.profile(), r, l.refusals, l.registry.sorted_operators(), l.source_warnings};
+  const CheckContext c{l.registry, l.registry.profile(), r, l.refusals, l.registry.sorted_operators(),
+                       nullptr, l.source_warnings};
   const Profile& p = c.p;
   CHECK(lint::key_name(c, *p.find("AutogradPrivateUse1")) == "AutogradNpu");
   CHECK(lint::join_keys(c, {*p.find("CPU"), *p.find("PrivateUse1")}) == "CPU, npu");
