@@ -44,7 +44,6 @@ const std::vector<std::string_view>& torchgen_dispatch_keys() {
 namespace {
 
 constexpr std::string_view kCIA = "CompositeImplicitAutograd";
-constexpr std::string_view kCIANested = "CompositeImplicitAutogradNestedTensor";
 constexpr std::string_view kCEA = "CompositeExplicitAutograd";
 constexpr std::string_view kCEANF = "CompositeExplicitAutogradNonFunctional";
 

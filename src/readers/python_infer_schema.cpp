@@ -27,15 +27,28 @@ std::string python_float_repr(double v) {
   if (v != v) return "nan";
   if (v == 1.0 / 0.0) return "inf";
   if (v == -1.0 / 0.0) return "-inf";
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-  std::string s(buf, r.ptr);  // [-]d[.ddd]e[+-]XX (shortest round trip)
+  // fmt's shortest round-trip form ("123.45", "100", "1e+16", "1.5e-07"),
+  // as its digits and the decimal exponent of the first one.
+  std::string s = fmt::format("{}", v);
   const bool neg = s[0] == '-';
   if (neg) s.erase(0, 1);
-  const std::size_t epos = s.find('e');
-  const int exp = std::atoi(s.c_str() + epos + 1);
-  std::string digits = s.substr(0, epos);
-  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+  int exp10 = 0;
+  if (const std::size_t epos = s.find('e'); epos != std::string::npos) {
+    exp10 = std::atoi(s.c_str() + epos + 1);
+    s.resize(epos);
+  }
+  const std::size_t dot = s.find('.');
+  const std::string int_part = dot == std::string::npos ? s : s.substr(0, dot);
+  std::string digits = int_part + (dot == std::string::npos ? "" : s.substr(dot + 1));
+  const std::size_t first = digits.find_first_not_of('0');
+  int exp = 0;
+  if (first == std::string::npos) {
+    digits = "0";
+  } else {
+    exp = exp10 + static_cast<int>(int_part.size()) - 1 - static_cast<int>(first);
+    digits.erase(0, first);
+    while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  }
   std::string out;
   if (exp >= -5 + 1 && exp < 16) {  // Python's repr: fixed for -4 <= exp < 16
     if (exp >= 0) {

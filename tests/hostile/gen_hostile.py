@@ -1380,7 +1380,13 @@ def _order_case(ctx, with_duplicates):
         r = ctx.run(["lint", "--no-config", "--format", "json"] + list(perm))
         if r.rc not in (0, 1):
             return [f"{r.status()}: {shorten(r.stderr[:200])}"]
-        found = json.loads(r.stdout)["findings"]
+        # missing-autograd judges what a call does, the runtime entry, and that
+        # depends on registration order in PyTorch itself: with CIA registered
+        # before CEA, AutogradCPU keeps the CIA kernel (updateDispatchTable_
+        # refreshes only the rows of the key registered on), and a call runs
+        # the decomposition. Its findings may differ between orders; every
+        # other rule's anchors must not.
+        found = [f for f in json.loads(r.stdout)["findings"] if f["rule"] != "missing-autograd"]
         key = tuple(sorted((f["rule"], f.get("operator", ""), f.get("key", ""),
                             os.path.basename(f["location"]["file"]), f["location"]["line"], f["location"]["column"])
                            for f in found))
@@ -1396,7 +1402,8 @@ def _order_case(ctx, with_duplicates):
 @case("lint-order-permutations", "order-dependent lint locations",
       "5 files (composite-conflict, missing-autograd, no-tensor-arguments, impl-without-def across files) in all "
       "120 orders, lint --format json",
-      "the same (rule, operator, key, file, line, column) set for every order")
+      "the same (rule, operator, key, file, line, column) set for every order (but missing-autograd, which "
+      "follows the runtime entries: their staleness depends on the order in PyTorch too)")
 def _(ctx):
     return _order_case(ctx, False)
 
