@@ -105,6 +105,10 @@ RuntimeTables::RuntimeTables(const Resolver& r) : r_(&r), ks_(std::make_unique<K
 RuntimeTables::~RuntimeTables() = default;
 
 const RuntimeTable& RuntimeTables::of(const Operator& op) const {
+  // A bounded cache: lint asks about every operator of the registry (10^5
+  // and more), one after the other; keeping every table would hold them all.
+  // A returned reference stays valid until the next call.
+  if (tables_.size() >= kCached && tables_.find(&op) == tables_.end()) tables_.clear();
   auto& slot = tables_[&op];
   if (!slot) slot = std::make_unique<RuntimeTable>(*r_, *ks_, op);
   return *slot;

@@ -61,6 +61,7 @@ class RuntimeTables {
   ~RuntimeTables();
 
   [[nodiscard]] const KeysetAlgebra& keysets() const { return *ks_; }
+  // The operator's runtime table; valid until the next call of of() or answer().
   [[nodiscard]] const RuntimeTable& of(const Operator& op) const;
   // `key` must be a runtime key (one with a table row).
   [[nodiscard]] KeyAnswer answer(const Operator& op, KeyId key) const;
@@ -68,6 +69,7 @@ class RuntimeTables {
  private:
   const Resolver* r_;
   std::unique_ptr<KeysetAlgebra> ks_;
+  static constexpr std::size_t kCached = 64;  // tables kept (of)
   mutable std::map<const Operator*, std::unique_ptr<RuntimeTable>> tables_;
 };
 
