@@ -37,18 +37,7 @@ FLAGS = ["-std=c++20", "-O0", "-g0", "-fPIC", "-shared", "-w", "-Wno-template-bo
 LIBS = ["-ltorch", "-ltorch_cpu", "-lc10"]
 
 
-def sections(text):
-    out, cur, buf = {}, None, []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("### "):
-            if cur is not None:
-                out[cur] = "".join(buf)
-            cur, buf = line[4:].rstrip("\n"), []
-        elif cur is not None:
-            buf.append(line)
-    if cur is not None:
-        out[cur] = "".join(buf)
-    return out
+from torch_library_oracle import sections  # noqa: E402  ("### NAME" sections of a dump)
 
 
 def compile_ext(src, workdir, torch_version):

@@ -131,18 +131,7 @@ def run(cmd):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-def sections(text):
-    out, cur, buf = {}, None, []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("### "):
-            if cur is not None:
-                out[cur] = "".join(buf)
-            cur, buf = line[4:].rstrip("\n"), []
-        elif cur is not None:
-            buf.append(line)
-    if cur is not None:
-        out[cur] = "".join(buf)
-    return out
+from torch_library_oracle import sections  # noqa: E402  ("### NAME" sections of a dump)
 
 
 def import_file(path, name):
