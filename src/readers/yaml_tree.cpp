@@ -2,7 +2,9 @@
 #include "readers/yaml_tree.hpp"
 
 #include <fmt/format.h>
+#ifndef DT_NO_LIBYAML
 #include <yaml.h>
+#endif
 
 #include <algorithm>
 #include <map>
@@ -10,6 +12,17 @@
 
 namespace dt {
 
+namespace {
+
+bool one_of(std::string_view s, std::initializer_list<std::string_view> options) {
+  for (std::string_view o : options)
+    if (s == o) return true;
+  return false;
+}
+
+}  // namespace
+
+#ifndef DT_NO_LIBYAML
 namespace {
 
 struct ParserGuard {
@@ -25,13 +38,9 @@ struct EventGuard {
   ~EventGuard() { yaml_event_delete(&e); }
 };
 
-bool one_of(std::string_view s, std::initializer_list<std::string_view> options) {
-  for (std::string_view o : options)
-    if (s == o) return true;
-  return false;
-}
 
 }  // namespace
+#endif
 
 const YamlNode* YamlDoc::get(const YamlNode& map, std::string_view k) const {
   if (map.kind != YamlNode::Kind::Mapping) return nullptr;
@@ -54,6 +63,13 @@ std::optional<bool> YamlDoc::as_bool(const YamlNode& n) {
   return std::nullopt;
 }
 
+#ifdef DT_NO_LIBYAML
+// The playground (src/web): libyaml has no WebAssembly build; the page reads TOML only.
+Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view /*text*/, YamlLimits /*limits*/) {
+  return unexpected(make_error(Location{file, 1, 1},
+                               "yaml files are not read in the playground (the command-line tool reads them)"));
+}
+#else
 Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits) {
   YamlDoc doc;
   doc.file_ = file;
@@ -170,5 +186,7 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
       return err(at, fmt::format("yaml has too many nodes, aliases expanded (limit: {})", limits.nodes));
   }
 }
+
+#endif  // DT_NO_LIBYAML
 
 }  // namespace dt
