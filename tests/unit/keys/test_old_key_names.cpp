@@ -9,7 +9,10 @@ namespace dt::test {
 TEST_CASE("old key names: each names a key every built-in profile has, and is no key itself") {
   for (const char* prof : {"torch-1.13", "torch-2.6", "torch-2.14", "torch-main"}) {
     const Profile& p = profile(prof);
-    for (const auto& [old, key] : old_key_names()) {
+    for (const auto& entry : old_key_names()) {
+      // Named copies, not structured bindings: INFO captures them in a lambda (clang 14 refuses bindings there).
+      const auto old = entry.first;
+      const auto key = entry.second;
       INFO(prof << " " << old);
       CHECK_FALSE(p.find(old).has_value());
       CHECK(p.find(key).has_value());
