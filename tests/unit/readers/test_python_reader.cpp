@@ -1,30 +1,12 @@
 // read_python: torch.library forms into the TOML contract, per release; warnings.
-#include "helpers.hpp"
+#include "python_reader_helpers.hpp"
 #include "readers/python_reader.hpp"
 
 namespace dt::test {
 
 namespace {
 
-Blocks read(std::string_view text, const char* prof = "torch-2.14") {
-  auto b = read_python(profile(prof), "/src/ops.py", text);
-  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
-  return *b;
-}
-
-std::string str(const TomlEntry& e, std::string_view key) {
-  for (const auto& f : e.fields)
-    if (f.key == key) {
-      if (auto* s = std::get_if<std::string>(&f.value)) return *s;
-      if (auto* v = std::get_if<std::vector<std::string>>(&f.value)) {
-        std::string out;
-        for (const auto& x : *v) out += (out.empty() ? "" : ",") + x;
-        return out;
-      }
-      return std::get<bool>(f.value) ? "true" : "false";
-    }
-  return "<none>";
-}
+Blocks read(std::string_view text, const char* prof = "torch-2.14") { return read_py(text, prof); }
 
 const char* kLib =
     "import torch\n"
