@@ -62,6 +62,19 @@ struct Run {
   std::string old_text, new_text;
 };
 
+// Appends key `key` (at table index `index`) to the last run when it is the
+// next key and reads the same, else starts a run; `expand`: one run per key.
+void extend_runs(std::vector<Run>& out, const std::string& key, std::size_t index, std::string o, std::string n,
+                 bool expand) {
+  if (!expand && !out.empty() && out.back().last + 1 == index && out.back().old_text == o &&
+      out.back().new_text == n) {
+    out.back().keys.push_back(key);
+    out.back().last = index;
+    return;
+  }
+  out.push_back(Run{{key}, index, std::move(o), std::move(n)});
+}
+
 // Adjacent keys whose old and new entries read the same (ignoring the key in
 // "via") form one run. A key's own kernel ("[kernel]") names the key, so two
 // keys with direct kernels never merge, as in `table`.
@@ -78,13 +91,7 @@ std::vector<Run> runs_of(const OpDiff& d, const std::vector<KeyChange>& changes,
     if (!k.old_entry.key_exists || !k.new_entry.key_exists) continue;  // listed by name (keys_only)
     if (fallback_only(d, k)) continue;
     std::string o = cell(k.old_entry, k.key), n = cell(k.new_entry, k.key);
-    if (!expand && !out.empty() && out.back().last + 1 == k.index && out.back().old_text == o &&
-        out.back().new_text == n) {
-      out.back().keys.push_back(k.key);
-      out.back().last = k.index;
-      continue;
-    }
-    out.push_back(Run{{k.key}, k.index, std::move(o), std::move(n)});
+    extend_runs(out, k.key, k.index, std::move(o), std::move(n), expand);
   }
   return out;
 }
@@ -116,13 +123,7 @@ std::vector<Run> moved_runs(const OpDiff& d, bool expand) {
   std::vector<Run> out;
   for (const auto& k : d.moved) {
     std::string o = printable(k.old_entry.kernel), n = printable(k.new_entry.kernel);
-    if (!expand && !out.empty() && out.back().last + 1 == k.index && out.back().old_text == o &&
-        out.back().new_text == n) {
-      out.back().keys.push_back(k.key);
-      out.back().last = k.index;
-      continue;
-    }
-    out.push_back(Run{{k.key}, k.index, std::move(o), std::move(n)});
+    extend_runs(out, k.key, k.index, std::move(o), std::move(n), expand);
   }
   return out;
 }
