@@ -37,7 +37,7 @@ FLAGS = ["-std=c++20", "-O0", "-g0", "-fPIC", "-shared", "-w", "-Wno-template-bo
 LIBS = ["-ltorch", "-ltorch_cpu", "-lc10"]
 
 
-from torch_library_oracle import sections  # noqa: E402  ("### NAME" sections of a dump)
+from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
 
 
 def compile_ext(src, workdir, torch_version):
@@ -83,16 +83,8 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # noqa: BLE001
-        print("cpp_reader_oracle: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s"
-              % (e, args.profile), file=sys.stderr)
-        return 1
-    want = args.profile.replace("torch-", "")
-    if not torch.__version__.startswith(want + "."):
-        print("cpp_reader_oracle: FAIL: torch %s is not the release of profile %s" % (torch.__version__, args.profile),
-              file=sys.stderr)
+    torch = require_torch("cpp_reader_oracle", args.profile)
+    if torch is None:
         return 1
     os.makedirs(args.workdir, exist_ok=True)
     t0 = time.time()

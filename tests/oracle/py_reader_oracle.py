@@ -131,7 +131,7 @@ def run(cmd):
     return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
 
 
-from torch_library_oracle import sections  # noqa: E402  ("### NAME" sections of a dump)
+from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
 
 
 def import_file(path, name):
@@ -151,17 +151,10 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # noqa: BLE001
-        print("py_reader_oracle: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s"
-              % (e, args.profile), file=sys.stderr)
+    torch = require_torch("py_reader_oracle", args.profile)
+    if torch is None:
         return 1
     want = args.profile.replace("torch-", "")
-    if not torch.__version__.startswith(want + "."):
-        print("py_reader_oracle: FAIL: torch %s is not the release of profile %s" % (torch.__version__, args.profile),
-              file=sys.stderr)
-        return 1
     t214 = tuple(int(x) for x in want.split(".")[:2]) >= (2, 14)
     t0 = time.time()
     work = os.path.abspath(args.workdir)

@@ -326,6 +326,22 @@ def table_dbg(o, op, key):
     return "<no %s row>" % key
 
 
+
+def require_torch(prog, profile):
+    """The torch module when it is the release of `profile` ("torch-2.14"), else
+    None after a FAIL line: an oracle that cannot reach its torch fails."""
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001
+        print("%s: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s" % (prog, e, profile),
+              file=sys.stderr)
+        return None
+    if not torch.__version__.startswith(profile.replace("torch-", "") + "."):
+        print("%s: FAIL: torch %s is not the release of profile %s" % (prog, torch.__version__, profile),
+              file=sys.stderr)
+        return None
+    return torch
+
 def sections(text):
     out, cur, buf = {}, None, []
     for line in text.splitlines(keepends=True):
@@ -352,16 +368,8 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
-    try:
-        import torch
-    except Exception as e:  # noqa: BLE001
-        print("torch_library_oracle: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s"
-              % (e, args.profile), file=sys.stderr)
-        return 1
-    want = args.profile.replace("torch-", "")
-    if not torch.__version__.startswith(want + "."):
-        print("torch_library_oracle: FAIL: torch %s is not the release of profile %s"
-              % (torch.__version__, args.profile), file=sys.stderr)
+    torch = require_torch("torch_library_oracle", args.profile)
+    if torch is None:
         return 1
     t0 = time.time()
     o = Oracle(torch)
