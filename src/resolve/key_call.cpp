@@ -101,7 +101,8 @@ bool may_be_stale(const Registry& reg, const Operator& op) {
   return false;
 }
 
-RuntimeTables::RuntimeTables(const Resolver& r) : r_(&r), ks_(std::make_unique<KeysetAlgebra>(r.profile())) {}
+RuntimeTables::RuntimeTables(const Resolver& r)
+    : r_(&r), ks_(std::make_unique<KeysetAlgebra>(r.profile())), start_(runtime_start(r, *ks_)) {}
 RuntimeTables::~RuntimeTables() = default;
 
 const RuntimeTable& RuntimeTables::of(const Operator& op) const {
@@ -110,7 +111,7 @@ const RuntimeTable& RuntimeTables::of(const Operator& op) const {
   // A returned reference stays valid until the next call.
   if (tables_.size() >= kCached && tables_.find(&op) == tables_.end()) tables_.clear();
   auto& slot = tables_[&op];
-  if (!slot) slot = std::make_unique<RuntimeTable>(*r_, *ks_, op);
+  if (!slot) slot = std::make_unique<RuntimeTable>(*r_, *ks_, op, start_);
   return *slot;
 }
 

@@ -69,6 +69,7 @@ class RuntimeTables {
  private:
   const Resolver* r_;
   std::unique_ptr<KeysetAlgebra> ks_;
+  std::shared_ptr<const RuntimeStart> start_;  // what every table starts from (runtime_table.hpp)
   static constexpr std::size_t kCached = 64;  // tables kept (of)
   mutable std::map<const Operator*, std::unique_ptr<RuntimeTable>> tables_;
 };

@@ -36,19 +36,30 @@ std::tuple<int, std::string_view> function_of(const Entry& e) {
 
 bool same_function(const Entry& a, const Entry& b) { return function_of(a) == function_of(b); }
 
-RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Operator& op)
-    : r_(&r), ks_(&ks), op_(&op) {
+std::shared_ptr<const RuntimeStart> runtime_start(const Resolver& r, const KeysetAlgebra& ks) {
+  const Profile& p = r.profile();
+  auto start = std::make_shared<RuntimeStart>();
+  start->core.reserve(p.fallbacks().size());
+  for (const auto& f : p.fallbacks())
+    start->core.push_back(Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0, false, {}});
+  const Operator none;
+  RuntimeTable blank(RuntimeTable::Blank{}, r, ks, none, start);
+  blank.construct();
+  start->blank = std::move(blank.table_);
+  start->global = blank.global_;
+  start->per_backend_masks = std::move(blank.per_backend_masks_);
+  return start;
+}
+
+RuntimeTable::RuntimeTable(Blank, const Resolver& r, const KeysetAlgebra& ks, const Operator& op,
+                           std::shared_ptr<const RuntimeStart> start)
+    : r_(&r), ks_(&ks), op_(&op), start_(std::move(start)) {
   const Registry& reg = r.registry();
   const Profile& p = reg.profile();
   user_start_ = reg.library() != nullptr ? reg.library()->kernel_count() : 0;
   const std::size_t n = p.runtime_keys().size();
-  // PyTorch's own backend fallbacks, as at start-up.
-  core_.reserve(p.fallbacks().size());
   fallbacks_.assign(n, nullptr);
-  for (const auto& f : p.fallbacks()) {
-    core_.push_back(Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0, false, {}});
-    fallbacks_[static_cast<std::size_t>(p.key(f.key).slot)] = &core_.back();
-  }
+  for (const Fallback& f : start_->core) fallbacks_[static_cast<std::size_t>(p.key(f.key).slot)] = &f;
   // The operator as PyTorch registers it (nothing for an operator of the inputs).
   partial_.name = op.name;
   for (const auto& kk : op.kernels) {
@@ -59,16 +70,37 @@ RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Ope
     for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) mine.kernels.push_newest(**it);
     if (!mine.kernels.empty()) partial_.kernels.push_back(std::move(mine));
   }
-  table_.assign(n, Entry{});
-  global_ = ks.full();
-  per_backend_masks_.assign(p.backends().size(), ks.full());
   view_.fallbacks = &fallbacks_;
   r.prepare(partial_, view_);
-  // OperatorEntry's constructor: updateDispatchTableFull_.
+}
+
+void RuntimeTable::construct() {
+  const RuntimeStart& start = *start_;
+  const Profile& p = r_->profile();
+  const std::size_t n = p.runtime_keys().size();
+  if (partial_.kernels.empty() && start.blank.size() == n) {
+    // No kernel of PyTorch's: every such operator starts alike.
+    table_ = start.blank;
+    global_ = start.global;
+    per_backend_masks_ = start.per_backend_masks;
+    return;
+  }
+  table_.assign(n, Entry{});
+  global_ = ks_->full();
+  per_backend_masks_.assign(p.backends().size(), ks_->full());
   refresh(0);
   for (std::size_t slot = 1; slot < n; ++slot) update(p.runtime_keys()[slot]);
+}
+
+RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Operator& op,
+                           std::shared_ptr<const RuntimeStart> start)
+    : RuntimeTable(Blank{}, r, ks, op, start ? std::move(start) : runtime_start(r, ks)) {
+  construct();
   replay();
+  per_backend_required_ = std::adjacent_find(per_backend_masks_.begin(), per_backend_masks_.end(),
+                                             std::not_equal_to<>()) != per_backend_masks_.end();
   r.compute_table(op, fresh_);
+  const std::size_t n = table_.size();
   for (std::size_t slot = 0; slot < n; ++slot)
     if (!same_entry(table_[slot], fresh_[slot]))
       stale_.push_back(
@@ -144,10 +176,9 @@ void RuntimeTable::set_fallthrough(KeyId key, bool fallthrough) {
   const KeyInfo& info = r_->profile().key(key);
   auto apply = [&](KeySet& mask) { mask = fallthrough ? ks_->minus(mask, info.bits) : (mask | info.bits); };
   apply(global_);
+  // (Whether the per-backend masks differ is decided once the replay is done.)
   if (info.kind == KeyKind::PerBackend) {
     apply(per_backend_masks_[static_cast<std::size_t>(info.backend)]);
-    per_backend_required_ = std::adjacent_find(per_backend_masks_.begin(), per_backend_masks_.end(),
-                                               std::not_equal_to<>()) != per_backend_masks_.end();
   } else {
     for (KeySet& m : per_backend_masks_) apply(m);
   }

@@ -11,6 +11,7 @@
 // operator the inputs define starts empty (every row its fallback or missing).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,10 +27,24 @@ struct StaleRow {
   bool visible = false;  // checkInvariants sees it (different function pointers)
 };
 
+// What every runtime table of one registry starts from, made once and shared
+// (lint asks for the tables of 10^5 and more operators): PyTorch's backend
+// fallbacks as at start-up, and the table of an operator without PyTorch's
+// kernels after OperatorEntry's constructor (every row its fallback or missing).
+struct RuntimeStart {
+  std::vector<Fallback> core;
+  std::vector<Entry> blank;  // entries point into `core`
+  KeySet global = 0;
+  std::vector<KeySet> per_backend_masks;
+};
+
 class RuntimeTable {
  public:
   // Replays the registrations of `op` (which must belong to r's registry).
-  RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Operator& op);
+  // `start`: runtime_start(r, ks), shared by the tables of one registry (null:
+  // made for this table).
+  RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Operator& op,
+               std::shared_ptr<const RuntimeStart> start = nullptr);
   RuntimeTable(const RuntimeTable&) = delete;
   RuntimeTable& operator=(const RuntimeTable&) = delete;
   RuntimeTable(RuntimeTable&&) = default;
@@ -60,13 +75,18 @@ class RuntimeTable {
   void update(KeyId key);  // OperatorEntry::updateDispatchTable_ for a registration on `key`
   void set_fallthrough(KeyId key, bool fallthrough);
   void replay();
+  friend std::shared_ptr<const RuntimeStart> runtime_start(const Resolver& r, const KeysetAlgebra& ks);
+  struct Blank {};
+  RuntimeTable(Blank, const Resolver& r, const KeysetAlgebra& ks, const Operator& op,
+               std::shared_ptr<const RuntimeStart> start);
+  void construct();  // OperatorEntry's constructor: updateDispatchTableFull_
 
   const Resolver* r_;
   const KeysetAlgebra* ks_;
   const Operator* op_;
   std::uint32_t user_start_ = 0;            // seq of the inputs' first registration
   Operator partial_;                        // the operator as registered so far
-  std::vector<Fallback> core_;              // PyTorch's fallbacks (entries of the replay point here)
+  std::shared_ptr<const RuntimeStart> start_;  // PyTorch's fallbacks (entries of the replay point here)
   std::vector<const Fallback*> fallbacks_;  // by slot, as registered so far
   Resolver::OpView view_;
   std::vector<Entry> table_, fresh_;
@@ -76,6 +96,8 @@ class RuntimeTable {
   std::vector<StaleRow> stale_;
   std::size_t replayed_ = 0;
 };
+
+std::shared_ptr<const RuntimeStart> runtime_start(const Resolver& r, const KeysetAlgebra& ks);
 
 // How checkInvariants compares two entries: by function pointer. Kernels of
 // one name are one function; every boxed-only kernel (a Python kernel) shares
