@@ -41,6 +41,8 @@ TREES = {
         ["aten/src/ATen/native/"]),
     # torchvision 0.27.0 (Debian sid's pytorch-vision, python3-torchvision 0.27.0-3
     # built against python3-torch 2.14.1): its C++ operators and build files.
+    # Pinned as issue 18 gives it; not verified yet: deb.debian.org answered 404 for
+    # this file (and for pytorch-vision_0.27.0-3.dsc) on 2026-11-25, and no test uses it.
     "torchvision-0.27.0": (
         DEBIAN + "pytorch-vision/pytorch-vision_0.27.0.orig.tar.gz",
         "04c588d80e63903e1e4444db8a1c32dc56e4080ed48782555e1d00752d6edb17", 14456122,
@@ -129,7 +131,7 @@ def main(argv):
             print(f"{name}\t{url}\tsha256 {sha256}\t{size} bytes\t{' '.join(subtrees)}")
         return 0
     if not argv or any(a.startswith("-") for a in argv):
-        print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+        print("usage:\n" + __doc__.strip().split("\n\n")[2], file=sys.stderr)
         return 2
     try:
         for name in argv:
