@@ -72,7 +72,7 @@ TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
         "PrivateUse2: fallthrough registered at ops.cpp:18 [backend fallback]\n");
 }
 
-TEST_CASE("read_cpp: a SymInt return keeps the unboxed entry point; std::array<bool, N> is bool[]") {
+TEST_CASE("read_cpp: a SymInt return keeps the unboxed entry point, std::array<bool, N> is bool[]") {
   // As in PyTorch 2.6's test/cpp_extensions/open_registration_extension.cpp, loaded into torch 2.14
   // (realworld oracle): only a SymInt argument makes a kernel boxed-only.
   const std::string src =
