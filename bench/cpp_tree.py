@@ -1,8 +1,8 @@
 """The C++ reader's throughput over a large real tree (bench/run.py --cpp):
 every .cpp below aten/src/ATen/native of Debian's PyTorch 2.6.0 source
 tarball (pytorch_2.6.0+dfsg.orig.tar.xz, downloaded once from
-deb.debian.org into DT_BENCH_CACHE, default /var/cache/dispatchtool/sources;
-never into the repository), read in memory by build/bench/dispatchtool_cpp_scan
+deb.debian.org by tests/realworld/sources.py into DT_SOURCES_CACHE, default
+/var/cache/dispatchtool/sources, sha256-checked; never into the repository), read in memory by build/bench/dispatchtool_cpp_scan
 (scanner + reader, no I/O, best of RUNS), and the same files through
 `dispatchtool import` (whole process, files read from disk). Target: >= 50 MB/s.
 Also what the reader found there: files with library blocks, blocks,
@@ -10,29 +10,21 @@ entries, warnings, refused files."""
 import json
 import os
 import subprocess
-import tarfile
+import sys
 import time
-import urllib.request
 
-URL = "http://deb.debian.org/debian/pool/main/p/pytorch/pytorch_2.6.0+dfsg.orig.tar.xz"
-SUBDIR = "aten/src/ATen/native/"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "realworld"))
+import sources  # noqa: E402  (the shared download + sha256 check + extraction)
 
 
-def aten_native(cache):
+def aten_native():
     """The .cpp files of aten/src/ATen/native (recursively), extracted once."""
-    os.makedirs(cache, exist_ok=True)
-    tarball = os.path.join(cache, os.path.basename(URL))
-    if not os.path.exists(tarball):
-        print(f"downloading {URL} into {cache}")
-        urllib.request.urlretrieve(URL, tarball + ".part")
-        os.replace(tarball + ".part", tarball)
-    root = os.path.join(cache, "pytorch-2.6.0-aten-native")
-    if not os.path.isdir(root):
-        with tarfile.open(tarball) as t:
-            members = [m for m in t.getmembers()
-                       if m.isfile() and SUBDIR in m.name and m.name.endswith(".cpp")]
-            t.extractall(root + ".tmp", members=members, filter="data")
-        os.replace(root + ".tmp", root)
+    if "DT_BENCH_CACHE" in os.environ:  # the older name of DT_SOURCES_CACHE
+        os.environ.setdefault("DT_SOURCES_CACHE", os.environ["DT_BENCH_CACHE"])
+    try:
+        root = sources.tree("pytorch-2.6.0-aten-native")
+    except sources.Unavailable as e:
+        raise SystemExit(f"bench: {e}")
     files = []
     for d, _, names in os.walk(root):
         files += [os.path.join(d, n) for n in names if n.endswith(".cpp")]
@@ -40,8 +32,7 @@ def aten_native(cache):
 
 
 def cpp_tree(build, runs):
-    cache = os.environ.get("DT_BENCH_CACHE", "/var/cache/dispatchtool/sources")
-    files = aten_native(cache)
+    files = aten_native()
     scan = os.path.join(build, "bench", "dispatchtool_cpp_scan")
     out = json.loads(subprocess.run([scan, str(runs)] + files, check=True, stdout=subprocess.PIPE).stdout)
     mbs = out["bytes"] / out["cpu_seconds"] / 1e6

@@ -492,7 +492,7 @@ class Reader {
       std::string why;
       k.signature = infer_signature(t_, decl->rb, decl->re, decl->pb, decl->pe, why);
       k.unknown = why;
-      k.symint = k.signature && k.signature->find("SymInt") != std::string::npos;
+      k.symint = k.signature && has_symint_argument(*k.signature);
       return k;
     }
     k.unknown = "a kernel expression dispatchtool does not read";
@@ -554,7 +554,7 @@ class Reader {
         auto sig = infer_signature(t_, po + 1, po + 1, po + 1, pc, why);  // parameters only
         if (sig) {
           out.signature = sig->substr(0, sig->rfind("-> ") + 3) + "()";
-          out.symint = out.signature->find("SymInt") != std::string::npos;
+          out.symint = has_symint_argument(*out.signature);
         }
         out.unknown = why;
         return out;
@@ -568,7 +568,7 @@ class Reader {
     std::string why;
     k.signature = infer_signature(t_, rb, re, po + 1, pc, why);
     k.unknown = why;
-    k.symint = k.signature && k.signature->find("SymInt") != std::string::npos;
+    k.symint = k.signature && has_symint_argument(*k.signature);
     return k;
   }
 

@@ -66,6 +66,16 @@ std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
     if (!s || s->ends_with('?')) return std::nullopt;
     return *s + "?";
   }
+  // std::array<T, N>: a list of T (getTypePtr_<std::array<T, N>>: the size is not part of the type).
+  if (auto in = inner("array")) {
+    const std::size_t comma = in->rfind(',');
+    if (comma == std::string_view::npos || comma + 1 == in->size()) return std::nullopt;
+    for (char c : in->substr(comma + 1))
+      if (c < '0' || c > '9') return std::nullopt;
+    auto s = schema_of(in->substr(0, comma), depth + 1);
+    if (!s || s->ends_with("]") || s->ends_with("?")) return std::nullopt;
+    return *s + "[]";
+  }
   for (std::string_view list : {"ArrayRef", "vector", "List"}) {
     if (auto in = inner(list)) {
       auto s = schema_of(*in, depth + 1);
@@ -211,6 +221,10 @@ std::unordered_map<std::string_view, CppFunctionDecl> index_functions(const std:
     if (toks[i].kind == CppToken::Kind::Ident && toks[i + 1].is("(") && out.count(toks[i].text) == 0)
       if (auto d = decl_at(toks, close, i)) out.emplace(toks[i].text, *d);
   return out;
+}
+
+bool has_symint_argument(std::string_view signature) {
+  return signature.substr(0, signature.find(" -> ")).find("SymInt") != std::string_view::npos;
 }
 
 }  // namespace dt

@@ -30,6 +30,12 @@ std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, st
 std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
                                            std::size_t pb, std::size_t pe, std::string& why);
 
+// Whether an inferred signature has a SymInt argument (fn_has_symint in
+// c10/core/boxing/KernelFunction_impl.h looks at the parameters only): c10
+// then keeps no plain unboxed entry point, and _dispatch_dump prints
+// "[ boxed ]"; a SymInt return keeps "[ boxed unboxed ]".
+bool has_symint_argument(std::string_view signature);
+
 // Where function `name` (its last component) is declared or defined at
 // namespace scope: the return type's and the parameters' token ranges.
 struct CppFunctionDecl {

@@ -19,8 +19,14 @@ Input files are written to a fresh directory, the tool runs there, and stdout,
 stderr and the exit status must match exactly (an omitted stdout/stderr
 section means "empty"). `@ROOT@` in args stands for the repository root, so
 cases can use the shipped examples; in the tool's output the root is written
-back as `@ROOT@`, so expectations do not depend on where the checkout lives. `--update` rewrites the expected sections from the
-tool's output (review the diff before committing!).
+back as `@ROOT@`, so expectations do not depend on where the checkout lives.
+`sources: NAME` runs the tool in a real-world source tree instead
+(tests/realworld/sources.py NAME: downloaded from Debian and extracted into a
+cache outside the checkout; the case fails when it cannot be had), so that
+the case's relative paths, and the tool's "registered at" lines, are the
+tree's own; the tree's directory is written back as `@SOURCES@`. `--update`
+rewrites the expected sections from the tool's output (review the diff
+before committing!).
 """
 import argparse
 import difflib
@@ -62,6 +68,15 @@ def main():
     files = [(n[len("file: "):], body) for n, body in sections if n.startswith("file: ")]
     expected = {n: body for n, body in sections if not n.startswith("file: ")}
     stdin = expected.pop("stdin", None)
+    cwd = None
+    if "sources" in meta:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "realworld"))
+        import sources
+        try:
+            cwd = sources.tree(meta["sources"])
+        except sources.Unavailable as e:
+            print(f"FAIL: {e}")
+            return 1
     with tempfile.TemporaryDirectory() as d:
         for name, body in files:
             p = os.path.join(d, name)
@@ -73,9 +88,9 @@ def main():
         env.update(dict(kv.split("=", 1) for kv in shlex.split(meta.get("env", ""))))
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         args = [x.replace("@ROOT@", root) for x in shlex.split(meta["args"])]
-        proc = subprocess.run([a.tool] + args, cwd=d, capture_output=True,
+        proc = subprocess.run([a.tool] + args, cwd=cwd or d, capture_output=True,
                               input=(stdin or "").encode(), env=env, timeout=120)
-    got = {name: data.decode().replace(root, "@ROOT@")
+    got = {name: data.decode().replace(cwd or "@SOURCES@", "@SOURCES@").replace(root, "@ROOT@")
            for name, data in (("stdout", proc.stdout), ("stderr", proc.stderr))}
     status = int(meta.get("status", "0"))
     if a.update:

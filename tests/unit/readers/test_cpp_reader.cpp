@@ -72,6 +72,20 @@ TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
         "PrivateUse2: fallthrough registered at ops.cpp:18 [backend fallback]\n");
 }
 
+TEST_CASE("read_cpp: a SymInt return keeps the unboxed entry point, std::array<bool, N> is bool[]") {
+  // As in PyTorch 2.6's test/cpp_extensions/open_registration_extension.cpp, loaded into torch 2.14
+  // (realworld oracle): only a SymInt argument makes a kernel boxed-only.
+  const std::string src =
+      "std::tuple<at::Tensor, c10::SymInt> f(const at::Tensor& x, std::array<bool,2> mask) { return {}; }\n"  // 1
+      "TORCH_LIBRARY(t, m) { m.def(\"f(Tensor x, bool[2] mask) -> (Tensor, SymInt)\"); }\n"                  // 2
+      "TORCH_LIBRARY_IMPL(t, CPU, m) { m.impl(\"f\", &f); }\n";                                              // 3
+  auto r = load_files("torch-2.14", {{"ops.cpp", src}}, OnRefusal::Fail);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
+  CHECK(r->source_warnings.empty());
+  CHECK(rows(raw_registrations(*r, "t::f"), {"CPU"}) ==
+        "CPU: registered at ops.cpp:3 :: (Tensor _0, bool[] _1) -> (Tensor _0, SymInt _1) [ boxed unboxed ]\n");
+}
+
 TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
   const Blocks b = read(
       "TORCH_LIBRARY_FRAGMENT(t, m) {\n"

@@ -54,6 +54,11 @@ TEST_CASE("cpp_schema_type: the types kernels use") {
   CHECK(type("std::vector<at::Tensor>") == "Tensor[]");
   CHECK(type("c10::List<std::optional<at::Tensor>>") == "Tensor?[]");
   CHECK(type("at::ScalarType") == "ScalarType");
+  // std::array<bool, N> (open_registration_extension.cpp's grad_input_mask): bool[], as c10 infers it.
+  CHECK(type("std::array<bool,4>") == "bool[]");
+  CHECK(type("std::array<bool, 3>") == "bool[]");
+  CHECK_FALSE(type("std::array<bool, N>").has_value());
+  CHECK_FALSE(type("std::array<std::optional<bool>, 2>").has_value());
   // Not a kernel type, or not certain: unknown, never a guess.
   CHECK_FALSE(type("int").has_value());
   CHECK_FALSE(type("float").has_value());
@@ -78,4 +83,12 @@ TEST_CASE("infer_signature: parameters _0.., returns, tuples, void") {
   CHECK(sig("void g() { f(x); }", "f") == "(not found)");  // a call is not a declaration
 }
 
+TEST_CASE("has_symint_argument: SymInt parameters only (a SymInt return keeps the unboxed entry point)") {
+  CHECK(has_symint_argument("(Tensor _0, SymInt _1) -> Tensor _0"));
+  CHECK(has_symint_argument("(SymInt[] _0) -> ()"));
+  CHECK_FALSE(has_symint_argument("(Tensor _0, int _1) -> (Tensor _0, SymInt _1)"));
+  CHECK_FALSE(has_symint_argument("(Tensor _0) -> Tensor _0"));
+}
+
 }  // namespace dt::test
+
