@@ -281,11 +281,6 @@ Diagnostic warning_at(Location at, std::string msg) {
   return d;
 }
 
-struct Reg {
-  std::uint8_t key;  // index in kTorchgenKeys
-  Location at;
-};
-
 // native_function_generation.py add_generated_native_functions: which of
 // the autogen names torchgen generates (with a CompositeExplicitAutograd
 // kernel each), per function. Functions group by signature; a group of
@@ -414,28 +409,31 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   auto wanted = [&](std::string_view key) {
     return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
   };
-  std::vector<std::vector<Reg>> regs(fns.size());
-  for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key) {
-    if (!wanted(kTorchgenKeys[key]) || !profile.find(kTorchgenKeys[key])) continue;
-    for (std::size_t i = 0; i < fns.size(); ++i) {
-      const Fn& f = fns[i];
-      auto add = [&](const Location& at) { regs[i].push_back(Reg{static_cast<std::uint8_t>(key), at}); };
+  // The keys registrations are generated for (wanted, and in the profile).
+  std::uint32_t enabled = 0;
+  for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key)
+    if (wanted(kTorchgenKeys[key]) && profile.find(kTorchgenKeys[key])) enabled |= bit(key);
+  // Function i's registrations, key by key in torchgen's order: where each is.
+  auto registrations = [&](std::size_t i, auto&& add) {
+    const Fn& f = fns[i];
+    for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key) {
+      if ((enabled & bit(key)) == 0) continue;
       if (key == kBackendSelecti) {
-        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(f.func_at);
+        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(key, f.func_at);
         continue;
       }
       if (group_of[i] != SIZE_MAX) {
         const Fn& o = fns[group_of[i]];
-        if (key == kMetai) { add(f.func_at); continue; }
-        if (key == kCEANFi) { if (f.s.kind != SchemaKind::Out) add(f.func_at); continue; }
-        if (o.has(key) && structured_key(key)) { add(o.where(key)); continue; }
+        if (key == kMetai) { add(key, f.func_at); continue; }
+        if (key == kCEANFi) { if (f.s.kind != SchemaKind::Out) add(key, f.func_at); continue; }
+        if (o.has(key) && structured_key(key)) { add(key, o.where(key)); continue; }
       }
       if (f.manual) continue;
-      if (f.has(key)) add(f.where(key));
+      if (f.has(key)) add(key, f.where(key));
       else if (key == kMetai && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
-        add(f.func_at);
+        add(key, f.func_at);
     }
-  }
+  };
   TomlBlock block;
   block.at = doc->where(root);
   block.add("namespace", "aten", block.at);
@@ -447,9 +445,7 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   auto debug = [&](const Location& at) {
     return options.debug_file.empty() ? std::string{} : fmt::format("registered at {}:{}", options.debug_file, at.line);
   };
-  std::size_t entries = 0;
-  for (std::size_t i = 0; i < fns.size(); ++i) entries += 1 + regs[i].size() + generated[i].size();
-  block.entries.reserve(entries);
+  block.entries.reserve(fns.size() * 4);  // 2.14's native_functions.yaml: 3.5 per function
   for (std::size_t i = 0; i < fns.size(); ++i) {
     const Fn& f = fns[i];
     if (options.keys.empty() && (options.define_aten || f.s.ns != "aten")) {
@@ -460,14 +456,13 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
       block.entries.push_back(std::move(d));
     }
     const std::string op = f.s.qualified();
-    for (const Reg& r : regs[i]) {
-      TomlEntry e{"impl", {}, r.at, {}};
+    registrations(i, [&](std::size_t key, const Location& at) {
+      TomlEntry& e = block.entries.emplace_back(TomlEntry{"impl", {}, at, {}});
       e.fields.reserve(3);
       e.add("op", op, f.func_at);
-      e.add("key", std::string(kTorchgenKeys[r.key]), r.at);
-      e.add("kernel", debug(r.at), r.at);
-      block.entries.push_back(std::move(e));
-    }
+      e.add("key", std::string(kTorchgenKeys[key]), at);
+      e.add("kernel", debug(at), at);
+    });
     // native_function_generation.py: each operator autogen names gets a
     // CompositeExplicitAutograd kernel; its schema torchgen derives from this
     // one's, which dispatchtool does not: defined only where the library has it.
