@@ -115,7 +115,7 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
   };
   std::vector<Open> stack;
   // The children of the open collections, innermost last; a collection's
-  // move to the arena when it ends.
+  // children move to the arena when it ends.
   std::vector<std::uint32_t> pending;
   doc.nodes_.reserve(std::min({text.size() / 16 + 1, std::size_t{1} << 18, limits.nodes + 1}));
   bool have_root = false;

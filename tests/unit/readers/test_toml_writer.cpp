@@ -84,7 +84,7 @@ TEST_CASE("render_toml: without the SourceMap, the same text") {
   CHECK_FALSE(with.map.empty());
 }
 
-TEST_CASE("render_toml: a note and a title with newlines stay on their comment line; unknown locations") {
+TEST_CASE("render_toml: a note and a title with newlines stay on their comment line, unknown locations as (generated)") {
   TomlBlock b;
   b.note = "two\nlines";
   TomlEntry e;
