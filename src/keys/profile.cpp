@@ -63,15 +63,6 @@ bool Profile::in_alias(KeyId k, AliasRule alias) const {
   return false;
 }
 
-std::vector<KeyId> Profile::alias_members(KeyId alias) const {
-  std::vector<KeyId> out;
-  for (KeyId k : runtime_) {
-    if (k == kUndefined) continue;
-    if (keys_[alias].kind == KeyKind::Alias ? in_alias(k, keys_[alias].alias) : k == alias) out.push_back(k);
-  }
-  return out;
-}
-
 KeySet Profile::backend_keyset_from_autograd(KeyId k) const {
   if (k == autograd_other_) return autogradother_backends_;
   if (k == autograd_nested_) return keys_[nested_tensor_].bits | all_backends_;

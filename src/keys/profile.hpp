@@ -160,8 +160,9 @@ class Profile {
 
   // isIncludedInAlias(k, alias) for a runtime key k (spec B.2).
   [[nodiscard]] bool in_alias(KeyId k, AliasRule alias) const;
-  // getRuntimeDispatchKeySet(alias) expanded to runtime keys in table order.
-  [[nodiscard]] std::vector<KeyId> alias_members(KeyId alias) const;
+  // getRuntimeDispatchKeySet(alias) expanded to runtime keys in table order
+  // (a runtime key: itself; a building block: none). Computed once, when built.
+  [[nodiscard]] const std::vector<KeyId>& alias_members(KeyId alias) const { return members_[alias]; }
   // getBackendKeySetFromAutograd(k) (spec B.3).
   [[nodiscard]] KeySet backend_keyset_from_autograd(KeyId k) const;
   // getAutogradKeyFromBackend(backend of k) (spec B.4).
@@ -230,6 +231,7 @@ class Profile {
   std::vector<std::string> backends_;
   std::vector<KeyInfo> keys_;
   std::vector<KeyId> runtime_;
+  std::vector<std::vector<KeyId>> members_;  // alias_members, by key
   std::vector<KeyId> aliases_;
   // Owns its names: views into keys_ would dangle when keys_ grows.
   struct NameHash {

@@ -93,7 +93,19 @@ class ProfileBuilder {
         !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) ||
         !read_tags(r) || !read_torch_library_table(r) || r.failed())
       return fail();
+    list_alias_members();
     return std::move(p_);
+  }
+
+  // alias_members of every key, once the keysets in_alias reads are derived.
+  void list_alias_members() {
+    Profile& p = p_;
+    p.members_.assign(p.keys_.size(), {});
+    for (KeyId a = 0; a < p.keys_.size(); ++a)
+      for (KeyId k : p.runtime_) {
+        if (k == kUndefined) continue;
+        if (p.keys_[a].kind == KeyKind::Alias ? p.in_alias(k, p.keys_[a].alias) : k == a) p.members_[a].push_back(k);
+      }
   }
 
  private:

@@ -149,6 +149,7 @@ void Resolver::compute_table(const Operator& op, std::vector<Entry>& out) const 
   OpView v;
   prepare(op, v);
   out.clear();
+  out.reserve(slots_.size());
   for (std::size_t i = 0; i < slots_.size(); ++i) out.push_back(compute(v, i));
 }
 

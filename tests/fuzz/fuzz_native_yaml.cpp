@@ -43,7 +43,11 @@ void check(const Expected<Blocks, Diagnostic>& r, std::size_t lines) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > fuzz::kMaxInput) return -1;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const std::size_t lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  // Line breaks as YAML counts them (libyaml, like PyYAML): "\r\n", "\n" and a
+  // lone "\r" (an input of old Mac line ends: found by this fuzzer).
+  std::size_t lines = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    lines += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) ? 1 : 0;
   static const Profile& profile = []() -> const Profile& {
     for (std::size_t i = 0; i < 8; ++i)
       if (fuzz::builtin_profile(i).name() == "torch-2.14") return fuzz::builtin_profile(i);
