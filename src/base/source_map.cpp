@@ -7,10 +7,10 @@
 
 namespace dt {
 
-void SourceMap::add(std::uint32_t line, Location from, std::uint32_t anchor) {
+void SourceMap::add(std::uint32_t line, Location from, std::uint32_t anchor, std::uint32_t span) {
   if (line == 0) return;
   if (lines_.size() < line) lines_.resize(line);
-  lines_[line - 1] = Line{std::move(from), anchor, true};
+  lines_[line - 1] = Line{std::move(from), anchor, span, true};
 }
 
 Location SourceMap::remap(const Location& generated) const {
@@ -18,7 +18,8 @@ Location SourceMap::remap(const Location& generated) const {
   const Line& l = lines_[generated.line - 1];
   if (!l.set) return generated;
   Location at = l.from;
-  if (at.column != 0 && generated.column > l.anchor) at.column += generated.column - l.anchor;
+  if (at.column != 0 && generated.column > l.anchor && (l.span == 0 || generated.column - l.anchor < l.span))
+    at.column += generated.column - l.anchor;
   return at;
 }
 

@@ -18,8 +18,9 @@ class SourceMap {
  public:
   // Generated line `line` (1-based, in order: call once per line, or leave
   // gaps, which map to nothing) comes from `from`; the generated column
-  // `anchor` is where `from`'s column is (columns after it keep their offset).
-  void add(std::uint32_t line, Location from, std::uint32_t anchor = 1);
+  // `anchor` is where `from`'s column is (columns after it keep their offset,
+  // the first `span` of them when not 0; one further maps to `from` itself).
+  void add(std::uint32_t line, Location from, std::uint32_t anchor = 1, std::uint32_t span = 0);
   // The original location of a generated one; a location on a line with no
   // origin, or in another file, is returned as it is.
   [[nodiscard]] Location remap(const Location& generated) const;
@@ -33,6 +34,7 @@ class SourceMap {
   struct Line {
     Location from;
     std::uint32_t anchor = 1;
+    std::uint32_t span = 0;
     bool set = false;
   };
   std::vector<Line> lines_;  // index: generated line - 1

@@ -317,12 +317,28 @@ class Reader {
   // A string literal, also as PyTorch's TORCH_SELECTIVE_NAME("...") /
   // TORCH_SELECTIVE_SCHEMA("...") (torch/library.h: the literal itself
   // unless the build is a selective mobile build).
-  std::optional<std::pair<std::string, Location>> literal(Range r) const {
-    if (r.e == r.b + 1 && t_[r.b].kind == Kind::String) return std::pair{t_[r.b].value, value_at(t_[r.b])};
+  struct Literal {
+    std::string value;
+    Location at;         // its first character
+    std::uint32_t span;  // TomlField::span: columns of the first literal's line from `at` on
+  };
+  std::optional<Literal> literal(Range r) const {
+    if (r.e == r.b + 1 && t_[r.b].kind == Kind::String) return literal(t_[r.b]);
     if (r.e == r.b + 4 && (t_[r.b].is("TORCH_SELECTIVE_NAME") || t_[r.b].is("TORCH_SELECTIVE_SCHEMA")) &&
         t_[r.b + 1].is("(") && t_[r.b + 2].kind == Kind::String && t_[r.b + 3].is(")"))
-      return std::pair{t_[r.b + 2].value, value_at(t_[r.b + 2])};
+      return literal(t_[r.b + 2]);
     return std::nullopt;
+  }
+  Literal literal(const CppToken& t) const {
+    // The first literal as written, from its value's first character to its
+    // closing quote or the end of its first line: a column of the value past
+    // those (adjacent literals joined, a raw string's next line) maps to its start.
+    std::string_view rest = t.text;
+    const std::size_t skip = t.value_line == t.line && t.value_col > t.col ? t.value_col - t.col : 0;
+    rest.remove_prefix(std::min(skip, rest.size()));
+    rest = rest.substr(0, rest.find('\n'));
+    if (rest.ends_with('"')) rest.remove_suffix(1);
+    return Literal{t.value, value_at(t), static_cast<std::uint32_t>(std::max<std::size_t>(rest.size(), 1))};
   }
 
   void def(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
@@ -348,7 +364,7 @@ class Reader {
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.def({}): the schema is not a string literal: not read", c.handle,
                                           text(a[0])));
-    e.add("schema", lit->first, lit->second);
+    e.add("schema", lit->value, lit->at, lit->span);
     if (!alias.empty()) e.add("alias_analysis", alias, alias_at);
     e.add("debug", c.debug, at(name));
     std::optional<KernelExpr> k;
@@ -365,9 +381,9 @@ class Reader {
         warn(t_[a[i].b], fmt::format("{}.def(...): argument '{}' is not read", c.handle, text(a[i])));
       }
     }
-    const std::string op = lit->first.substr(0, lit->first.find('('));
+    const std::string op = lit->value.substr(0, lit->value.find('('));
     c.blk->entries.push_back(std::move(e));
-    if (k) add_impl(name, op, lit->second, *k, a[1], c);
+    if (k) add_impl(name, op, *lit, *k, a[1], c);
   }
 
   void impl(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
@@ -377,17 +393,17 @@ class Reader {
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.impl({}, ...): the operator name is not a string literal: not read",
                                           c.handle, text(a[0])));
-    add_impl(name, lit->first, lit->second, kernel(a[1], c), a[1], c);
+    add_impl(name, lit->value, *lit, kernel(a[1], c), a[1], c);
   }
 
-  void add_impl(const CppToken& name, const std::string& op, const Location& op_at, const KernelExpr& k, Range kr,
+  void add_impl(const CppToken& name, const std::string& op, const Literal& op_at, const KernelExpr& k, Range kr,
                 Ctx& c) {
     if (k.what == KernelExpr::What::Unknown)
       return warn(t_[kr.b], fmt::format("{}.{}(\"{}\", {}): {}: not read", c.handle, name.text, op, text(kr), k.unknown));
     TomlEntry e;
     e.kind = "impl";
     e.at = at(name);
-    e.add("op", op, op_at);
+    e.add("op", op, op_at.at, op_at.span);
     if (k.key && !k.key->empty()) e.add("key", *k.key, k.key_at);
     e.add("kernel", c.debug, at(t_[kr.b]));  // a fallthrough has the block's debug string too
     if (k.what == KernelExpr::What::Fallthrough) {

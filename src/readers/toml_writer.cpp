@@ -10,8 +10,8 @@
 
 namespace dt {
 
-TomlEntry& TomlEntry::add(std::string key, std::string value, Location where) {
-  fields.push_back(TomlField{std::move(key), std::move(value), where});
+TomlEntry& TomlEntry::add(std::string key, std::string value, Location where, std::uint32_t span) {
+  fields.push_back(TomlField{std::move(key), std::move(value), where, span});
   return *this;
 }
 TomlEntry& TomlEntry::add(std::string key, bool value, Location where) {
@@ -79,10 +79,10 @@ class Writer {
   Writer(std::size_t reserve, bool with_map) : with_map_(with_map) { out_.text.reserve(reserve); }
   // The current line's text so far (end() closes it).
   std::string& text() { return out_.text; }
-  void end(const Location* from = nullptr, std::uint32_t anchor = 1) {
+  void end(const Location* from = nullptr, std::uint32_t anchor = 1, std::uint32_t span = 0) {
     ++n_;
     out_.text += '\n';
-    if (with_map_ && from != nullptr && from->known()) out_.map.add(n_, *from, anchor);
+    if (with_map_ && from != nullptr && from->known()) out_.map.add(n_, *from, anchor, span);
   }
   void field(const TomlField& f) {
     std::string& t = out_.text;
@@ -105,7 +105,7 @@ class Writer {
       }
       t += ']';
     }
-    end(&f.at, anchor);
+    end(&f.at, anchor, f.span);
   }
   // "# FILE:LINE:COL[: note]" (the file's printable name is kept for the next one).
   void comment(const Location& at, std::string_view note) {

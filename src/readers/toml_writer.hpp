@@ -19,6 +19,10 @@ struct TomlField {
   std::string key;
   std::variant<std::string, bool, std::vector<std::string>> value;
   Location at;  // where the value is written in the original file
+  // How many columns after `at` keep their offset in the written value (0:
+  // all). A value joined from several literals ("a(" "Tensor x)") keeps them
+  // only up to the end of the first: a column past it maps to `at` itself.
+  std::uint32_t span = 0;
 };
 
 // One [[def]], [[impl]], [[fallback]] or [[custom_op]].
@@ -28,7 +32,7 @@ struct TomlEntry {
   Location at;       // the statement (m.impl(...), @torch.library.impl, a yaml entry)
   std::string note;  // optional: what the source says, for the comment above the entry
 
-  TomlEntry& add(std::string key, std::string value, Location where);
+  TomlEntry& add(std::string key, std::string value, Location where, std::uint32_t span = 0);
   TomlEntry& add(std::string key, const char* value, Location where) {
     return add(std::move(key), std::string(value), std::move(where));  // not the bool overload
   }

@@ -158,6 +158,13 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
     YamlNode n;
     n.line = static_cast<std::uint32_t>(at.line + 1);
     n.column = static_cast<std::uint32_t>(at.column + 1);
+    if (at.index >= text.size()) {
+      // A node at the end of the input (the empty document of "---"): libyaml
+      // puts the stream's end on a line after an unterminated last one.
+      const Location end = location_at(text, text.size(), file);
+      n.line = end.line;
+      n.column = end.column;
+    }
     std::uint32_t index = 0;
     switch (ev.e.type) {
       case YAML_STREAM_END_EVENT:

@@ -17,6 +17,14 @@ TEST_CASE("SourceMap::remap: a mapped line keeps the column offset from its anch
   CHECK(m.remap(Location{"gen", 0, 0}) == Location{"gen", 0, 0});
 }
 
+TEST_CASE("SourceMap::remap: columns past the span map to the origin") {
+  // A value joined from two C++ literals: its first 12 characters are on the origin's line.
+  SourceMap m;
+  m.add(1, Location{"ops.cpp", 2, 10}, 11, 12);
+  CHECK(m.remap(Location{"gen", 1, 22}) == Location{"ops.cpp", 2, 21});  // the 12th character
+  CHECK(m.remap(Location{"gen", 1, 23}) == Location{"ops.cpp", 2, 10});  // in the second literal
+}
+
 TEST_CASE("SourceMap::remap_text: every FILE:LINE of the generated file, nothing else") {
   SourceMap m;
   m.add(2, Location{"ops.cpp", 17, 1});

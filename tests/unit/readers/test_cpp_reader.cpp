@@ -102,6 +102,7 @@ TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
   CHECK(std::get<std::string>(x.fields[0].value) == "x(Tensor a, int n) -> Tensor");
   CHECK(x.fields[0].at.line == 2);
   CHECK(x.fields[0].at.column == 10);
+  CHECK(x.fields[0].span == 12);  // "x(Tensor a, ": a column past it is in the next literal
   CHECK(b.blocks[0].note.find("set_python_module(\"t.ops\") at line 5") != std::string::npos);
   const std::string t = render_toml(b.blocks, "t").text;
   CHECK(t.find("tags = [\"pointwise\"]") != std::string::npos);

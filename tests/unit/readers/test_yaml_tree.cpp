@@ -132,3 +132,23 @@ TEST_CASE("parse_yaml: an error at the end of the input is located inside it") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("parse_yaml: a node at the end of the input is located inside it") {
+  // "---" alone: the empty document's null scalar, which libyaml puts on
+  // line 2 of this 1-line text (found by fuzz_native_yaml).
+  auto d = parse_yaml("n.yaml", "---");
+  REQUIRE(d);
+  CHECK(YamlDoc::is_null(d->root()));
+  CHECK(d->root().line == 1);
+  CHECK(d->root().column == 4);
+  auto e = parse_yaml("n.yaml", "a: 1\nb:");
+  REQUIRE(e);
+  const YamlNode* b = e->get(e->root(), "b");
+  REQUIRE(b != nullptr);
+  CHECK(b->line == 2);
+  CHECK(b->column == 3);
+}
+
+}  // namespace dt::test
