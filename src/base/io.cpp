@@ -47,7 +47,10 @@ Expected<std::string, Diagnostic> read_fd(int fd, const std::string& path, std::
   s.reserve(std::min(size_hint, limit) + 1);
   constexpr std::size_t kChunk = std::size_t{1} << 16;
   for (;;) {
-    const std::size_t want = std::min(kChunk, limit + 1 - s.size());
+    // Into the room reserved (a regular file's size: read at once, and its
+    // end found without growing the buffer), else a chunk more.
+    const std::size_t room = s.capacity() - s.size();
+    const std::size_t want = std::min(room > 0 ? room : kChunk, limit + 1 - s.size());
     const std::size_t have = s.size();
     s.resize(have + want);
     const ssize_t n = ::read(fd, s.data() + have, want);

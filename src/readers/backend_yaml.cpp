@@ -41,7 +41,7 @@ Expected<std::vector<Listed>, Diagnostic> op_list(const YamlDoc& doc, const Yaml
     const YamlNode& item = doc.at(i);
     if (item.kind != YamlNode::Kind::Scalar)
       return fail(doc.where(item), fmt::format("an entry of \"{}\" must be an operator name", field));
-    out.push_back(Listed{item.value, doc.where(item)});
+    out.push_back(Listed{std::string(item.value), doc.where(item)});
   }
   return out;
 }
@@ -64,7 +64,7 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
       return fail(doc->where(k), fmt::format("unexpected key '{}': only the following keys are supported: backend, "
                                              "class_name, cpp_namespace, extra_headers, supported, autograd, "
                                              "full_codegen, non_native, ir_gen, symint (gen_backend_stubs.py)",
-                                             k.kind == YamlNode::Kind::Scalar ? k.value : "?"));
+                                             k.kind == YamlNode::Kind::Scalar ? k.value : std::string_view("?")));
   }
   const YamlNode* backend = doc->get(root, "backend");
   if (backend == nullptr || backend->kind != YamlNode::Kind::Scalar || YamlDoc::is_null(*backend))
@@ -189,9 +189,9 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
     out.blocks.push_back(std::move(b));
     return Ok{};
   };
-  if (auto r = block_for(backend->value, *backend, *supported); !r) return unexpected(std::move(r.error()));
+  if (auto r = block_for(std::string(backend->value), *backend, *supported); !r) return unexpected(std::move(r.error()));
   if (const YamlNode* a = doc->get(root, "autograd"))
-    if (auto r = block_for("Autograd" + backend->value, *a, *autograd); !r) return unexpected(std::move(r.error()));
+    if (auto r = block_for("Autograd" + std::string(backend->value), *a, *autograd); !r) return unexpected(std::move(r.error()));
   return out;
 }
 

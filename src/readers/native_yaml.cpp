@@ -23,21 +23,37 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
-#include <set>
+#include <unordered_map>
 
 #include "readers/yaml_tree.hpp"
 
 namespace dt {
 
+namespace {
+
+// torchgen/model.py dispatch_keys, in its order, then BackendSelect.
+constexpr std::array<std::string_view, 31> kTorchgenKeys = {
+    "CPU", "SparseCPU", "SparseCsrCPU", "MkldnnCPU", "CUDA", "MPS", "XPU", "SparseXPU", "SparseCsrXPU",
+    "SparseCUDA", "SparseCsrCUDA", "SparseMPS", "SparseCsrMPS", "QuantizedCPU", "QuantizedCUDA",
+    "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor", "CompositeExplicitAutograd",
+    "CompositeExplicitAutogradNonFunctional", "NestedTensorCPU", "NestedTensorCUDA", "NestedTensorXPU",
+    "NestedTensorHPU", "Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta", "NestedTensorMeta",
+    "ZeroTensor", "MTIA", "BackendSelect"};
+static_assert(kTorchgenKeys.size() <= 32, "a Fn's dispatch table is a 32-bit mask of these keys");
+
+// The index of `key` in kTorchgenKeys (kTorchgenKeys.size(): not there).
+constexpr std::size_t key_index(std::string_view key) {
+  for (std::size_t i = 0; i < kTorchgenKeys.size(); ++i)
+    if (kTorchgenKeys[i] == key) return i;
+  return kTorchgenKeys.size();
+}
+
+}  // namespace
+
 const std::vector<std::string_view>& torchgen_dispatch_keys() {
-  static const std::vector<std::string_view> keys = {
-      "CPU", "SparseCPU", "SparseCsrCPU", "MkldnnCPU", "CUDA", "MPS", "XPU", "SparseXPU", "SparseCsrXPU",
-      "SparseCUDA", "SparseCsrCUDA", "SparseMPS", "SparseCsrMPS", "QuantizedCPU", "QuantizedCUDA",
-      "CompositeImplicitAutograd", "CompositeImplicitAutogradNestedTensor", "CompositeExplicitAutograd",
-      "CompositeExplicitAutogradNonFunctional", "NestedTensorCPU", "NestedTensorCUDA", "NestedTensorXPU",
-      "NestedTensorHPU", "Meta", "SparseMeta", "SparseCsrMeta", "QuantizedMeta", "NestedTensorMeta",
-      "ZeroTensor", "MTIA", "BackendSelect"};
+  static const std::vector<std::string_view> keys(kTorchgenKeys.begin(), kTorchgenKeys.end());
   return keys;
 }
 
@@ -46,27 +62,67 @@ namespace {
 constexpr std::string_view kCIA = "CompositeImplicitAutograd";
 constexpr std::string_view kCEA = "CompositeExplicitAutograd";
 constexpr std::string_view kCEANF = "CompositeExplicitAutogradNonFunctional";
+constexpr std::size_t kCIAi = key_index(kCIA), kCEAi = key_index(kCEA), kCEANFi = key_index(kCEANF);
+constexpr std::size_t kMetai = key_index("Meta"), kBackendSelecti = key_index("BackendSelect");
+constexpr std::size_t kCPUi = key_index("CPU"), kCUDAi = key_index("CUDA");
+// The keys a structured kernel registers on (CPU, CUDA, MPS, XPU, MTIA).
+constexpr std::array kStructuredKeys = {key_index("CPU"), key_index("CUDA"), key_index("MPS"), key_index("XPU"),
+                                        key_index("MTIA")};
 
-bool structured_key(std::string_view k) {
-  return k == "CPU" || k == "CUDA" || k == "MPS" || k == "XPU" || k == "MTIA";
+constexpr std::uint32_t bit(std::size_t key) { return std::uint32_t{1} << key; }
+
+bool structured_key(std::size_t k) {
+  return std::find(kStructuredKeys.begin(), kStructuredKeys.end(), k) != kStructuredKeys.end();
 }
+
+// The keys of kTorchgenKeys a dispatch table may name with this profile
+// (torchgen's dispatch keys the profile has; not BackendSelect).
+std::uint32_t allowed_keys(const Profile& profile) {
+  std::uint32_t mask = 0;
+  for (std::size_t i = 0; i < kTorchgenKeys.size(); ++i)
+    if (i != kBackendSelecti && profile.find(kTorchgenKeys[i])) mask |= bit(i);
+  return mask;
+}
+
+// A namespace and a name (or signature) as one hash-map key, without
+// building "ns::name": views into the functions read.
+using NsName = std::pair<std::string_view, std::string_view>;
+struct NsNameHash {
+  std::size_t operator()(const NsName& k) const {
+    const std::size_t a = std::hash<std::string_view>{}(k.first);
+    return a ^ (std::hash<std::string_view>{}(k.second) + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2));
+  }
+};
 
 struct Fn {
   NativeSchema s;
-  std::string schema;
+  std::string_view schema;                            // in the YamlDoc
   Location at;                                        // the entry
   Location func_at;                                   // func:'s value
-  std::map<std::string, Location, std::less<>> dispatch;  // key -> where
+  std::uint32_t keys = 0;                             // the dispatch table: bits of kTorchgenKeys
+  std::vector<std::pair<std::uint8_t, Location>> dispatch;  // key (index) -> where, in the order read
   bool structured = false;
   bool manual = false;
   bool manual_cpp_binding = false;
-  std::string delegate;
+  std::string_view delegate;                          // in the YamlDoc
   Location delegate_at;
   std::vector<std::pair<std::string, Location>> autogen;
   std::vector<std::string> tags;
   Location tags_at;
-  [[nodiscard]] bool has(std::string_view k) const { return dispatch.find(k) != dispatch.end(); }
-  [[nodiscard]] bool has_composite() const { return has(kCIA) || has(kCEA) || has(kCEANF); }
+  [[nodiscard]] bool has(std::size_t k) const { return (keys & bit(k)) != 0; }
+  // Where the dispatch table names key `k` (has(k) first).
+  [[nodiscard]] const Location& where(std::size_t k) const {
+    for (const auto& [key, key_at] : dispatch)
+      if (key == k) return key_at;
+    return func_at;
+  }
+  // The first of a key wins (a std::map's emplace: torchgen reads a dict).
+  void add_key(std::size_t k, const Location& where) {
+    if (has(k)) return;
+    keys |= bit(k);
+    dispatch.emplace_back(static_cast<std::uint8_t>(k), where);
+  }
+  [[nodiscard]] bool has_composite() const { return has(kCIAi) || has(kCEAi) || has(kCEANFi); }
   [[nodiscard]] bool has_tag(std::string_view t) const { return std::find(tags.begin(), tags.end(), t) != tags.end(); }
   // model.py NativeFunction.is_view_op.
   [[nodiscard]] bool is_view_op() const {
@@ -78,56 +134,87 @@ struct Fn {
 auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
 
 // A scalar's text (strings, and plain numbers or booleans as written).
-const std::string* scalar(const YamlNode* n) {
+const std::string_view* scalar(const YamlNode* n) {
   return n != nullptr && n->kind == YamlNode::Kind::Scalar ? &n->value : nullptr;
 }
 
-std::string trim(std::string_view s) {
+std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return std::string(s);
+  return s;
 }
 
-// One entry of the file's top-level list.
-Expected<Fn, Diagnostic> read_entry(const Profile& profile, const YamlDoc& doc, const YamlNode& e) {
+// The fields of an entry (model.py NativeFunction.from_yaml pops these);
+// those read here have a slot in Fields.
+enum class Field : std::uint8_t {
+  Func, Structured, ManualKernel, ManualCpp, Delegate, Tags, Dispatch, Ufunc, Autogen,
+  Other  // known, not read here
+};
+constexpr std::array<std::pair<std::string_view, Field>, 18> kFields = {{
+    {"func", Field::Func},
+    {"use_const_ref_for_mutable_tensors", Field::Other},
+    {"variants", Field::Other},
+    {"manual_kernel_registration", Field::ManualKernel},
+    {"manual_cpp_binding", Field::ManualCpp},
+    {"python_module", Field::Other},
+    {"category_override", Field::Other},
+    {"device_guard", Field::Other},
+    {"device_check", Field::Other},
+    {"structured", Field::Structured},
+    {"structured_delegate", Field::Delegate},
+    {"structured_inherits", Field::Other},
+    {"precomputed", Field::Other},
+    {"cpp_no_default_args", Field::Other},
+    {"dispatch", Field::Dispatch},
+    {"autogen", Field::Autogen},
+    {"ufunc_inner_loop", Field::Ufunc},
+    {"tags", Field::Tags},
+}};
+
+// One entry of the file's top-level list; `allowed`: allowed_keys(profile).
+Expected<Fn, Diagnostic> read_entry(const Profile& profile, std::uint32_t allowed, const YamlDoc& doc,
+                                    const YamlNode& e) {
   Fn f;
   f.at = doc.where(e);
   if (e.kind != YamlNode::Kind::Mapping) return fail(f.at, "a native_functions.yaml entry must be a mapping (func: ..., dispatch: ...)");
-  static const std::set<std::string_view> kFields = {
-      "func", "use_const_ref_for_mutable_tensors", "variants", "manual_kernel_registration", "manual_cpp_binding",
-      "python_module", "category_override", "device_guard", "device_check", "structured", "structured_delegate",
-      "structured_inherits", "precomputed", "cpp_no_default_args", "dispatch", "autogen", "ufunc_inner_loop",
-      "tags"};
-  for (std::size_t i = 0; i < e.items.size(); i += 2) {
+  // One pass over the keys: each field's value (the first, as YamlDoc::get).
+  std::array<const YamlNode*, static_cast<std::size_t>(Field::Other)> field{};
+  for (std::size_t i = 0; i + 1 < e.items.size(); i += 2) {
     const YamlNode& k = doc.at(e.items[i]);
-    if (k.kind != YamlNode::Kind::Scalar || kFields.count(k.value) == 0)
+    const auto* known = k.kind == YamlNode::Kind::Scalar
+                            ? std::find_if(kFields.begin(), kFields.end(), [&](const auto& p) { return p.first == k.value; })
+                            : kFields.end();
+    if (known == kFields.end())
       return fail(doc.where(k), fmt::format("unknown field '{}' in a native_functions.yaml entry (torchgen/model.py "
                                             "NativeFunction.from_yaml: \"leftover entries\")",
-                                            k.kind == YamlNode::Kind::Scalar ? k.value : "?"));
+                                            k.kind == YamlNode::Kind::Scalar ? k.value : std::string_view("?")));
+    if (known->second != Field::Other && field[static_cast<std::size_t>(known->second)] == nullptr)
+      field[static_cast<std::size_t>(known->second)] = &doc.at(e.items[i + 1]);
   }
-  const YamlNode* func = doc.get(e, "func");
+  auto get = [&](Field which) { return field[static_cast<std::size_t>(which)]; };
+  const YamlNode* func = get(Field::Func);
   if (scalar(func) == nullptr) return fail(f.at, "entry without 'func: SCHEMA'");
   f.schema = func->value;
   f.func_at = doc.where(*func);
   auto s = analyse_native_schema(f.schema);
   if (!s) return fail(f.func_at, fmt::format("malformed schema: {}", s.error()));
   f.s = std::move(*s);
-  auto flag = [&](std::string_view name, bool& out) -> Expected<Ok, Diagnostic> {
-    if (const YamlNode* n = doc.get(e, name)) {
+  auto flag = [&](Field which, std::string_view name, bool& out) -> Expected<Ok, Diagnostic> {
+    if (const YamlNode* n = get(which)) {
       auto b = YamlDoc::as_bool(*n);
       if (!b) return fail(doc.where(*n), fmt::format("'{}' must be True or False", name));
       out = *b;
     }
     return Ok{};
   };
-  if (auto r = flag("structured", f.structured); !r) return unexpected(std::move(r.error()));
-  if (auto r = flag("manual_kernel_registration", f.manual); !r) return unexpected(std::move(r.error()));
-  if (auto r = flag("manual_cpp_binding", f.manual_cpp_binding); !r) return unexpected(std::move(r.error()));
-  if (const YamlNode* d = doc.get(e, "structured_delegate")) {
+  if (auto r = flag(Field::Structured, "structured", f.structured); !r) return unexpected(std::move(r.error()));
+  if (auto r = flag(Field::ManualKernel, "manual_kernel_registration", f.manual); !r) return unexpected(std::move(r.error()));
+  if (auto r = flag(Field::ManualCpp, "manual_cpp_binding", f.manual_cpp_binding); !r) return unexpected(std::move(r.error()));
+  if (const YamlNode* d = get(Field::Delegate)) {
     if (scalar(d) == nullptr) return fail(doc.where(*d), "'structured_delegate' must be an operator name");
     f.delegate = d->value, f.delegate_at = doc.where(*d);
   }
-  if (const YamlNode* t = doc.get(e, "tags")) {
+  if (const YamlNode* t = get(Field::Tags)) {
     f.tags_at = doc.where(*t);
     std::vector<const YamlNode*> names;
     if (t->kind == YamlNode::Kind::Scalar) names.push_back(t);
@@ -139,12 +226,13 @@ Expected<Fn, Diagnostic> read_entry(const Profile& profile, const YamlDoc& doc, 
         d.where = doc.where(*n);
         return unexpected(std::move(d));
       }
-      f.tags.push_back(n->value);
+      f.tags.emplace_back(n->value);
     }
   }
-  const YamlNode* dispatch = doc.get(e, "dispatch");
+  const YamlNode* dispatch = get(Field::Dispatch);
   if (dispatch != nullptr && !YamlDoc::is_null(*dispatch)) {
     if (dispatch->kind != YamlNode::Kind::Mapping) return fail(doc.where(*dispatch), "'dispatch' must be a mapping KEY: kernel");
+    f.dispatch.reserve(dispatch->items.size() / 2);
     for (std::size_t i = 0; i + 1 < dispatch->items.size(); i += 2) {
       const YamlNode& ks = doc.at(dispatch->items[i]);
       const YamlNode& v = doc.at(dispatch->items[i + 1]);
@@ -153,33 +241,33 @@ Expected<Fn, Diagnostic> read_entry(const Profile& profile, const YamlDoc& doc, 
       std::size_t pos = 0;
       while (pos <= ks.value.size()) {
         const std::size_t comma = std::min(ks.value.find(',', pos), ks.value.size());
-        const std::string key = trim(std::string_view(ks.value).substr(pos, comma - pos));
-        Location key_at{doc.file(), ks.line, static_cast<std::uint32_t>(ks.column + pos)};
-        const auto& known = torchgen_dispatch_keys();
-        if (std::find(known.begin(), known.end(), key) == known.end() || key == "BackendSelect" ||
-            !profile.find(key))
+        const std::string_view key = trim(ks.value.substr(pos, comma - pos));
+        const std::size_t k = key_index(key);
+        if (k == kTorchgenKeys.size() || (allowed & bit(k)) == 0) {
+          Location key_at{doc.file(), ks.line, static_cast<std::uint32_t>(ks.column + pos)};
           return fail(key_at, fmt::format("unknown dispatch key '{}' for native_functions.yaml (torchgen/model.py "
                                           "dispatch_keys)",
                                           key));
-        f.dispatch.emplace(key, doc.where(v));
+        }
+        f.add_key(k, doc.where(v));
         pos = comma + 1;
       }
     }
   } else if (!f.structured && f.delegate.empty()) {
-    f.dispatch.emplace(std::string(kCIA), f.func_at);
+    f.add_key(kCIAi, f.func_at);
   }
-  if (const YamlNode* u = doc.get(e, "ufunc_inner_loop")) {
+  if (const YamlNode* u = get(Field::Ufunc)) {
     if (!f.structured) return fail(doc.where(*u), "ufunc must be structured");
-    f.dispatch.emplace("CPU", doc.where(*u));
-    f.dispatch.emplace("CUDA", doc.where(*u));
+    f.add_key(kCPUi, doc.where(*u));
+    f.add_key(kCUDAi, doc.where(*u));
   }
-  if (const YamlNode* a = doc.get(e, "autogen")) {
+  if (const YamlNode* a = get(Field::Autogen)) {
     if (scalar(a) == nullptr) return fail(doc.where(*a), "autogen is not a str");
     std::size_t pos = 0;
-    const std::string& v = a->value;
+    const std::string_view v = a->value;
     while (!v.empty() && pos <= v.size()) {
       const std::size_t comma = std::min(v.find(", ", pos), v.size());
-      f.autogen.emplace_back(v.substr(pos, comma - pos),
+      f.autogen.emplace_back(std::string(v.substr(pos, comma - pos)),
                              Location{doc.file(), a->line, static_cast<std::uint32_t>(a->column + pos)});
       pos = comma + 2;
     }
@@ -193,12 +281,6 @@ Diagnostic warning_at(Location at, std::string msg) {
   return d;
 }
 
-struct Reg {
-  std::string key;
-  std::string op;  // name.overload
-  Location at;
-};
-
 // native_function_generation.py add_generated_native_functions: which of
 // the autogen names torchgen generates (with a CompositeExplicitAutograd
 // kernel each), per function. Functions group by signature; a group of
@@ -208,15 +290,17 @@ struct Reg {
 std::vector<std::vector<std::pair<std::string, Location>>> generated_functions(const std::vector<Fn>& fns) {
   std::vector<std::vector<std::pair<std::string, Location>>> generated(fns.size());
   {
-    std::map<std::string, std::vector<std::size_t>, std::less<>> groups;
-    for (std::size_t i = 0; i < fns.size(); ++i) groups[fns[i].s.ns + "::" + fns[i].s.signature].push_back(i);
+    // Each group decides for its own functions only: the groups' order does not matter.
+    std::unordered_map<NsName, std::vector<std::size_t>, NsNameHash> groups;
+    groups.reserve(fns.size());
+    for (std::size_t i = 0; i < fns.size(); ++i) groups[NsName(fns[i].s.ns, fns[i].s.signature)].push_back(i);
     for (const auto& [sig, d] : groups) {
       bool manual = true, view = false, cia = true, core = false, has_out = false, has_functional = false;
       for (std::size_t i : d) {
         const Fn& f = fns[i];
         manual = manual && f.manual_cpp_binding;
         view = view || (f.is_view_op() && f.s.name != "set_" && !f.s.name.starts_with("set_."));
-        cia = cia && f.has(kCIA);
+        cia = cia && f.has(kCIAi);
         core = core || f.has_tag("core");
         has_out = has_out || f.s.kind == SchemaKind::Out;
         has_functional = has_functional || f.s.kind == SchemaKind::Functional;
@@ -248,8 +332,10 @@ Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(cons
   std::vector<NativeFunctionInfo> out;
   if (doc->root().kind != YamlNode::Kind::Sequence) return out;
   std::vector<Fn> fns;
+  fns.reserve(doc->root().items.size());
+  const std::uint32_t allowed = allowed_keys(profile);
   for (std::uint32_t i : doc->root().items) {
-    auto f = read_entry(profile, *doc, doc->at(i));
+    auto f = read_entry(profile, allowed, *doc, doc->at(i));
     if (!f) return unexpected(std::move(f.error()));
     fns.push_back(std::move(*f));
   }
@@ -279,15 +365,19 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
     return fail(doc->where(root), "native_functions.yaml must be a list of entries (- func: ...)");
   std::vector<Fn> fns;
   fns.reserve(root.items.size());
-  std::map<std::string, std::size_t, std::less<>> by_name;
+  // Looked up only (never iterated): a hash map.
+  // (fns is reserved: the views into its names stay valid.)
+  std::unordered_map<NsName, std::size_t, NsNameHash> by_name;
+  by_name.reserve(root.items.size());
+  const std::uint32_t allowed = allowed_keys(profile);
   for (std::uint32_t i : root.items) {
-    auto f = read_entry(profile, *doc, doc->at(i));
+    auto f = read_entry(profile, allowed, *doc, doc->at(i));
     if (!f) return unexpected(std::move(f.error()));
-    const std::string name = f->s.qualified();
-    if (!by_name.emplace(name, fns.size()).second)
-      return fail(f->func_at, fmt::format("operator {} is declared twice (first at line {})", name,
-                                          fns[by_name[name]].func_at.line));
     fns.push_back(std::move(*f));
+    const NativeSchema& s = fns.back().s;
+    if (auto [it, added] = by_name.emplace(NsName(s.ns, s.name), fns.size() - 1); !added)
+      return fail(fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})", s.qualified(),
+                                                  fns[it->second].func_at.line));
   }
   // Structured groups: the out= function and those delegating to it.
   std::vector<std::size_t> group_of(fns.size(), SIZE_MAX);  // index of the group's out= function
@@ -300,43 +390,50 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   }
   for (std::size_t i = 0; i < fns.size(); ++i) {
     if (fns[i].delegate.empty()) continue;
-    const std::string target = fns[i].s.ns + "::" + fns[i].delegate;
-    auto it = by_name.find(fns[i].delegate.find("::") == std::string::npos ? target : fns[i].delegate);
+    // "name" is in the function's own namespace; "ns::name" as written.
+    const std::string_view d = fns[i].delegate;
+    const std::size_t sep = d.find("::");
+    auto it = by_name.find(sep == std::string_view::npos ? NsName(fns[i].s.ns, d)
+                                                         : NsName(d.substr(0, sep), d.substr(sep + 2)));
     if (it == by_name.end() || !fns[it->second].structured)
       return fail(fns[i].delegate_at, fmt::format("structured_delegate '{}' is no structured out= function of this file",
                                                   fns[i].delegate));
-    for (std::string_view k : {"CPU", "CUDA", "MPS", "XPU", "MTIA"})
+    for (std::size_t k : kStructuredKeys)
       if (fns[i].has(k))
-        return fail(fns[i].dispatch.find(k)->second,
-                    fmt::format("if structured_delegate, then must not have {} in dispatch dictionary (it is delegated!)", k));
+        return fail(fns[i].where(k), fmt::format("if structured_delegate, then must not have {} in dispatch dictionary "
+                                                 "(it is delegated!)",
+                                                 kTorchgenKeys[k]));
     group_of[i] = it->second;
   }
   const auto generated = generated_functions(fns);
   auto wanted = [&](std::string_view key) {
     return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
   };
-  std::vector<std::vector<Reg>> regs(fns.size());
-  for (std::string_view key : torchgen_dispatch_keys()) {
-    if (!wanted(key) || !profile.find(key)) continue;
-    for (std::size_t i = 0; i < fns.size(); ++i) {
-      const Fn& f = fns[i];
-      auto add = [&](Location at) { regs[i].push_back(Reg{std::string(key), f.s.name, std::move(at)}); };
-      if (key == "BackendSelect") {
-        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(f.func_at);
+  // The keys registrations are generated for (wanted, and in the profile).
+  std::uint32_t enabled = 0;
+  for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key)
+    if (wanted(kTorchgenKeys[key]) && profile.find(kTorchgenKeys[key])) enabled |= bit(key);
+  // Function i's registrations, key by key in torchgen's order: where each is.
+  auto registrations = [&](std::size_t i, auto&& add) {
+    const Fn& f = fns[i];
+    for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key) {
+      if ((enabled & bit(key)) == 0) continue;
+      if (key == kBackendSelecti) {
+        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(key, f.func_at);
         continue;
       }
       if (group_of[i] != SIZE_MAX) {
         const Fn& o = fns[group_of[i]];
-        if (key == "Meta") { add(f.func_at); continue; }
-        if (key == kCEANF) { if (f.s.kind != SchemaKind::Out) add(f.func_at); continue; }
-        if (o.has(key) && structured_key(key)) { add(o.dispatch.find(key)->second); continue; }
+        if (key == kMetai) { add(key, f.func_at); continue; }
+        if (key == kCEANFi) { if (f.s.kind != SchemaKind::Out) add(key, f.func_at); continue; }
+        if (o.has(key) && structured_key(key)) { add(key, o.where(key)); continue; }
       }
       if (f.manual) continue;
-      if (auto it = f.dispatch.find(key); it != f.dispatch.end()) add(it->second);
-      else if (key == "Meta" && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
-        add(f.func_at);
+      if (f.has(key)) add(key, f.where(key));
+      else if (key == kMetai && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
+        add(key, f.func_at);
     }
-  }
+  };
   TomlBlock block;
   block.at = doc->where(root);
   block.add("namespace", "aten", block.at);
@@ -348,28 +445,31 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   auto debug = [&](const Location& at) {
     return options.debug_file.empty() ? std::string{} : fmt::format("registered at {}:{}", options.debug_file, at.line);
   };
+  block.entries.reserve(fns.size() * 4);  // 2.14's native_functions.yaml: 3.5 per function
   for (std::size_t i = 0; i < fns.size(); ++i) {
     const Fn& f = fns[i];
     if (options.keys.empty() && (options.define_aten || f.s.ns != "aten")) {
       TomlEntry d{"def", {}, f.at, {}};
-      d.add("schema", f.schema, f.func_at);
+      d.add("schema", std::string(f.schema), f.func_at);
       if (!f.tags.empty()) d.add("tags", f.tags, f.tags_at);
       if (!options.debug_file.empty()) d.add("debug", debug(f.func_at), f.func_at);
       block.entries.push_back(std::move(d));
     }
-    for (const Reg& r : regs[i]) {
-      TomlEntry e{"impl", {}, r.at, {}};
-      e.add("op", f.s.ns + "::" + r.op, f.func_at);
-      e.add("key", r.key, r.at);
-      e.add("kernel", debug(r.at), r.at);
-      block.entries.push_back(std::move(e));
-    }
+    const std::string op = f.s.qualified();
+    registrations(i, [&](std::size_t key, const Location& at) {
+      TomlEntry& e = block.entries.emplace_back(TomlEntry{"impl", {}, at, {}});
+      e.fields.reserve(3);
+      e.add("op", op, f.func_at);
+      e.add("key", std::string(kTorchgenKeys[key]), at);
+      e.add("kernel", debug(at), at);
+    });
     // native_function_generation.py: each operator autogen names gets a
     // CompositeExplicitAutograd kernel; its schema torchgen derives from this
     // one's, which dispatchtool does not: defined only where the library has it.
     if (wanted(kCEA) && profile.find(kCEA)) {
       for (const auto& [name, at] : generated[i]) {
         TomlEntry e{"impl", {}, at, "autogen"};
+        e.fields.reserve(3);
         e.add("op", f.s.ns + "::" + name, at);
         e.add("key", std::string(kCEA), at);
         e.add("kernel", debug(at), at);

@@ -16,9 +16,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The parts of `s` between top-level commas (brackets and parentheses nest).
-std::vector<std::string_view> split_top(std::string_view s) {
-  std::vector<std::string_view> parts;
+// The parts of `s` between top-level commas (brackets and parentheses nest), into `parts`.
+void split_top(std::string_view s, std::vector<std::string_view>& parts) {
+  parts.clear();
   int depth = 0;
   std::size_t start = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -28,7 +28,6 @@ std::vector<std::string_view> split_top(std::string_view s) {
     else if (c == ',' && depth == 0) parts.push_back(trim(s.substr(start, i - start))), start = i + 1;
   }
   if (!trim(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim(s.substr(start)));
-  return parts;
 }
 
 struct Arg {
@@ -39,13 +38,16 @@ struct Arg {
   bool write = false;
 };
 
-// A type without its alias annotation: Tensor(a!)[] -> Tensor[].
-std::string strip_annotation(std::string_view type) {
+// Appends a type without its alias annotation: Tensor(a!)[] -> Tensor[].
+void append_stripped(std::string& out, std::string_view type) {
   const std::size_t open = type.find('(');
-  if (open == std::string_view::npos) return std::string(type);
-  const std::size_t close = type.find(')', open);
-  if (close == std::string_view::npos) return std::string(type);
-  return std::string(type.substr(0, open)) + std::string(type.substr(close + 1));
+  const std::size_t close = open == std::string_view::npos ? open : type.find(')', open);
+  if (close == std::string_view::npos) {
+    out += type;
+    return;
+  }
+  out += type.substr(0, open);
+  out += type.substr(close + 1);
 }
 
 Arg parse_arg(std::string_view a) {
@@ -69,6 +71,13 @@ Arg parse_arg(std::string_view a) {
   }
   return r;
 }
+
+struct Scratch {
+  std::vector<std::string_view> parts;
+  std::vector<Arg> kwargs, positional;
+  std::vector<std::string_view> rets, ret_annotations;
+  std::vector<const Arg*> mutable_inputs;
+};
 
 }  // namespace
 
@@ -111,8 +120,17 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   if (dunder && inplace) sig_base = "__" + std::string(base.substr(3));  // __iand__ -> __and__
   if (!dunder && sig_base.ends_with("_functional")) sig_base.resize(sig_base.size() - 11);
   bool kwarg_only = false, out = false, scratch = false, mutable_ = false;
-  std::vector<Arg> kwargs, positional;
-  for (std::string_view a : split_top(schema.substr(open + 1, close - open - 1))) {
+  // Vectors kept from one call to the next (a file has thousands of schemas).
+  thread_local Scratch mem;
+  std::vector<std::string_view>& parts = mem.parts;
+  std::vector<Arg>& kwargs = mem.kwargs;
+  std::vector<Arg>& positional = mem.positional;
+  std::vector<std::string_view>& rets = mem.rets;
+  std::vector<std::string_view>& ret_annotations = mem.ret_annotations;
+  std::vector<const Arg*>& mutable_inputs = mem.mutable_inputs;
+  kwargs.clear(), positional.clear(), rets.clear(), ret_annotations.clear(), mutable_inputs.clear();
+  split_top(schema.substr(open + 1, close - open - 1), parts);
+  for (std::string_view a : parts) {
     if (a == "*") { kwarg_only = true; continue; }
     if (a.empty()) return unexpected(std::string("empty argument"));
     Arg arg = parse_arg(a);
@@ -139,17 +157,27 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   }
   // model.py FunctionSchema.signature(): bernoulli.p's "float p" reads "float p=0.5".
   const bool bernoulli_p = s.name == "bernoulli.p";
-  auto arg_text = [&](const Arg& a) {
-    std::string t = strip_annotation(a.type) + " " + std::string(a.name) + std::string(a.rest);
-    if (bernoulli_p && t == "float p") t += "=0.5";
-    return t;
+  std::string& sig = s.signature;
+  sig.reserve(schema.size() + 16);
+  auto append_arg = [&](const Arg& a) {
+    const std::size_t start = sig.size();
+    append_stripped(sig, a.type);
+    sig += ' ';
+    sig += a.name;
+    sig += a.rest;
+    if (bernoulli_p && std::string_view(sig).substr(start) == "float p") sig += "=0.5";
   };
-  s.signature = sig_base + "(";
-  for (const Arg& a : positional) s.signature += arg_text(a) + ", ";
-  s.signature += "*";
+  sig = sig_base;
+  sig += '(';
+  for (const Arg& a : positional) {
+    append_arg(a);
+    sig += ", ";
+  }
+  sig += '*';
   for (std::size_t i = 0; i < kwargs.size(); ++i) {
     if (kwargs[i].write || (options_at != SIZE_MAX && i >= options_at && i < options_at + kOptions.size())) continue;
-    s.signature += ", " + arg_text(kwargs[i]);
+    sig += ", ";
+    append_arg(kwargs[i]);
   }
   s.signature += ") -> ";
   s.kind = inplace ? SchemaKind::Inplace
@@ -159,10 +187,9 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
                       : SchemaKind::Functional;
   const std::string_view ret = trim(schema.substr(arrow + 2));
   if (ret.empty()) return unexpected(std::string("expected the returns after '->'"));
-  std::vector<std::string_view> rets;
   if (ret.front() == '(') {
     const std::string_view inner = trim(ret.substr(1, ret.size() >= 2 ? ret.size() - 2 : 0));
-    if (!inner.empty()) rets = split_top(inner);
+    if (!inner.empty()) split_top(inner, rets);
   } else {
     rets.push_back(ret);
   }
@@ -172,11 +199,11 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
     if (a != std::string_view::npos && r.find('!', a) == std::string_view::npos) s.view_return = true;
   }
   s.wildcard = schema.substr(open, close - open).find("-> *") != std::string_view::npos;
-  std::vector<std::string_view> ret_annotations;
   for (std::string_view r : rets) {
     const Arg ra = parse_arg(r);
     const std::string_view type = ra.name.empty() || ra.name.find(')') != std::string_view::npos ? r : ra.type;
-    s.signature += strip_annotation(type) + ",";
+    append_stripped(sig, type);
+    sig += ',';
     const std::size_t a = type.find('(');
     if (a != std::string_view::npos) ret_annotations.push_back(type.substr(a + 1, type.find(')', a) - a - 1));
   }
@@ -185,7 +212,6 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   auto returned = [&](const Arg& a) {
     return std::find(ret_annotations.begin(), ret_annotations.end(), a.annotation) != ret_annotations.end();
   };
-  std::vector<const Arg*> mutable_inputs;
   std::size_t self_at = positional.size();
   for (std::size_t i = 0; i < positional.size(); ++i)
     if (positional[i].name == "self") self_at = i;
@@ -195,7 +221,10 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   for (std::size_t i = self_at < positional.size() ? self_at + 1 : 0; i < positional.size(); ++i)
     mutable_inputs.push_back(&positional[i]);
   for (const Arg* a : mutable_inputs)
-    if (a->write && !returned(*a)) s.signature += strip_annotation(a->type) + ",";
+    if (a->write && !returned(*a)) {
+      append_stripped(sig, a->type);
+      sig += ',';
+    }
   return s;
 }
 

@@ -52,8 +52,9 @@ struct RenderedToml {
 };
 
 // `title`: the first comment line ("translated from ops.cpp by dispatchtool import").
-// Every entry gets a comment naming its source "FILE:LINE:COL".
-RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view title);
+// Every entry gets a comment naming its source "FILE:LINE:COL". Without
+// `with_map` the SourceMap is left empty (a caller that prints the text only).
+RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view title, bool with_map = true);
 
 // A TOML basic string: "..." with the escapes TOML needs.
 std::string toml_quote(std::string_view s);

@@ -7,6 +7,7 @@
 #endif
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 
@@ -41,6 +42,34 @@ struct EventGuard {
 
 }  // namespace
 #endif
+
+void* YamlArena::take(std::size_t bytes, std::size_t align) {
+  const std::size_t pad = (align - reinterpret_cast<std::uintptr_t>(next_) % align) % align;
+  if (next_ == nullptr || pad + bytes > left_) {
+    constexpr std::size_t kChunk = std::size_t{64} << 10;
+    const std::size_t size = std::max(kChunk, bytes + align);
+    chunks_.push_back(std::unique_ptr<std::byte[]>(new std::byte[size]));
+    next_ = chunks_.back().get(), left_ = size;
+    return take(bytes, align);
+  }
+  void* p = next_ + pad;
+  next_ += pad + bytes, left_ -= pad + bytes;
+  return p;
+}
+
+std::string_view YamlArena::copy(std::string_view s) {
+  if (s.empty()) return {};
+  auto* p = static_cast<char*>(take(s.size(), 1));
+  std::memcpy(p, s.data(), s.size());
+  return {p, s.size()};
+}
+
+std::span<const std::uint32_t> YamlArena::copy(std::span<const std::uint32_t> items) {
+  if (items.empty()) return {};
+  auto* p = static_cast<std::uint32_t*>(take(items.size_bytes(), alignof(std::uint32_t)));
+  std::memcpy(p, items.data(), items.size_bytes());
+  return {p, items.size()};
+}
 
 const YamlNode* YamlDoc::get(const YamlNode& map, std::string_view k) const {
   if (map.kind != YamlNode::Kind::Mapping) return nullptr;
@@ -81,9 +110,14 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
   std::map<std::string, std::uint32_t, std::less<>> anchors;
   struct Open {
     std::uint32_t node;
+    std::size_t first;  // its first child in `pending`
     std::string anchor;
   };
   std::vector<Open> stack;
+  // The children of the open collections, innermost last; a collection's
+  // children move to the arena when it ends.
+  std::vector<std::uint32_t> pending;
+  doc.nodes_.reserve(std::min({text.size() / 16 + 1, std::size_t{1} << 18, limits.nodes + 1}));
   bool have_root = false;
   std::uint64_t total = 0;
 
@@ -102,7 +136,7 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
       if (!have_root) doc.root_ = i, have_root = true;
       return;
     }
-    doc.nodes_[stack.back().node].items.push_back(i);
+    pending.push_back(i);
     weight[stack.back().node] += weight[i];
   };
   auto add_node = [&](YamlNode n, const yaml_char_t* anchor, std::uint32_t& index) {
@@ -135,7 +169,8 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
         return doc;  // the first document only
       case YAML_SCALAR_EVENT: {
         n.kind = YamlNode::Kind::Scalar;
-        n.value.assign(reinterpret_cast<const char*>(ev.e.data.scalar.value), ev.e.data.scalar.length);
+        n.value = doc.arena_.copy(
+            std::string_view(reinterpret_cast<const char*>(ev.e.data.scalar.value), ev.e.data.scalar.length));
         n.plain = ev.e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
         add_node(std::move(n), ev.e.data.scalar.anchor, index);
         attach(index);
@@ -149,7 +184,7 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
         // Shared, not copied: the alias's node counts as its whole subtree.
         index = it->second;
         if (!stack.empty()) {
-          doc.nodes_[stack.back().node].items.push_back(index);
+          pending.push_back(index);
           weight[stack.back().node] += weight[index];
         } else if (!have_root) {
           doc.root_ = index, have_root = true;
@@ -165,14 +200,17 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
         n.kind = seq ? YamlNode::Kind::Sequence : YamlNode::Kind::Mapping;
         const yaml_char_t* anchor = seq ? ev.e.data.sequence_start.anchor : ev.e.data.mapping_start.anchor;
         add_node(std::move(n), nullptr, index);
-        stack.push_back(Open{index, anchor != nullptr ? reinterpret_cast<const char*>(anchor) : ""});
+        stack.push_back(Open{index, pending.size(), anchor != nullptr ? reinterpret_cast<const char*>(anchor) : ""});
         ++total;
         break;
       }
       case YAML_SEQUENCE_END_EVENT:
       case YAML_MAPPING_END_EVENT: {
-        const Open open = stack.back();
+        const Open open = std::move(stack.back());
         stack.pop_back();
+        doc.nodes_[open.node].items =
+            doc.arena_.copy(std::span<const std::uint32_t>(pending).subspan(open.first));
+        pending.resize(open.first);
         // An anchor names the collection once it is complete (an alias inside
         // itself is undefined, as in PyYAML's composer: recursion refused).
         if (!open.anchor.empty()) anchors[open.anchor] = open.node;

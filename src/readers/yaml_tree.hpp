@@ -7,8 +7,11 @@
 // the node limit — a "billion laughs" — is refused with a located error).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,8 +27,25 @@ struct YamlNode {
   bool plain = false;    // a plain (unquoted) scalar: subject to YAML 1.1 resolution (True, null, 3)
   std::uint32_t line = 0;  // 1-based
   std::uint32_t column = 0;
-  std::string value;                 // Scalar
-  std::vector<std::uint32_t> items;  // Sequence: children; Mapping: key, value, key, value, ...
+  std::string_view value;                  // Scalar (its text lives in the YamlDoc)
+  std::span<const std::uint32_t> items;    // Sequence: children; Mapping: key, value, key, value, ...
+};
+
+// Where a YamlDoc keeps its scalars' text and its collections' children:
+// chunks that never move (a node's views stay valid when the document is
+// moved), one allocation per 64 KiB instead of one per node.
+class YamlArena {
+ public:
+  // A copy of `s` in the arena.
+  std::string_view copy(std::string_view s);
+  // A copy of `items` in the arena.
+  std::span<const std::uint32_t> copy(std::span<const std::uint32_t> items);
+
+ private:
+  void* take(std::size_t bytes, std::size_t align);
+  std::vector<std::unique_ptr<std::byte[]>> chunks_;
+  std::byte* next_ = nullptr;
+  std::size_t left_ = 0;
 };
 
 struct YamlLimits {
@@ -51,6 +71,7 @@ class YamlDoc {
   friend Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits);
   FileName file_;
   std::vector<YamlNode> nodes_;
+  YamlArena arena_;
   std::uint32_t root_ = 0;
 };
 

@@ -76,7 +76,34 @@ TEST_CASE("render_toml: one block is a plain file") {
   CHECK(r.text.find("\n[[def]]\n") != std::string::npos);
 }
 
+TEST_CASE("render_toml: without the SourceMap, the same text") {
+  const RenderedToml with = render_toml(two_blocks(), "t");
+  const RenderedToml without = render_toml(two_blocks(), "t", /*with_map=*/false);
+  CHECK(without.text == with.text);
+  CHECK(without.map.empty());
+  CHECK_FALSE(with.map.empty());
+}
+
+TEST_CASE("render_toml: a note and a title with newlines stay on their comment line, unknown locations as (generated)") {
+  TomlBlock b;
+  b.note = "two\nlines";
+  TomlEntry e;
+  e.kind = "impl";
+  e.at = Location{"o\nps.cpp", 2, 5};  // a file name with a newline: printed as to_string prints it
+  e.note = "a\r\nb";
+  e.add("op", "a\"b", Location{});
+  b.entries.push_back(e);
+  b.entries.push_back(e);
+  const RenderedToml r = render_toml({b}, "x\ny");
+  const std::string entry = "\n# " + to_string(e.at) + ": a  b\n[[impl]]\nop = \"a\\\"b\"\n";
+  CHECK(to_string(e.at) == "o\\x0aps.cpp:2:5");
+  CHECK(r.text == "# x y\n\n# (generated): two lines\n" + entry + entry);
+}
+
 TEST_CASE("toml_quote escapes what TOML basic strings need") {
+  CHECK(toml_quote("") == "\"\"");
+  CHECK(toml_quote("plain text, no escapes") == "\"plain text, no escapes\"");
+  CHECK(toml_quote("\x7f\r\"") == "\"\\u007F\\r\\\"\"");
   CHECK(toml_quote("a\"b\\c") == R"("a\"b\\c")");
   CHECK(toml_quote("x\ny\t\x01") == "\"x\\ny\\t\\u0001\"");
   CHECK(toml_quote("é") == "\"é\"");

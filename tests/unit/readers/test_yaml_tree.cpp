@@ -1,6 +1,10 @@
 // parse_yaml: libyaml's events as a located tree, hostile input bounded.
 #include "readers/yaml_tree.hpp"
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "helpers.hpp"
 
 namespace dt::test {
@@ -24,6 +28,42 @@ TEST_CASE("parse_yaml: nodes with their line and column") {
   CHECK(d->at(disp->items[0]).line == 3);
   CHECK(d->at(disp->items[0]).column == 5);
   CHECK(d->get(e, "nothing") == nullptr);
+}
+
+TEST_CASE("YamlArena: copies that stay where they are") {
+  YamlArena arena;
+  CHECK(arena.copy(std::string_view{}).empty());
+  CHECK(arena.copy(std::span<const std::uint32_t>{}).empty());
+  const std::string_view a = arena.copy(std::string_view("abc"));
+  const std::vector<std::uint32_t> ids = {1, 2, 3};
+  const std::span<const std::uint32_t> s = arena.copy(std::span<const std::uint32_t>(ids));
+  CHECK(reinterpret_cast<std::uintptr_t>(s.data()) % alignof(std::uint32_t) == 0);  // after "abc"
+  const std::string big(200'000, 'x');  // more than a chunk: a chunk of its own
+  const std::string_view b = arena.copy(std::string_view(big));
+  std::vector<std::string_view> many;
+  for (int i = 0; i < 5000; ++i) many.push_back(arena.copy(std::string_view("0123456789abcdef0123456789")));
+  CHECK(a == "abc");
+  CHECK(std::vector<std::uint32_t>(s.begin(), s.end()) == ids);
+  CHECK(b == big);
+  CHECK(many.front() == many.back());
+  CHECK(many.front().data() != many.back().data());
+}
+
+TEST_CASE("parse_yaml: the nodes' text and children stay valid when the document moves") {
+  std::optional<YamlDoc> kept;
+  {
+    std::string text = "a: [x, 'y z', {b: c}]\nd: e\n";
+    auto d = parse_yaml("n.yaml", text);
+    REQUIRE(d);
+    kept.emplace(std::move(*d));
+    text.assign(text.size(), '#');  // the text read is not referred to
+  }
+  const YamlNode* a = kept->get(kept->root(), "a");
+  REQUIRE(a);
+  REQUIRE(a->items.size() == 3);
+  CHECK(kept->at(a->items[1]).value == "y z");
+  CHECK(kept->get(kept->at(a->items[2]), "b")->value == "c");
+  CHECK(kept->get(kept->root(), "d")->value == "e");
 }
 
 TEST_CASE("parse_yaml: YAML 1.1 scalars as PyYAML resolves them") {
