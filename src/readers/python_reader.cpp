@@ -276,6 +276,14 @@ Expected<bool, Diagnostic> PyReader::import(std::size_t b, std::size_t e) {
   const std::string mod = dotted(p);
   if (p >= e || t_[p].text != "import") return true;
   ++p;
+  // from typing import *: typing.__all__ binds (among others) the generics
+  // infer_schema reads, as PyTorch's own torch/testing/_internal/custom_op_db.py uses them.
+  if (p < e && t_[p].kind == PyTok::Op && t_[p].text == "*") {
+    if (mod == "typing")
+      for (const char* n : {"Any", "Dict", "List", "Optional", "Sequence", "Tuple", "Union"})
+        alias_[n] = std::string("typing.") + n;
+    return true;
+  }
   while (p < e) {
     if (t_[p].text == "(" || t_[p].text == ")" || t_[p].text == ",") {
       ++p;

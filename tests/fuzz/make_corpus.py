@@ -82,7 +82,7 @@ for marker in ("Dict(", "Future(", "RRef(", "Union(", "__torch__", "...", "Dimna
     pick |= set([s for s in schemas if marker in s][:8])
 for s in sorted(pick):
     put("schema", s.encode())
-# yaml: the yaml files of the golden cases, torch-xpu-ops' backend yaml, and
+# yaml: the yaml files of the golden cases and
 # 2.14's native_functions.yaml in slices of 20 entries (each well under kMaxInput).
 for root, _, names in os.walk(os.path.join(src, "tests/cli/inputs")):
     for n in names:
@@ -96,7 +96,7 @@ for path in glob.glob(os.path.join(src, "tests/cli/cases/yaml-*.test")):
     for m in re.finditer(r"--- file: \S+\.ya?ml\n(.*?)(?=\n--- |\Z)", open(path, encoding="utf-8").read(), re.S):
         put("native_yaml", m.group(1).encode())
 # Python modules (first byte: which built-in profile reads them).
-for sub in ("tests/oracle/py_modules", "tests/cli/inputs/python", "tests/cli/inputs/real/flash_attn"):
+for sub in ("tests/oracle/py_modules", "tests/cli/inputs/python"):
     d = os.path.join(src, sub)
     for f in sorted(os.listdir(d)) if os.path.isdir(d) else []:
         if f.endswith(".py"):

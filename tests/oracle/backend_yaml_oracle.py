@@ -5,11 +5,14 @@ parse_backend_yaml + the RegisterDispatchKey registrations
 gen_dispatcher_registrations writes for the backend key and its autograd
 key). Run with the release's python (tools/oracle-env python RELEASE ...).
 
-Inputs: torch-xpu-ops' real xpu_functions.yaml (tests/cli/inputs/real), and
-generated files over the release's own operators: every 3rd native function
-as `supported` with use_out_as_primary false (so torchgen generates in-place
-and out= wrappers) and every 7th as `autograd`, for backends XLA and
-PrivateUse1.
+Inputs: PyTorch 2.6.0's own Lazy (TorchScript) backend yaml,
+aten/src/ATen/native/ts_native_functions.yaml (full_codegen, supported,
+autograd, ir_gen, symint, non_native), from Debian's source tarball
+(tests/realworld/sources.py pytorch-2.6.0-library-users, --tree: downloaded
+at test time, never committed; a missing tree fails), and generated files
+over the release's own operators: every 3rd native function as `supported`
+with use_out_as_primary false (so torchgen generates in-place and out=
+wrappers) and every 7th as `autograd`, for backends XLA and PrivateUse1.
 """
 import argparse
 import os
@@ -18,8 +21,6 @@ import subprocess
 import sys
 import tomllib
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 IMPL = re.compile(r'm\.impl\("(?:aten::)?([^"]+)"')
 
 
@@ -70,6 +71,7 @@ def main() -> int:
     ap.add_argument("--tool", required=True)
     ap.add_argument("--profile", required=True)
     ap.add_argument("--workdir", required=True)
+    ap.add_argument("--tree", required=True, help="tests/realworld/sources.py pytorch-2.6.0-library-users's directory")
     args = ap.parse_args()
     import torchgen
     import yaml
@@ -90,7 +92,12 @@ def main() -> int:
             supported.append(fns[0])  # the functional one only: wrappers for the others
         elif i % 7 == 1:
             autograd.append(fns[0])
-    inputs = [os.path.join(ROOT, "tests", "cli", "inputs", "real", "torch-xpu-ops", "xpu_functions.yaml")]
+    lazy = os.path.join(args.tree, "aten", "src", "ATen", "native", "ts_native_functions.yaml")
+    if not os.path.isfile(lazy):
+        print(f"backend_yaml_oracle: FAIL: no {lazy} (tests/realworld/sources.py pytorch-2.6.0-library-users "
+              "extracts it)")
+        return 1
+    inputs = [lazy]
     for backend in ("XLA", "PrivateUse1"):
         path = os.path.join(args.workdir, f"{backend}.yaml")
         with open(path, "w") as f:

@@ -39,14 +39,12 @@ TREES = {
         DEBIAN + "pytorch/pytorch_2.6.0+dfsg.orig.tar.xz",
         "099a9601bc40d67656e75735c44abedb0fbe92d08817852ab7472eebb7e6ddff", 27212640,
         ["aten/src/ATen/native/"]),
-    # torchvision 0.27.0 (Debian sid's pytorch-vision, python3-torchvision 0.27.0-3
-    # built against python3-torch 2.14.1): its C++ operators and build files.
-    # Pinned as issue 18 gives it; not verified yet: deb.debian.org answered 404 for
-    # this file (and for pytorch-vision_0.27.0-3.dsc) on 2026-11-25, and no test uses it.
-    "torchvision-0.27.0": (
-        DEBIAN + "pytorch-vision/pytorch-vision_0.27.0.orig.tar.gz",
-        "04c588d80e63903e1e4444db8a1c32dc56e4080ed48782555e1d00752d6edb17", 14456122,
-        ["torchvision/csrc/", "setup.py", "CMakeLists.txt"]),
+    # PyTorch 2.6.0's own users of the registration APIs: the Lazy (TorchScript)
+    # backend's gen_backend_stubs yaml and the torch.library custom ops of its tests.
+    "pytorch-2.6.0-library-users": (
+        DEBIAN + "pytorch/pytorch_2.6.0+dfsg.orig.tar.xz",
+        "099a9601bc40d67656e75735c44abedb0fbe92d08817852ab7472eebb7e6ddff", 27212640,
+        ["aten/src/ATen/native/ts_native_functions.yaml", "torch/testing/_internal/custom_op_db.py"]),
 }
 
 

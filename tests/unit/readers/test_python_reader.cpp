@@ -85,6 +85,26 @@ TEST_CASE("read_python: 'if torch.__version__ OP \"X\"' decided with the profile
   CHECK(b26.blocks.empty());
 }
 
+TEST_CASE("read_python: 'from typing import *' binds typing's names (PyTorch's custom_op_db.py)") {
+  const char* text =
+      "import torch\n"
+      "from torch import Tensor\n"
+      "from typing import *  # noqa: F403\n"
+      "@torch.library.custom_op('m::f', mutates_args=())\n"
+      "def f(x: Tensor, s: Sequence[int], o: Optional[Tensor], u: Union[int, None]) -> Tuple[Tensor, List[Tensor]]:\n"
+      "    return x\n";
+  const Blocks b = read(text, "torch-2.6");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 1);
+  CHECK(str(b.blocks[0].entries.at(0), "schema") ==
+        "(Tensor x, SymInt[] s, Tensor? o, SymInt? u) -> (Tensor, Tensor[])");
+  // Without the star import, Tuple is a name the module never bound.
+  auto c = read_python(profile("torch-2.6"), "m.py",
+                       "import torch\n@torch.library.custom_op('m::f', mutates_args=())\n"
+                       "def f(x: torch.Tensor) -> Tuple[torch.Tensor]: ...\n");
+  CHECK_FALSE(c.has_value());
+}
+
 TEST_CASE("read_python: errors") {
   auto a = read_python(profile("torch-2.14"), "m.py", "x = 'open\n");
   REQUIRE_FALSE(a.has_value());
