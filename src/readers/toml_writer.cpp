@@ -68,9 +68,40 @@ void append_number(std::string& out, std::uint32_t n) {
   out.append(buf, r.ptr);
 }
 
-// A comment's text on one line (a source's text may hold newlines).
+// The length of the well-formed UTF-8 sequence at s[i] (Unicode's table 3-7), 0 if none.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0U; };
+  const unsigned c = b(0);
+  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(k) >= lo && b(k) <= hi; };
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (c >= 0xE1 && c <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
+// A comment's text on one line, as a TOML comment may hold it: a line break
+// (a source's text may hold them) as a space, other control characters and
+// bytes that are not UTF-8 (from the source's string literals) as \xNN.
 void append_one_line(std::string& out, std::string_view s) {
-  for (const char c : s) out += (c == '\n' || c == '\r') ? ' ' : c;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_length(s, i);
+    if (u == '\n' || u == '\r') {
+      out += ' ';
+    } else if (n == 0 || (u < 0x20 && u != '\t') || u == 0x7f) {
+      fmt::format_to(std::back_inserter(out), "\\x{:02x}", u);
+    } else {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    ++i;
+  }
 }
 
 // The text and its SourceMap, appended line by line into one buffer.

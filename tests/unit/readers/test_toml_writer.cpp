@@ -1,6 +1,8 @@
 // render_toml: TomlBlocks as TOML text, with the SourceMap back to the source.
 #include "readers/toml_writer.hpp"
 
+#include "base/toml_reader.hpp"
+
 #include "helpers.hpp"
 
 namespace dt::test {
@@ -107,6 +109,22 @@ TEST_CASE("toml_quote escapes what TOML basic strings need") {
   CHECK(toml_quote("a\"b\\c") == R"("a\"b\\c")");
   CHECK(toml_quote("x\ny\t\x01") == "\"x\\ny\\t\\u0001\"");
   CHECK(toml_quote("é") == "\"é\"");
+}
+
+}  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("render_toml: a note's bytes that a TOML comment cannot hold are written as \\xNN") {
+  // set_python_module("d\xe0cpp") in a C++ source: not UTF-8, which toml++
+  // refuses even in a comment (found by fuzz_cpp_reader).
+  TomlBlock b;
+  b.at = Location{"ops.cpp", 1, 1};
+  b.note = "d\xe0" "cpp \x01 \xc3\xa9 \xed\xa0\x80";
+  b.add("namespace", "t", Location{"ops.cpp", 1, 15});
+  const RenderedToml r = render_toml({b}, "t");
+  CHECK(r.text.find("# ops.cpp:1:1: d\\xe0cpp \\x01 \xc3\xa9 \\xed\\xa0\\x80\n") != std::string::npos);
+  CHECK(parse_toml(r.text, "t.toml").has_value());
 }
 
 }  // namespace dt::test
