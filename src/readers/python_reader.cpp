@@ -17,14 +17,18 @@ std::optional<DebugTable> debug_table(const Profile& p) {
   const std::string& v = p.torch_version();
   if (v.starts_with("2.6."))
     return DebugTable{"registered at /dev/null:488", "registered at /dev/null:{line}", "registered at /dev/null:608",
-                      "registered at /dev/null:934"};
+                      "registered at /dev/null:934", p.torch_library().debug_of("fake"), false};
   if (v.starts_with("2.14.")) {
     const std::string def = p.torch_library().debug_of("def");
     const std::size_t a = def.find("registered at "), b = def.find("/_library/");
     if (a != 0 || b == std::string::npos) return std::nullopt;
     const std::string torch = def.substr(14, b - 14);
-    return DebugTable{"registered at {file}:{line}", "registered at " + torch + "/library.py:940",
-                      "registered at " + torch + "/library.py:940", "registered at " + torch + "/library.py:750"};
+    return DebugTable{"registered at {file}:{line}",
+                      "registered at " + torch + "/library.py:940",
+                      "registered at " + torch + "/library.py:940",
+                      "registered at " + torch + "/library.py:750",
+                      "registered at " + torch + "/library.py:1012",
+                      true};
   }
   return std::nullopt;
 }

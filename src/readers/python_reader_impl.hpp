@@ -34,8 +34,14 @@ namespace dt::pyread {
 //  - torch 2.14: Library.__init__ takes sys._getframe(1), the caller: the
 //    module's file and line; torch.library.impl / define without lib= make
 //    their own Library inside torch/library.py.
+//  - register_fake on an operator custom_op did not make registers a Meta
+//    kernel: in torch 2.6 through a Library of torch._library.fake_impl's own
+//    (the profile's custom_op "fake" debug string; lib= only keeps it alive),
+//    in torch 2.14 through the lib= Library (its debug string) or, without
+//    one, a Library made in torch/library.py.
 struct DebugTable {
-  std::string library, impl_decorator, impl_call, define;
+  std::string library, impl_decorator, impl_call, define, fake;
+  bool fake_in_lib = false;  // 2.14: the Meta kernel goes to the lib= Library
 };
 
 std::optional<DebugTable> debug_table(const Profile& p);
@@ -157,6 +163,13 @@ class PyReader {
                                          bool decorator);
 
   Expected<bool, Diagnostic> register_by_target(const std::string& api, const PyExpr& x, bool decorator);
+
+  // The operator a register_* call names ("ns::op", "ns::op.overload", or
+  // torch.ops.ns.op.overload): its qualified name, or nullopt.
+  std::optional<std::pair<std::string, Location>> op_qualname(const PyExpr& op) const;
+  // torch.library.register_fake on an operator custom_op did not make (in
+  // this file): a Meta kernel, as the release registers it.
+  Expected<bool, Diagnostic> register_fake_kernel(const PyExpr& x);
 };
 
 }  // namespace dt::pyread

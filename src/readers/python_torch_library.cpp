@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "readers/python_infer_schema.hpp"
 #include "readers/python_reader_impl.hpp"
@@ -304,6 +305,7 @@ Expected<bool, Diagnostic> PyReader::register_by_target(const std::string& api, 
     ref = ops_.at(op->text);
   else if (op != nullptr)
     if (auto s = str_of(*op); s && ops_.count(s->first) != 0) ref = ops_.at(s->first);
+  if (!ref && api == "register_fake") return register_fake_kernel(x);
   if (!ref) {
     warn(x.at, fmt::format("torch.library.{} on an operator not made by torch.library.custom_op in this file: "
                            "not read",
@@ -311,6 +313,50 @@ Expected<bool, Diagnostic> PyReader::register_by_target(const std::string& api, 
     return true;
   }
   return op_register(*ref, api, x, 1, decorator);
+}
+
+std::optional<std::pair<std::string, Location>> PyReader::op_qualname(const PyExpr& op) const {
+  if (auto s = str_of(op)) {
+    if (ns_of(s->first).empty()) return std::nullopt;
+    return s;
+  }
+  if (op.kind != PyExpr::Name) return std::nullopt;
+  // torch.ops.NS.NAME.OVERLOAD, an OpOverload: its _name ("NS::NAME", or
+  // "NS::NAME.OVERLOAD"). The packet torch.ops.NS.NAME is refused by torch.
+  const std::string c = canonical(op.text);
+  if (!c.starts_with("torch.ops.")) return std::nullopt;
+  std::vector<std::string> parts;
+  for (std::size_t b = 10, e = 0; b <= c.size(); b = e + 1) {
+    e = std::min(c.find('.', b), c.size());
+    parts.push_back(c.substr(b, e - b));
+  }
+  if (parts.size() != 3) return std::nullopt;
+  std::string q = parts[0] + "::" + parts[1];
+  if (parts[2] != "default") q += "." + parts[2];
+  return std::make_pair(q, op.at);
+}
+
+Expected<bool, Diagnostic> PyReader::register_fake_kernel(const PyExpr& x) {
+  const PyExpr* op = arg(x, 0, "op");
+  auto q = op != nullptr ? op_qualname(*op) : std::nullopt;
+  if (!q) return unread(x, "torch.library.register_fake");
+  if (auto ok = need_debug(x.at); !ok) return ok;
+  std::size_t blk = 0;
+  std::string debug;
+  if (dbg_->fake_in_lib) {
+    auto tb = target_block(x, q->first, dbg_->fake);
+    if (!tb) return unread(x, "torch.library.register_fake");
+    blk = tb->first;
+    debug = tb->second;
+  } else {
+    blk = new_block(ns_of(q->first), "FRAGMENT", "", x.at, "the Library torch._library.fake_impl makes");
+    debug = dbg_->fake;
+  }
+  TomlEntry& en = entry(blk, "impl", x.at);
+  en.add("op", q->first, q->second);
+  en.add("key", "Meta", x.at);
+  kernel_fields(en, nullptr, debug, x.at);
+  return true;
 }
 
 }  // namespace dt::pyread

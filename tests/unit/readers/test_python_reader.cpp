@@ -54,16 +54,61 @@ TEST_CASE("read_python: what cannot be read statically is a located warning, the
       "def setup():\n    lib.define('a(Tensor x) -> Tensor')\n"
       "for n in ['b', 'c']:\n    lib.define(n + '(Tensor x) -> Tensor')\n"
       "lib.define(f'{NAME}(Tensor x) -> Tensor')\n"
-      "torch.library.register_fake('other::op', lambda x: x)\n"
+      "torch.library.register_kernel('other::op', 'cpu', lambda x: x)\n"
+      "torch.library.register_fake(torch.ops.m.d, lambda x: x)\n"
+      "torch.library.register_fake(name, lambda x: x)\n"
       "lib.define('d(Tensor x) -> Tensor')\n");
-  REQUIRE(b.warnings.size() == 4);
+  REQUIRE(b.warnings.size() == 6);
   CHECK(b.warnings[0].severity == Severity::Warning);
   CHECK(b.warnings[0].where == Location{"/src/ops.py", 4, 5});
   CHECK(b.warnings[1].where.line == 6);
   CHECK(b.warnings[2].where.line == 7);
-  CHECK(b.warnings[3].message.find("not made by torch.library.custom_op") != std::string::npos);
+  CHECK(b.warnings[3].message.find("register_kernel on an operator not made by torch.library.custom_op") !=
+        std::string::npos);
+  // An OpOverloadPacket (torch refuses it) and a computed name.
+  CHECK(b.warnings[4].where.line == 9);
+  CHECK(b.warnings[4].message.find("torch.library.register_fake(...)") != std::string::npos);
+  CHECK(b.warnings[5].where.line == 10);
   REQUIRE(b.blocks[0].entries.size() == 1);
   CHECK(str(b.blocks[0].entries[0], "schema") == "d(Tensor x) -> Tensor");
+}
+
+TEST_CASE("read_python: register_fake on an operator custom_op did not make: a Meta kernel, as each release registers it") {
+  const char* text =
+      "import torch\n"
+      "lib = torch.library.Library('m', 'DEF')\n"
+      "lib.define('a(Tensor x) -> Tensor')\n"
+      "torch.library.register_fake('m::a', lambda x: x, lib=lib)\n"
+      "@torch.library.register_fake('other::b')\n"
+      "def b_fake(x):\n"
+      "    return x\n"
+      "torch.library.register_fake(torch.ops.m.a.out, lambda x: x)\n";
+  // torch 2.14: lib.impl(op, fn, "Meta") on the lib= Library, or on one torch/library.py makes.
+  const Blocks b = read(text, "torch-2.14");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 3);
+  const TomlEntry& a = b.blocks[0].entries.at(1);
+  CHECK(a.kind == "impl");
+  CHECK(str(a, "op") == "m::a");
+  CHECK(str(a, "key") == "Meta");
+  CHECK(str(a, "kernel") == "registered at /src/ops.py:2");  // the lib= Library's
+  CHECK(str(a, "boxed_only") == "true");
+  CHECK(std::get<std::string>(b.blocks[1].header[0].value) == "other");
+  CHECK(std::get<std::string>(b.blocks[1].header[1].value) == "FRAGMENT");
+  const TomlEntry& fb = b.blocks[1].entries.at(0);
+  CHECK(str(fb, "op") == "other::b");
+  CHECK(fb.at.line == 5);
+  CHECK(str(fb, "kernel") == "registered at /usr/lib/python3/dist-packages/torch/library.py:1012");
+  CHECK(str(b.blocks[2].entries.at(0), "op") == "m::a.out");  // an OpOverload's _name
+  // torch 2.6: fake_impl's own Library, lib= or not: custom_op's fake debug string.
+  const Blocks b26 = read(text, "torch-2.6");
+  CHECK(b26.warnings.empty());
+  REQUIRE(b26.blocks.size() == 4);
+  CHECK(b26.blocks[0].entries.size() == 1);
+  const TomlEntry& a26 = b26.blocks[1].entries.at(0);
+  CHECK(str(a26, "op") == "m::a");
+  CHECK(str(a26, "kernel") == "registered at /dev/null:198");
+  CHECK(str(b26.blocks[2].entries.at(0), "kernel") == "registered at /dev/null:198");
 }
 
 TEST_CASE("read_python: 'if torch.__version__ OP \"X\"' decided with the profile's version; name aliases") {
