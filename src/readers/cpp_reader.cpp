@@ -364,23 +364,36 @@ class Reader {
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.def({}): the schema is not a string literal: not read", c.handle,
                                           text(a[0])));
-    e.add("schema", lit->value, lit->at, lit->span);
-    if (!alias.empty()) e.add("alias_analysis", alias, alias_at);
-    e.add("debug", c.debug, at(name));
     std::optional<KernelExpr> k;
+    std::vector<std::pair<std::vector<std::string>, Location>> tags;
     for (std::size_t i = 1; i < a.size(); ++i) {
       if (!a[i].empty() && t_[a[i].b].is("{")) {
-        std::vector<std::string> tags;
+        std::vector<std::string> ts;
         for (std::size_t j = a[i].b; j < a[i].e; ++j)
           if (t_[j].kind == Kind::Ident && j + 1 < a[i].e && (t_[j + 1].is(",") || t_[j + 1].is("}")))
-            tags.emplace_back(t_[j].text);
-        e.add("tags", tags, at(t_[a[i].b]));
+            ts.emplace_back(t_[j].text);
+        tags.emplace_back(std::move(ts), at(t_[a[i].b]));
       } else if (i == 1) {
         k = kernel(a[1], c);
       } else {
         warn(t_[a[i].b], fmt::format("{}.def(...): argument '{}' is not read", c.handle, text(a[i])));
       }
     }
+    if (lit->value.find('(') == std::string::npos) {
+      // def("name", fn): the schema c10 infers from the kernel, under that
+      // name, with CONSERVATIVE alias analysis (Library::_def).
+      if (!k || k->what == KernelExpr::What::Fallthrough || !k->signature)
+        return warn(name, fmt::format("{}.def(\"{}\", ...): a name without a schema takes the schema c10 infers "
+                                      "from the kernel, and this kernel's is not known{}: not read",
+                                      c.handle, lit->value, k && !k->unknown.empty() ? " (" + k->unknown + ")" : ""));
+      e.add("schema", lit->value + *k->signature, lit->at, lit->span);
+      e.add("alias_analysis", "CONSERVATIVE", lit->at);
+    } else {
+      e.add("schema", lit->value, lit->at, lit->span);
+      if (!alias.empty()) e.add("alias_analysis", alias, alias_at);
+    }
+    e.add("debug", c.debug, at(name));
+    for (auto& [ts, where] : tags) e.add("tags", ts, where);
     const std::string op = lit->value.substr(0, lit->value.find('('));
     c.blk->entries.push_back(std::move(e));
     if (k) add_impl(name, op, *lit, *k, a[1], c);
@@ -460,6 +473,9 @@ class Reader {
     }
     std::size_t j = r.b;
     if (t_[j].is("[")) return lambda(r);
+    // (f): the parentheses a template-id with commas needs inside a macro argument.
+    if (t_[j].is("(") && close(j) != std::string::npos && close(j) + 1 == r.e && r.e - r.b > 2)
+      return kernel(Range{j + 1, r.e - 1}, c, depth + 1);
     const bool addr = t_[j].is("&");
     if (addr) ++j;
     auto [last, after] = path(j, r.e);
@@ -490,6 +506,17 @@ class Reader {
     if (!addr && after < r.e && t_[after].is("<") && (last == "makeFromBoxedFunction" || last == "makeFromBoxedFunctor")) {
       k.what = KernelExpr::What::Boxed;
       return k;
+    }
+    if (after < r.e && t_[after].is("<") && !last.empty()) {
+      // f<A, B>: a specialization of a function template, whose signature
+      // is the template's (torchvision's autocast kernels).
+      std::size_t q = after;
+      for (int d = 0; q < r.e; ++q) {
+        if (t_[q].is("(") && close(q) != std::string::npos && close(q) < r.e) q = close(q);
+        else if (t_[q].is("<")) ++d;
+        else if (t_[q].is(">") && --d == 0) break;
+      }
+      if (q + 1 == r.e) after = r.e;
     }
     if (after == r.e && !last.empty()) {
       if (c.stable) {  // StableLibrary::impl takes a boxed function

@@ -197,9 +197,23 @@ std::optional<CppFunctionDecl> decl_at(const std::vector<CppToken>& toks, const 
   }
   std::size_t re = i;
   while (re > rb + 1 && toks[re - 1].is("::")) re -= 2;  // a qualified definition ns::f
-  while (rb < re && (toks[rb].is("static") || toks[rb].is("inline") || toks[rb].is("constexpr") ||
-                     toks[rb].is("TORCH_API") || toks[rb].is("C10_EXPORT") || toks[rb].is("extern")))
-    ++rb;
+  auto specifiers = [&] {
+    while (rb < re && (toks[rb].is("static") || toks[rb].is("inline") || toks[rb].is("constexpr") ||
+                       toks[rb].is("TORCH_API") || toks[rb].is("C10_EXPORT") || toks[rb].is("extern")))
+      ++rb;
+  };
+  specifiers();
+  // template <...>: a function template (its specializations share the signature
+  // when the parameters are not types; a type parameter is refused by the inference).
+  if (rb + 1 < re && toks[rb].is("template") && toks[rb + 1].is("<")) {
+    std::size_t q = rb + 1;
+    for (int d = 0; q < re; ++q) {
+      if (toks[q].is("<")) ++d;
+      else if (toks[q].is(">") && --d == 0) break;
+    }
+    rb = q + 1;
+    specifiers();
+  }
   if (rb >= re || toks[re - 1].is("return") || toks[re - 1].is("new")) return std::nullopt;  // a call
   return CppFunctionDecl{rb, re, i + 2, cl};
 }

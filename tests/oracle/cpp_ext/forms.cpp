@@ -25,6 +25,7 @@ at::Tensor optional_list(const std::optional<at::Tensor>& x, at::IntArrayRef siz
 }
 std::vector<at::Tensor> many(const at::Tensor& x, c10::string_view mode) { return {x}; }
 inline at::Tensor symint(const at::Tensor& x, c10::SymInt n) { return x; }
+int64_t version() { return -1; }
 
 void boxed(const c10::OperatorHandle& op, torch::jit::Stack* stack) {}
 void boxed_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -62,6 +63,10 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("j(Tensor x, str mode) -> Tensor[]");
   m.def("k(Tensor x, SymInt n) -> Tensor");
   m.def("l(Tensor x) -> Tensor");
+  // A name without a schema: the schema c10 infers from the kernel (CONSERVATIVE).
+  m.def("version", &version);
+  m.def("q.overload", TORCH_FN(with_float));
+  m.def("r", torch::dispatch(c10::DispatchKey::CPU, &two));
 }
 
 TORCH_LIBRARY_IMPL(dtcpp, CPU, m) {

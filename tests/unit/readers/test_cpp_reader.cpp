@@ -72,6 +72,34 @@ TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
         "PrivateUse2: fallthrough registered at ops.cpp:18 [backend fallback]\n");
 }
 
+TEST_CASE("read_cpp: def(name, fn) takes the schema c10 infers from the kernel, CONSERVATIVE") {
+  const std::string src =
+      "int64_t cuda_version() { return -1; }\n"                                   // 1
+      "at::Tensor scaled(const at::Tensor& x, double s) { return x; }\n"          // 2
+      "TORCH_LIBRARY_FRAGMENT(t, m) {\n"                                          // 3
+      "  m.def(\"_cuda_version\", &cuda_version);\n"                               // 4
+      "  m.def(\"scaled.out\", torch::dispatch(c10::kCPU, TORCH_FN(scaled)));\n"   // 5
+      "  m.def(\"bare\");\n"                                                       // 6
+      "  m.def(\"elsewhere\", &at::native::declared_in_a_header);\n"               // 7
+      "}\n";
+  auto r = load_files("torch-2.14", {{"ops.cpp", src}}, OnRefusal::Fail);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
+  // As torchvision's _cuda_version prints in the real torch.
+  CHECK(raw_registrations(*r, "t::_cuda_version") ==
+        "name: t::_cuda_version\nschema: t::_cuda_version() -> int _0\ndebug: registered at ops.cpp:3\n"
+        "alias analysis kind: CONSERVATIVE\n"
+        "CompositeImplicitAutograd[alias]: registered at ops.cpp:3 :: () -> int _0 [ boxed unboxed ]\n");
+  CHECK(raw_registrations(*r, "t::scaled.out") ==
+        "name: t::scaled.out\nschema: t::scaled.out(Tensor _0, float _1) -> Tensor _0\n"
+        "debug: registered at ops.cpp:3\nalias analysis kind: CONSERVATIVE\n"
+        "CPU: registered at ops.cpp:3 :: (Tensor _0, float _1) -> Tensor _0 [ boxed unboxed ]\n");
+  // No kernel, or one whose signature is not known: c10 has no schema to infer; not read, said where.
+  const auto w = warnings(src);
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].starts_with("ops.cpp:6:5: warning: m.def(\"bare\", ...): a name without a schema"));
+  CHECK(w[1].starts_with("ops.cpp:7:5: warning: m.def(\"elsewhere\", ...)"));
+}
+
 TEST_CASE("read_cpp: a SymInt return keeps the unboxed entry point, std::array<bool, N> is bool[]") {
   // As in PyTorch 2.6's test/cpp_extensions/open_registration_extension.cpp, loaded into torch 2.14
   // (realworld oracle): only a SymInt argument makes a kernel boxed-only.
