@@ -45,6 +45,15 @@ TREES = {
         DEBIAN + "pytorch/pytorch_2.6.0+dfsg.orig.tar.xz",
         "099a9601bc40d67656e75735c44abedb0fbe92d08817852ab7472eebb7e6ddff", 27212640,
         ["aten/src/ATen/native/ts_native_functions.yaml", "torch/testing/_internal/custom_op_db.py"]),
+    # torchvision 0.21.0 (Debian trixie's pytorch-vision 0.21.0, built against
+    # torch 2.6): its C++ operators (TORCH_LIBRARY_FRAGMENT blocks and their CPU,
+    # CUDA, MPS, autograd, autocast and quantized kernels) and the Python fake
+    # kernels of _meta_registrations.py.
+    "torchvision-0.21.0": (
+        DEBIAN + "pytorch-vision/pytorch-vision_0.21.0.orig.tar.gz",
+        "0a4a967bbb7f9810f792cd0289a07fb98c8fb5d1303fae8b63e3a6b05d720058", 13149842,
+        ["torchvision/csrc/vision.cpp", "torchvision/csrc/vision.h", "torchvision/csrc/macros.h",
+         "torchvision/csrc/ops/", "torchvision/_meta_registrations.py"]),
 }
 
 
