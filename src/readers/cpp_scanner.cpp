@@ -16,8 +16,8 @@ bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 class Scanner {
  public:
-  Scanner(FileName file, std::string_view text) : file_(file), s_(text) {
-    out_.tokens.reserve(text.size() / 6 + 16);  // C++ runs at about one token per 6-8 bytes
+  Scanner(FileName file, std::string_view text, bool keep) : file_(file), s_(text), keep_(keep) {
+    if (keep_) out_.tokens.reserve(text.size() / 6 + 16);  // C++ runs at about one token per 6-8 bytes
   }
 
   Expected<CppScan, Diagnostic> run() {
@@ -123,14 +123,14 @@ class Scanner {
     while (b < body.size() && ident_char(static_cast<unsigned char>(body[b]))) ++b;
     const std::string arg = a == std::string::npos ? std::string() : body.substr(a, b - a);
     const bool guard_candidate = pending_guard_ && !arg.empty() && name == "define" && arg == guard_name_ &&
-                                 out_.tokens.size() == guard_tokens_;
+                                 count_ == guard_tokens_;
     pending_guard_ = false;
     if (name == "if" || name == "ifdef" || name == "ifndef") {
       conds_.push_back(l);
       if (name == "ifndef") {
         pending_guard_ = true;
         guard_name_ = arg;
-        guard_tokens_ = out_.tokens.size();
+        guard_tokens_ = count_;
       }
     } else if (name == "elif" || name == "else" || name == "elifdef" || name == "elifndef") {
       if (!conds_.empty()) conds_.back() = l;
@@ -156,6 +156,8 @@ class Scanner {
   }
 
   void push(CppToken::Kind k, std::size_t start, std::uint32_t l, std::uint32_t c) {
+    ++count_;
+    if (!keep_) return;
     CppToken& t = out_.tokens.emplace_back();
     t.kind = k;
     t.text = s_.substr(start, i_ - start);
@@ -209,6 +211,7 @@ class Scanner {
       return;
     }
     push(CppToken::Kind::String, start, l, c);
+    if (!keep_) return;
     CppToken& t = out_.tokens.back();
     t.value = std::move(value);
     t.value_line = vl;
@@ -292,6 +295,8 @@ class Scanner {
 
   FileName file_;
   std::string_view s_;
+  bool keep_;              // keep the tokens (else only errors and #defines are found)
+  std::size_t count_ = 0;  // tokens seen, kept or not
   std::size_t i_ = 0;
   std::uint32_t line_ = 1, col_ = 1;
   std::vector<std::uint32_t> conds_;
@@ -305,6 +310,8 @@ class Scanner {
 
 }  // namespace
 
-Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text) { return Scanner(file, text).run(); }
+Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens) {
+  return Scanner(file, text, tokens).run();
+}
 
 }  // namespace dt

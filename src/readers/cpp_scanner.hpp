@@ -47,7 +47,9 @@ struct CppScan {
 };
 
 // Errors (FILE:LINE:COL): an unterminated string, raw string, char literal
-// or block comment, and a raw-string delimiter C++ does not allow.
-Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text);
+// or block comment, and a raw-string delimiter C++ does not allow. With
+// `tokens` false the same errors and registering #defines are found, and no
+// token is kept (read_cpp: a file that never says TORCH_LIBRARY).
+Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens = true);
 
 }  // namespace dt

@@ -76,6 +76,25 @@ TEST_CASE("scan_cpp: unterminated literals and comments are located errors") {
   CHECK(scan_error("R\"12345678901234567(x)12345678901234567\"").find("delimiter") != std::string::npos);
 }
 
+TEST_CASE("scan_cpp without tokens: the same errors and registering #defines, no token kept") {
+  const char* text =
+      "#ifndef GUARD_H\n#define GUARD_H\n\"a\" \"b\";\n#define REG(m) m.impl(\"x\", f)\n#endif\n";
+  auto with = scan_cpp("a.cpp", text), without = scan_cpp("a.cpp", text, false);
+  REQUIRE(with.has_value());
+  REQUIRE(without.has_value());
+  CHECK(!with->tokens.empty());
+  CHECK(without->tokens.empty());
+  REQUIRE(without->registering_defines.size() == 1);
+  CHECK(without->registering_defines[0].name == with->registering_defines[0].name);
+  CHECK(without->registering_defines[0].line == 4);
+  for (const char* bad : {"m.def(\"a(Tensor x)\n);", "x;\n  R\"d(abc", "/* x", "f('a);"}) {
+    auto a = scan_cpp("a.cpp", bad), b = scan_cpp("a.cpp", bad, false);
+    REQUIRE(!a.has_value());
+    REQUIRE(!b.has_value());
+    CHECK(format(a.error()) == format(b.error()));
+  }
+}
+
 TEST_CASE("scan_cpp: bytes that are not UTF-8 are identifier characters, not errors") {
   const CppScan s = scan("a\xff\xfe b;");
   CHECK(s.tokens.size() == 3);
