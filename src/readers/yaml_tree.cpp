@@ -121,13 +121,21 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
   bool have_root = false;
   std::uint64_t total = 0;
 
+  // libyaml (and PyYAML) place what is at the end of an input without a
+  // final line break (an error, the empty document of "---") on the line
+  // after the last: the end of the text instead. Lines as YAML counts them
+  // ("\n", "\r\n", a lone "\r"); not by libyaml's index, which counts
+  // characters, not bytes (a BOM, UTF-8 text: found by fuzz_native_yaml).
+  std::size_t breaks = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    breaks += text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) ? 1U : 0U;
+  const bool ends_with_break = !text.empty() && (text.back() == '\n' || text.back() == '\r');
+  auto past_end = [&](const yaml_mark_t& m) {
+    return m.line > breaks || (m.line == breaks && ends_with_break && m.column > 0);
+  };
   auto err = [&](const yaml_mark_t& m, std::string msg) {
     Location at{file, static_cast<std::uint32_t>(m.line + 1), static_cast<std::uint32_t>(m.column + 1)};
-    // libyaml (and PyYAML) place an error at the end of an input without a
-    // final newline on the line after the last: the end of the text instead.
-    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
-    if (m.line > lines || (m.line == lines && !text.empty() && text.back() == '\n' && m.column > 0))
-      at = location_at(text, text.size(), file);
+    if (past_end(m)) at = location_at(text, text.size(), file);
     return unexpected(make_error(std::move(at), std::move(msg)));
   };
   // Attaches node `i` to the open collection (or makes it the root).
@@ -158,9 +166,7 @@ Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, Y
     YamlNode n;
     n.line = static_cast<std::uint32_t>(at.line + 1);
     n.column = static_cast<std::uint32_t>(at.column + 1);
-    if (at.index >= text.size()) {
-      // A node at the end of the input (the empty document of "---"): libyaml
-      // puts the stream's end on a line after an unterminated last one.
+    if (past_end(at)) {
       const Location end = location_at(text, text.size(), file);
       n.line = end.line;
       n.column = end.column;

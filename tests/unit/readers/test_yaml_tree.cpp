@@ -143,6 +143,10 @@ TEST_CASE("parse_yaml: a node at the end of the input is located inside it") {
   CHECK(YamlDoc::is_null(d->root()));
   CHECK(d->root().line == 1);
   CHECK(d->root().column == 4);
+  // The same after a byte-order mark: libyaml's index counts characters.
+  auto bom = parse_yaml("n.yaml", "\xef\xbb\xbf---");
+  REQUIRE(bom);
+  CHECK(bom->root().line == 1);
   auto e = parse_yaml("n.yaml", "a: 1\nb:");
   REQUIRE(e);
   const YamlNode* b = e->get(e->root(), "b");
