@@ -136,7 +136,11 @@ class Writer {
       }
       t += ']';
     }
-    end(&f.at, anchor, f.span);
+    // An array (or a boolean) is not the source's text character for
+    // character (C++'s {at::Tag::a, ...}, Python's ("cpu",)): a column inside
+    // it maps to where it starts (an error in a tag's bytes past the line's
+    // end otherwise: found by fuzz_cpp_reader).
+    end(&f.at, anchor, f.span != 0 || std::holds_alternative<std::string>(f.value) ? f.span : 1);
   }
   // "# FILE:LINE:COL[: note]" (the file's printable name is kept for the next one).
   void comment(const Location& at, std::string_view note) {

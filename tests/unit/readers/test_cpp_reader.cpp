@@ -142,6 +142,16 @@ TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
   CHECK(t.find("boxed_only = true") != std::string::npos);
 }
 
+TEST_CASE("read_cpp: an error in an array's bytes is located where the array starts") {
+  // A tag whose name holds bytes that are not UTF-8: TOML refuses the
+  // translation; the column is the '{', not an offset into the TOML array
+  // past the end of the C++ line (found by fuzz_cpp_reader).
+  const std::string src = "TORCH_LIBRARY(t, m) {\n  m.def(\"n(Tensor x) -> Tensor\", {at::Tag::p\x97y});\n}\n";
+  auto r = load_files("torch-2.14", {{"ops.cpp", src}}, OnRefusal::Fail);
+  REQUIRE(!r.has_value());
+  CHECK(format(r.error()).starts_with("ops.cpp:2:34: error: "));
+}
+
 TEST_CASE("read_cpp: what it cannot read statically is a located warning, never dropped silently") {
   const auto w = warnings(
       "#define REG(m) m.impl(\"a\", f)\n"                                            // 1
