@@ -13,9 +13,13 @@ The cache is $DT_SOURCES_CACHE (default /var/cache/dispatchtool/sources):
 CACHE/<tarball> and CACHE/<NAME>/ (the subtrees, the tarball's top folder
 stripped; a changed subtree list re-extracts). Idempotent; a download that
 fails (offline, 404) or a tarball whose sha256 differs exits 1 with a message
-naming the URL: the tests that need the tree then fail, never skip.
+naming the URL: the tests that need the tree then fail, never skip. Safe to
+run concurrently (ctest -j): CACHE/.lock serializes the download and the
+extraction, so no process replaces a tree another one is reading.
 Stdlib only (used by tests/cli/run_golden.py, tests/oracle/*.py, bench/).
 """
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -101,10 +105,27 @@ def tarball(url, sha256, size, cache):
     return path
 
 
+@contextlib.contextmanager
+def locked(cache):
+    """CACHE/.lock held exclusively: one process at a time downloads or extracts."""
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, ".lock"), "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def tree(name):
     """The directory holding NAME's subtrees (extracted once)."""
     if name not in TREES:
         raise Unavailable(f"unknown source tree '{name}' (known: {', '.join(sorted(TREES))})")
+    with locked(cache_dir()):
+        return extracted(name)
+
+
+def extracted(name):
     url, sha256, size, subtrees = TREES[name]
     cache = cache_dir()
     root = os.path.join(cache, name)
