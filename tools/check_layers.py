@@ -195,7 +195,9 @@ def check(root, check_tests):
                 if stem not in stems:
                     problems.append(f"tests/unit/{layer}/{f}: not named after a file of src/{layer}/ (test_NAME.cpp)")
         # ctest's doctest discovery splits a name at ';': the pieces match no
-        # case, run nothing and pass. Keep ';' out of test case names.
+        # case, run nothing and pass. Keep ';' out of test case names. An
+        # unbalanced '[' or ']' is as bad: a CMake list does not split inside
+        # square brackets, so the names of the file's cases run together.
         for path in sources(unit):
             with open(path, encoding="utf-8") as f:
                 for n, line in enumerate(f, 1):
@@ -203,7 +205,19 @@ def check(root, check_tests):
                     if m and ";" in m.group(1):
                         problems.append(f"{rel(path)}:{n}: test case name with ';' (ctest would split it): "
                                         f"{m.group(1)!r}")
+                    if m and not brackets_balanced(m.group(1)):
+                        problems.append(f"{rel(path)}:{n}: test case name with an unbalanced '[' or ']' "
+                                        f"(CMake's lists would join it with its neighbours): {m.group(1)!r}")
     return problems
+
+
+def brackets_balanced(name):
+    depth = 0
+    for c in name:
+        depth += {"[": 1, "]": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def self_test():
@@ -246,6 +260,7 @@ def self_test():
         ("src/keys/k2.cpp", "", "src/keys/k2.cpp: no tests in tests/unit/keys/test_k2.cpp"),
         ("tests/unit/keys/test_kk.cpp", "", "not named after a file of src/keys/"),
         ("tests/unit/keys/test_k.cpp", 'TEST_CASE("a; b") {}\n', "test case name with ';'"),
+        ("tests/unit/keys/test_k.cpp", 'TEST_CASE("each [ to its match") {}\n', "unbalanced '['"),
         ("include/dispatchtool/api.hpp", '#include "base/a.hpp"\n', "a public header includes only"),
         ("include/dispatchtool/api.hpp", "#include <fmt/format.h>\n", "a public header includes only"),
         ("include/dispatchtool/api.hpp", "#include <toml++/toml.hpp>\n", "a public header includes only"),

@@ -11,76 +11,24 @@
 
 #include <fmt/format.h>
 
-#include <array>
 #include <optional>
 #include <utility>
 
+#include "readers/cpp_kernel.hpp"
 #include "readers/cpp_scanner.hpp"
-#include "readers/cpp_signature.hpp"
 
 namespace dt {
-
-std::string cpp_key_name(std::string_view k) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kAliases = {{
-      {"CatchAll", ""},
-      {"DefaultBackend", "CompositeExplicitAutograd"},
-      {"Autocast", "AutocastCUDA"},
-      {"PrivateUse1_PreAutograd", "AutogradPrivateUse1"},
-      {"PrivateUse2_PreAutograd", "AutogradPrivateUse2"},
-      {"PrivateUse3_PreAutograd", "AutogradPrivateUse3"},
-      {"Undefined", ""},
-  }};
-  for (const auto& [a, b] : kAliases)
-    if (k == a) return std::string(b);
-  // c10::DeviceType constants (c10/core/DeviceType.h) -> computeDispatchKey.
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kDevices = {{
-      {"kCPU", "CPU"}, {"kCUDA", "CUDA"}, {"kHIP", "HIP"}, {"kXLA", "XLA"}, {"kMPS", "MPS"}, {"kXPU", "XPU"},
-      {"kMeta", "Meta"}, {"kHPU", "HPU"}, {"kLazy", "Lazy"}, {"kIPU", "IPU"}, {"kMTIA", "MTIA"},
-      {"kPrivateUse1", "PrivateUse1"},
-  }};
-  for (const auto& [a, b] : kDevices)
-    if (k == a) return std::string(b);
-  return std::string(k);
-}
 
 namespace {
 
 using Kind = CppToken::Kind;
 
-struct Range {
-  std::size_t b = 0, e = 0;
-  [[nodiscard]] bool empty() const { return b >= e; }
-};
-
-// A kernel expression, read.
-struct KernelExpr {
-  enum class What { Function, Fallthrough, Boxed, Unknown } what = What::Unknown;
-  std::optional<std::string> key;  // torch::dispatch(KEY, ...): "" = CatchAll
-  Location key_at;
-  std::optional<std::string> signature;
-  bool symint = false;   // a SymInt argument: c10 keeps no unboxed entry point ("[ boxed ]")
-  std::string unknown;   // why the signature (or the expression) is not known
-};
+using Range = TokenRange;
 
 class Reader {
  public:
-  Reader(const Profile& p, FileName file, const CppScan& s) : file_(file), s_(s), t_(s.tokens) {
+  Reader(const Profile& p, FileName file, const CppScan& s) : file_(file), s_(s), tk_(s.tokens), t_(s.tokens) {
     (void)p;
-    close_.assign(t_.size(), std::string::npos);
-    std::vector<std::size_t> stack;
-    for (std::size_t i = 0; i < t_.size(); ++i) {
-      const CppToken& tk = t_[i];
-      if (tk.kind != Kind::Punct) continue;
-      if (tk.is("(") || tk.is("{") || tk.is("[")) {
-        stack.push_back(i);
-      } else if (tk.is(")") || tk.is("}") || tk.is("]")) {
-        const char open = tk.text[0] == ')' ? '(' : tk.text[0] == '}' ? '{' : '[';
-        if (!stack.empty() && t_[stack.back()].text[0] == open) {
-          close_[stack.back()] = i;
-          stack.pop_back();
-        }
-      }
-    }
   }
 
   Blocks run() {
@@ -121,48 +69,16 @@ class Reader {
     }
     return s.size() > 80 ? s.substr(0, 77) + "..." : s;
   }
-  std::size_t close(std::size_t i) const { return i < close_.size() ? close_[i] : std::string::npos; }
-
-  // The comma-separated arguments inside the parentheses opened at `open`.
-  std::vector<Range> args(std::size_t open) const {
-    std::vector<Range> out;
-    const std::size_t end = close(open);
-    std::size_t b = open + 1;
-    for (std::size_t i = open + 1; i < end; ++i) {
-      const std::size_t c = close(i);
-      if (c != std::string::npos) {
-        i = c;
-        continue;
-      }
-      if (t_[i].is("<")) {  // template arguments: up to the matching '>' on this level
-        int depth = 1;
-        std::size_t j = i + 1;
-        for (; j < end && depth > 0 && j < i + 256; ++j) {
-          if (t_[j].is("<")) ++depth;
-          if (t_[j].is(">")) --depth;
-          if (t_[j].is(";") || t_[j].is("{")) break;
-        }
-        if (depth == 0) i = j - 1;
-        continue;
-      }
-      if (t_[i].is(",")) {
-        out.push_back({b, i});
-        b = i + 1;
-      }
-    }
-    if (b < end || !out.empty()) out.push_back({b, end});
-    return out;
-  }
 
   // A block macro at token i; returns the index to continue after.
   std::size_t block(std::size_t i, std::string_view macro, bool stable) {
-    const std::size_t pclose = close(i + 1);
+    const std::size_t pclose = tk_.close(i + 1);
     const std::string shown = fmt::format("{}{}", stable ? "STABLE_" : "", macro);
     if (pclose == std::string::npos) {
       warn(t_[i], fmt::format("{}( without its closing parenthesis: not read", shown));
       return i + 1;
     }
-    const auto a = args(i + 1);
+    const auto a = tk_.args(i + 1);
     const bool impl = macro == "TORCH_LIBRARY_IMPL";
     const std::size_t want = impl ? 3 : 2;
     bool simple = a.size() == want;
@@ -171,7 +87,7 @@ class Reader {
       return pclose;  // a declaration or use without a body (e.g. in a comment-like macro): not a block
     }
     const std::size_t body = pclose + 1;
-    const std::size_t body_end = close(body);
+    const std::size_t body_end = tk_.close(body);
     if (!simple || body_end == std::string::npos) {
       warn(t_[i], fmt::format("{}({}) is not read: {}", shown, text({i + 2, pclose}),
                               simple ? "its body has no closing brace" : "its arguments are not plain names"));
@@ -209,12 +125,11 @@ class Reader {
     std::uint32_t cond;
     int depth = 0;
   };
-  static constexpr int kMaxDepth = 200;  // nested scopes and kernel expressions read
 
   std::size_t statement_end(std::size_t j, std::size_t e) const {
     for (; j < e; ++j) {
       if (t_[j].is(";")) return j + 1;
-      const std::size_t c = close(j);
+      const std::size_t c = tk_.close(j);
       if (c != std::string::npos && c < e) j = c;
     }
     return e;
@@ -240,20 +155,20 @@ class Reader {
         ++j;
         continue;
       }
-      if (tk.is("{") && close(j) != std::string::npos && close(j) < r.e) {
-        if (++c.depth > kMaxDepth)
-          warn_calls({j, close(j)}, c, fmt::format("nested deeper than {} scopes", kMaxDepth));
+      if (tk.is("{") && tk_.close(j) != std::string::npos && tk_.close(j) < r.e) {
+        if (++c.depth > kCppMaxDepth)
+          warn_calls({j, tk_.close(j)}, c, fmt::format("nested deeper than {} scopes", kCppMaxDepth));
         else
-          statements({j + 1, close(j)}, c);
+          statements({j + 1, tk_.close(j)}, c);
         --c.depth;
-        j = close(j) + 1;
+        j = tk_.close(j) + 1;
         continue;
       }
       if (tk.is("for") || tk.is("while") || tk.is("do") || tk.is("if") || tk.is("else") || tk.is("switch")) {
         std::size_t k = j + 1;
-        if (k < r.e && t_[k].is("(") && close(k) != std::string::npos) k = close(k) + 1;
-        if (k < r.e && t_[k].is("{") && close(k) != std::string::npos && close(k) < r.e)
-          k = close(k) + 1;
+        if (k < r.e && t_[k].is("(") && tk_.close(k) != std::string::npos) k = tk_.close(k) + 1;
+        if (k < r.e && t_[k].is("{") && tk_.close(k) != std::string::npos && tk_.close(k) < r.e)
+          k = tk_.close(k) + 1;
         else if (k < r.e && !t_[k].is("if"))
           k = statement_end(k, r.e);
         warn_calls({j, k}, c, fmt::format("inside the '{}' statement at line {}", tk.text, tk.line));
@@ -278,9 +193,9 @@ class Reader {
     if (first.kind == Kind::Ident && first.text == c.handle && r.b + 1 < r.e && t_[r.b + 1].is(".")) {
       std::size_t j = r.b + 1;
       while (j + 2 < r.e && t_[j].is(".") && t_[j + 1].kind == Kind::Ident && t_[j + 2].is("(") &&
-             close(j + 2) != std::string::npos) {
+             tk_.close(j + 2) != std::string::npos) {
         call(t_[j + 1], j + 2, c);
-        j = close(j + 2) + 1;
+        j = tk_.close(j + 2) + 1;
       }
       if (j < r.e && !t_[j].is(";"))
         warn(t_[j], fmt::format("'{}' on the library handle '{}' is not read", text({j, r.e}), c.handle));
@@ -301,10 +216,10 @@ class Reader {
 
   // handle.NAME(args) with the '(' at `open`.
   void call(const CppToken& name, std::size_t open, Ctx& c) {
-    const auto a = args(open);
+    const auto a = tk_.args(open);
     const std::string_view m = name.text;
     if (m == "set_python_module") {
-      c.blk->note += fmt::format("; set_python_module({}) at line {} (registers no kernel)", text({open + 1, close(open)}),
+      c.blk->note += fmt::format("; set_python_module({}) at line {} (registers no kernel)", text({open + 1, tk_.close(open)}),
                                  name.line);
       return;
     }
@@ -353,7 +268,7 @@ class Reader {
       std::size_t k = a[0].b;
       while (k + 1 < a[0].e && (t_[k + 1].is("::"))) k += 2;
       if (t_[k].is("schema") && k + 1 < a[0].e && t_[k + 1].is("(")) {
-        const auto sa = args(k + 1);
+        const auto sa = tk_.args(k + 1);
         if (!sa.empty()) lit = literal(sa[0]);
         if (sa.size() == 2 && !sa[1].empty()) {
           alias = std::string(t_[sa[1].e - 1].text);
@@ -364,7 +279,7 @@ class Reader {
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.def({}): the schema is not a string literal: not read", c.handle,
                                           text(a[0])));
-    std::optional<KernelExpr> k;
+    std::optional<CppKernel> k;
     std::vector<std::pair<std::vector<std::string>, Location>> tags;
     for (std::size_t i = 1; i < a.size(); ++i) {
       if (!a[i].empty() && t_[a[i].b].is("{")) {
@@ -374,7 +289,7 @@ class Reader {
             ts.emplace_back(t_[j].text);
         tags.emplace_back(std::move(ts), at(t_[a[i].b]));
       } else if (i == 1) {
-        k = kernel(a[1], c);
+        k = read_kernel(tk_, file_, a[1], c.stable);
       } else {
         warn(t_[a[i].b], fmt::format("{}.def(...): argument '{}' is not read", c.handle, text(a[i])));
       }
@@ -382,7 +297,7 @@ class Reader {
     if (lit->value.find('(') == std::string::npos) {
       // def("name", fn): the schema c10 infers from the kernel, under that
       // name, with CONSERVATIVE alias analysis (Library::_def).
-      if (!k || k->what == KernelExpr::What::Fallthrough || !k->signature)
+      if (!k || k->what == CppKernel::What::Fallthrough || !k->signature)
         return warn(name, fmt::format("{}.def(\"{}\", ...): a name without a schema takes the schema c10 infers "
                                       "from the kernel, and this kernel's is not known{}: not read",
                                       c.handle, lit->value, k && !k->unknown.empty() ? " (" + k->unknown + ")" : ""));
@@ -406,12 +321,12 @@ class Reader {
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.impl({}, ...): the operator name is not a string literal: not read",
                                           c.handle, text(a[0])));
-    add_impl(name, lit->value, *lit, kernel(a[1], c), a[1], c);
+    add_impl(name, lit->value, *lit, read_kernel(tk_, file_, a[1], c.stable), a[1], c);
   }
 
-  void add_impl(const CppToken& name, const std::string& op, const Literal& op_at, const KernelExpr& k, Range kr,
+  void add_impl(const CppToken& name, const std::string& op, const Literal& op_at, const CppKernel& k, Range kr,
                 Ctx& c) {
-    if (k.what == KernelExpr::What::Unknown)
+    if (k.what == CppKernel::What::Unknown)
       return warn(t_[kr.b], fmt::format("{}.{}(\"{}\", {}): {}: not read", c.handle, name.text, op, text(kr), k.unknown));
     TomlEntry e;
     e.kind = "impl";
@@ -419,12 +334,12 @@ class Reader {
     e.add("op", op, op_at.at, op_at.span);
     if (k.key && !k.key->empty()) e.add("key", *k.key, k.key_at);
     e.add("kernel", c.debug, at(t_[kr.b]));  // a fallthrough has the block's debug string too
-    if (k.what == KernelExpr::What::Fallthrough) {
+    if (k.what == CppKernel::What::Fallthrough) {
       e.add("fallthrough", true, at(t_[kr.b]));
     } else {
       if (k.signature) e.add("signature", *k.signature, at(t_[kr.b]));
-      if (k.what == KernelExpr::What::Boxed || k.symint) e.add("boxed_only", true, at(t_[kr.b]));
-      if (k.what == KernelExpr::What::Function && !k.signature)
+      if (k.what == CppKernel::What::Boxed || k.symint) e.add("boxed_only", true, at(t_[kr.b]));
+      if (k.what == CppKernel::What::Function && !k.signature)
         warn(t_[kr.b], fmt::format("{}.{}(\"{}\", {}): the kernel's C++ signature is not known ({}): its inferred "
                                    "schema is left out",
                                    c.handle, name.text, op, text(kr), k.unknown));
@@ -434,192 +349,21 @@ class Reader {
 
   void fallback(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
     if (a.size() != 1) return warn(name, fmt::format("{}.fallback(...) with {} arguments: not read", c.handle, a.size()));
-    const KernelExpr k = kernel(a[0], c);
-    if (k.what == KernelExpr::What::Unknown)
+    const CppKernel k = read_kernel(tk_, file_, a[0], c.stable);
+    if (k.what == CppKernel::What::Unknown)
       return warn(t_[a[0].b], fmt::format("{}.fallback({}): {}: not read", c.handle, text(a[0]), k.unknown));
     TomlEntry e;
     e.kind = "fallback";
     e.at = at(name);
     e.add("kernel", c.debug, at(t_[a[0].b]));
-    if (k.what == KernelExpr::What::Fallthrough) e.add("fallthrough", true, at(t_[a[0].b]));
+    if (k.what == CppKernel::What::Fallthrough) e.add("fallthrough", true, at(t_[a[0].b]));
     c.blk->entries.push_back(std::move(e));
-  }
-
-  // The last identifier of a qualified name starting at j (a::b::c), and the index after it.
-  std::pair<std::string_view, std::size_t> path(std::size_t j, std::size_t e) const {
-    std::string_view last;
-    if (j < e && t_[j].is("::")) ++j;
-    while (j < e && t_[j].kind == Kind::Ident) {
-      last = t_[j].text;
-      if (j + 2 < e && t_[j + 1].is("::") && t_[j + 2].kind == Kind::Ident) {
-        j += 2;
-        continue;
-      }
-      ++j;
-      break;
-    }
-    return {last, j};
-  }
-
-  KernelExpr kernel(Range r, const Ctx& c, int depth = 0) const {
-    KernelExpr k;
-    if (r.empty()) {
-      k.unknown = "an empty kernel expression";
-      return k;
-    }
-    if (depth > kMaxDepth) {
-      k.unknown = fmt::format("a kernel expression nested deeper than {}", kMaxDepth);
-      return k;
-    }
-    std::size_t j = r.b;
-    if (t_[j].is("[")) return lambda(r);
-    // (f): the parentheses a template-id with commas needs inside a macro argument.
-    if (t_[j].is("(") && close(j) != std::string::npos && close(j) + 1 == r.e && r.e - r.b > 2)
-      return kernel(Range{j + 1, r.e - 1}, c, depth + 1);
-    const bool addr = t_[j].is("&");
-    if (addr) ++j;
-    auto [last, after] = path(j, r.e);
-    if (!addr && after < r.e && t_[after].is("(") && close(after) != std::string::npos && close(after) + 1 == r.e) {
-      const auto inner = args(after);
-      if (last == "dispatch" && inner.size() == 2 && !inner[0].empty()) {
-        KernelExpr in = kernel(inner[1], c, depth + 1);
-        const CppToken& kt = t_[inner[0].e - 1];
-        in.key = cpp_key_name(kt.text);
-        in.key_at = at(kt);
-        return in;
-      }
-      if (last == "makeFallthrough" && inner.empty()) {
-        k.what = KernelExpr::What::Fallthrough;
-        return k;
-      }
-      if ((last == "TORCH_FN" || last == "makeFromUnboxedFunction") && inner.size() == 1)
-        return kernel(inner[0], c, depth + 1);
-      if (last == "TORCH_BOX" && inner.size() == 1) {
-        k.what = KernelExpr::What::Boxed;
-        return k;
-      }
-      if (last == "makeFromBoxedFunctor" || last == "makeFromBoxedKernel") {
-        k.what = KernelExpr::What::Boxed;
-        return k;
-      }
-    }
-    if (!addr && after < r.e && t_[after].is("<") && (last == "makeFromBoxedFunction" || last == "makeFromBoxedFunctor")) {
-      k.what = KernelExpr::What::Boxed;
-      return k;
-    }
-    if (after < r.e && t_[after].is("<") && !last.empty()) {
-      // f<A, B>: a specialization of a function template, whose signature
-      // is the template's (torchvision's autocast kernels).
-      std::size_t q = after;
-      for (int d = 0; q < r.e; ++q) {
-        if (t_[q].is("(") && close(q) != std::string::npos && close(q) < r.e) q = close(q);
-        else if (t_[q].is("<")) ++d;
-        else if (t_[q].is(">") && --d == 0) break;
-      }
-      if (q + 1 == r.e) after = r.e;
-    }
-    if (after == r.e && !last.empty()) {
-      if (c.stable) {  // StableLibrary::impl takes a boxed function
-        k.what = KernelExpr::What::Boxed;
-        return k;
-      }
-      k.what = KernelExpr::What::Function;
-      if (!functions_) functions_ = index_functions(t_, close_);
-      const auto it = functions_->find(last);
-      const std::optional<CppFunctionDecl> decl =
-          it == functions_->end() ? std::nullopt : std::optional<CppFunctionDecl>(it->second);
-      if (!decl) {
-        k.unknown = fmt::format("no declaration of '{}' in this file", last);
-        return k;
-      }
-      std::string why;
-      k.signature = infer_signature(t_, decl->rb, decl->re, decl->pb, decl->pe, why);
-      k.unknown = why;
-      k.symint = k.signature && has_symint_argument(*k.signature);
-      return k;
-    }
-    k.unknown = "a kernel expression dispatchtool does not read";
-    return k;
-  }
-
-  // [captures](params) [mutable] [-> ret] { body }
-  KernelExpr lambda(Range r) const {
-    KernelExpr k;
-    k.what = KernelExpr::What::Function;
-    std::size_t j = close(r.b);
-    if (j == std::string::npos || j + 1 >= r.e || !t_[j + 1].is("(") || close(j + 1) == std::string::npos) {
-      k.unknown = "a lambda without a parameter list";
-      return k;
-    }
-    const std::size_t po = j + 1, pc = close(po);
-    std::size_t q = pc + 1;
-    while (q < r.e && (t_[q].is("mutable") || t_[q].is("noexcept"))) ++q;
-    std::size_t rb = 0, re = 0;
-    if (q < r.e && t_[q].is("->")) {
-      rb = q + 1;
-      re = rb;
-      while (re < r.e && !t_[re].is("{")) ++re;
-    } else {
-      // No trailing return type: what `return NAME;` returns when NAME is a parameter.
-      const std::size_t body = q;
-      if (body >= r.e || !t_[body].is("{") || close(body) == std::string::npos) {
-        k.unknown = "a lambda without a body";
-        return k;
-      }
-      std::optional<std::pair<std::size_t, std::size_t>> ret;
-      bool returns = false;
-      for (std::size_t x = body + 1; x + 2 < close(body); ++x) {
-        if (!t_[x].is("return")) continue;
-        returns = true;
-        if (!t_[x + 2].is(";")) {
-          ret.reset();
-          break;
-        }
-        // the parameter named t_[x+1]
-        std::size_t b = po + 1;
-        for (std::size_t y = po + 1; y <= pc; ++y) {
-          if (y == pc || t_[y].is(",")) {
-            if (y > b && t_[y - 1].text == t_[x + 1].text) ret = std::pair{b, y - 1};
-            b = y + 1;
-          }
-        }
-        if (!ret) break;
-      }
-      if (!returns) {
-        static const std::vector<CppToken> kVoid = [] {
-          CppToken v;
-          v.kind = Kind::Ident;
-          v.text = "void";
-          return std::vector<CppToken>{v};
-        }();
-        std::string why;
-        KernelExpr out = k;
-        auto sig = infer_signature(t_, po + 1, po + 1, po + 1, pc, why);  // parameters only
-        if (sig) {
-          out.signature = sig->substr(0, sig->rfind("-> ") + 3) + "()";
-          out.symint = has_symint_argument(*out.signature);
-        }
-        out.unknown = why;
-        return out;
-      }
-      if (!ret) {
-        k.unknown = "a lambda whose return type is deduced from an expression";
-        return k;
-      }
-      std::tie(rb, re) = *ret;  // auto: the parameter's type, decayed
-    }
-    std::string why;
-    k.signature = infer_signature(t_, rb, re, po + 1, pc, why);
-    k.unknown = why;
-    k.symint = k.signature && has_symint_argument(*k.signature);
-    return k;
   }
 
   FileName file_;
   const CppScan& s_;
+  CppTokens tk_;
   const std::vector<CppToken>& t_;
-  std::vector<std::size_t> close_;
-  mutable std::optional<std::unordered_map<std::string_view, CppFunctionDecl>> functions_;  // index_functions, once
   Blocks out_;
 };
 

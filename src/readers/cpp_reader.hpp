@@ -18,12 +18,4 @@ namespace dt {
 
 Expected<Blocks, Diagnostic> read_cpp(const Profile& profile, FileName file, std::string_view text);
 
-// c10's name for a key as the C++ source spells it (c10::DispatchKey's
-// enum aliases of torch 2.x): "DefaultBackend" -> "CompositeExplicitAutograd",
-// "Autocast" -> "AutocastCUDA", "PrivateUse1_PreAutograd" ->
-// "AutogradPrivateUse1", "CatchAll" -> "" (no key); a c10::DeviceType
-// constant (kCUDA) -> its dispatch key (c10::computeDispatchKey). Other names
-// are returned as they are.
-std::string cpp_key_name(std::string_view spelled);
-
 }  // namespace dt

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 namespace dt {
@@ -312,6 +313,45 @@ class Scanner {
 
 Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens) {
   return Scanner(file, text, tokens).run();
+}
+
+std::vector<std::size_t> match_brackets(const std::vector<CppToken>& toks) {
+  std::vector<std::size_t> close(toks.size(), std::string::npos);
+  std::vector<std::size_t> stack;
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    const CppToken& tk = toks[i];
+    if (tk.kind != CppToken::Kind::Punct) continue;
+    if (tk.is("(") || tk.is("{") || tk.is("[")) {
+      stack.push_back(i);
+    } else if (tk.is(")") || tk.is("}") || tk.is("]")) {
+      const char open = tk.text[0] == ')' ? '(' : tk.text[0] == '}' ? '{' : '[';
+      if (!stack.empty() && toks[stack.back()].text[0] == open) {
+        close[stack.back()] = i;
+        stack.pop_back();
+      }
+    }
+  }
+  return close;
+}
+
+std::size_t match_angle(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close, std::size_t open,
+                        std::size_t end, std::size_t limit) {
+  end = std::min(end, toks.size());
+  int depth = 0;
+  for (std::size_t q = open, steps = 0; q < end && steps < limit; ++q, ++steps) {
+    const CppToken& t = toks[q];
+    if (t.kind != CppToken::Kind::Punct) continue;
+    if (t.is(";")) break;
+    if (close[q] != std::string::npos) {
+      if (close[q] >= end) break;
+      q = close[q];
+    } else if (t.is("<")) {
+      ++depth;
+    } else if (t.is(">") && --depth == 0) {
+      return q;
+    }
+  }
+  return std::string::npos;
 }
 
 }  // namespace dt

@@ -52,4 +52,15 @@ struct CppScan {
 // token is kept (read_cpp: a file that never says TORCH_LIBRARY).
 Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens = true);
 
+// Each bracket's match: close[i] is the index of the ')' '}' or ']' closing
+// the '(' '{' or '[' at i; npos for any other token and an unbalanced bracket.
+std::vector<std::size_t> match_brackets(const std::vector<CppToken>& toks);
+
+// The '>' closing the '<' at `open` (template arguments or parameters):
+// bracketed groups are skipped whole (`close`, from match_brackets), nested
+// '<' counted. npos when none comes before `end` and within `limit` steps, or
+// a ';' comes first: then that '<' is a comparison.
+std::size_t match_angle(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close, std::size_t open,
+                        std::size_t end, std::size_t limit = std::string::npos);
+
 }  // namespace dt

@@ -206,11 +206,8 @@ std::optional<CppFunctionDecl> decl_at(const std::vector<CppToken>& toks, const 
   // template <...>: a function template (its specializations share the signature
   // when the parameters are not types; a type parameter is refused by the inference).
   if (rb + 1 < re && toks[rb].is("template") && toks[rb + 1].is("<")) {
-    std::size_t q = rb + 1;
-    for (int d = 0; q < re; ++q) {
-      if (toks[q].is("<")) ++d;
-      else if (toks[q].is(">") && --d == 0) break;
-    }
+    const std::size_t q = match_angle(toks, close, rb + 1, re);
+    if (q == std::string::npos) return std::nullopt;
     rb = q + 1;
     specifiers();
   }

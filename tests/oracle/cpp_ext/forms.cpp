@@ -85,6 +85,8 @@ TORCH_LIBRARY_IMPL(dtcpp,
                    Meta, m) {
   m.impl("b", torch::CppFunction::makeFallthrough());
   m.impl("l", torch::CppFunction::makeFromBoxedFunction<boxed>());
+  // A lambda without a return statement: void, "-> ()".
+  m.impl("h", [](const at::Tensor& x) { TORCH_CHECK(x.defined()); });
 }
 
 TORCH_LIBRARY_IMPL(dtcpp, Autocast, m) {

@@ -21,17 +21,6 @@ std::vector<std::string> warnings(std::string_view text) {
 std::string toml(std::string_view text) { return render_toml(read(text).blocks, "t").text; }
 }  // namespace
 
-TEST_CASE("cpp_key_name: c10's enum aliases and device types") {
-  CHECK(cpp_key_name("DefaultBackend") == "CompositeExplicitAutograd");
-  CHECK(cpp_key_name("Autocast") == "AutocastCUDA");
-  CHECK(cpp_key_name("CatchAll") == "");
-  CHECK(cpp_key_name("PrivateUse1_PreAutograd") == "AutogradPrivateUse1");
-  CHECK(cpp_key_name("kCUDA") == "CUDA");
-  CHECK(cpp_key_name("kPrivateUse1") == "PrivateUse1");
-  CHECK(cpp_key_name("CPU") == "CPU");
-  CHECK(cpp_key_name("Math") == "Math");  // gone from c10 in 2.x: the loader refuses it
-}
-
 TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
   const std::string src =
       "at::Tensor plain(const at::Tensor& x) { return x; }\n"                      // 1

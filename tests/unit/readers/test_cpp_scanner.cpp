@@ -100,4 +100,34 @@ TEST_CASE("scan_cpp: bytes that are not UTF-8 are identifier characters, not err
   CHECK(s.tokens.size() == 3);
 }
 
+TEST_CASE("match_brackets: each bracket to its match, unbalanced ones to npos") {
+  const auto t = scan("f(a[1], {b}) ) (").tokens;
+  const auto close = match_brackets(t);
+  REQUIRE(t.size() == 13);
+  CHECK(close[1] == 10);  // ( ... )
+  CHECK(close[3] == 5);   // [1]
+  CHECK(close[7] == 9);   // {b}
+  CHECK(close[11] == std::string::npos);  // ')' closes nothing
+  CHECK(close[12] == std::string::npos);  // '(' never closed
+  CHECK(close[0] == std::string::npos);   // not a bracket
+}
+
+TEST_CASE("match_angle: template arguments, nested, brackets skipped whole, comparisons give npos") {
+  auto at = [](std::string_view text, std::size_t limit = std::string::npos) {
+    const auto t = scan(text).tokens;
+    std::size_t open = 0;
+    while (open < t.size() && !t[open].is("<")) ++open;
+    const std::size_t m = match_angle(t, match_brackets(t), open, t.size(), limit);
+    return m == std::string::npos ? std::string("npos") : std::string(t[m - 1].text) + ">" + std::to_string(m);
+  };
+  CHECK(at("f<A, B>(x)") == "B>5");
+  CHECK(at("std::vector<std::optional<int>> v") == ">>10");
+  CHECK(at("g<(1 > 2), [] { return a > b; }>") == "}>17");
+  CHECK(at("a < b; c > d") == "npos");         // a statement ends first
+  CHECK(at("f(a < b, c)") == "npos");          // no '>' at all
+  CHECK(at("x < f(y) > z") == ")>6");  // a '>' after a group still closes
+  CHECK(at("a < b, c, d, e > f", 4) == "npos");  // past the limit
+  CHECK(at("a < b, c, d, e > f", 64) == "e>9");
+}
+
 }  // namespace dt::test

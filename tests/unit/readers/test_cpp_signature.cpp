@@ -19,16 +19,7 @@ std::optional<std::string> type(std::string_view text) {
 // The signature of the first function declared in `text`.
 std::string sig(std::string_view text, std::string_view name) {
   const auto t = toks(text);
-  std::vector<std::size_t> close(t.size(), std::string::npos);
-  std::vector<std::size_t> st;
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    if (t[i].is("(") || t[i].is("{")) st.push_back(i);
-    if ((t[i].is(")") || t[i].is("}")) && !st.empty()) {
-      close[st.back()] = i;
-      st.pop_back();
-    }
-  }
-  auto d = find_function(t, close, name);
+  auto d = find_function(t, match_brackets(t), name);
   if (!d) return "(not found)";
   std::string why;
   auto s = infer_signature(t, d->rb, d->re, d->pb, d->pe, why);
@@ -81,6 +72,17 @@ TEST_CASE("infer_signature: parameters _0.., returns, tuples, void") {
   CHECK(sig("MyT f(const at::Tensor& x) {}", "f") == "unknown: return type 'MyT'");
   CHECK(sig("at::Tensor f(const MyT& x) {}", "f") == "unknown: parameter type 'const MyT &'");
   CHECK(sig("void g() { f(x); }", "f") == "(not found)");  // a call is not a declaration
+}
+
+TEST_CASE("find_function: a function template's signature, its parameter list matched as C++ does") {
+  CHECK(sig("template <int64_t N> at::Tensor f(const at::Tensor& x, int64_t k) {}", "f") ==
+        "(Tensor _0, int _1) -> Tensor _0");
+  CHECK(sig("template <c10::DeviceType D, typename T> static inline at::Tensor f(at::Tensor x) {}", "f") ==
+        "(Tensor _0) -> Tensor _0");
+  // Nested template arguments: the parameter list ends at its own '>'.
+  CHECK(sig("template <std::array<int64_t, 2> A> at::Tensor f(at::Tensor x) {}", "f") == "(Tensor _0) -> Tensor _0");
+  // An unclosed template parameter list declares nothing.
+  CHECK(sig("template <int N at::Tensor f(at::Tensor x) {}", "f") == "(not found)");
 }
 
 TEST_CASE("has_symint_argument: SymInt parameters only (a SymInt return keeps the unboxed entry point)") {

@@ -1,0 +1,242 @@
+// read_kernel and CppTokens (cpp_kernel.hpp).
+#include "readers/cpp_kernel.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <tuple>
+
+namespace dt {
+
+std::vector<TokenRange> CppTokens::args(std::size_t open) const {
+  std::vector<TokenRange> out;
+  const std::size_t end = close(open);
+  std::size_t b = open + 1;
+  for (std::size_t i = open + 1; i < end; ++i) {
+    const std::size_t c = close(i);
+    if (c != std::string::npos) {
+      i = c;
+      continue;
+    }
+    if (t[i].is("<")) {  // template arguments: up to the matching '>' (within 256 steps; else a comparison)
+      const std::size_t m = match_angle(i, end, 256);
+      if (m != std::string::npos) i = m;
+      continue;
+    }
+    if (t[i].is(",")) {
+      out.push_back({b, i});
+      b = i + 1;
+    }
+  }
+  if (b < end || !out.empty()) out.push_back({b, end});
+  return out;
+}
+
+std::pair<std::string_view, std::size_t> CppTokens::path(std::size_t j, std::size_t e) const {
+  std::string_view last;
+  if (j < e && t[j].is("::")) ++j;
+  while (j < e && t[j].kind == CppToken::Kind::Ident) {
+    last = t[j].text;
+    if (j + 2 < e && t[j + 1].is("::") && t[j + 2].kind == CppToken::Kind::Ident) {
+      j += 2;
+      continue;
+    }
+    ++j;
+    break;
+  }
+  return {last, j};
+}
+
+std::optional<CppFunctionDecl> CppTokens::function(std::string_view name) const {
+  if (!functions_) functions_ = index_functions(t, close_);  // once per file: files with many kernels
+  const auto it = functions_->find(name);
+  if (it == functions_->end()) return std::nullopt;
+  return it->second;
+}
+
+std::string cpp_key_name(std::string_view k) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kAliases = {{
+      {"CatchAll", ""},
+      {"DefaultBackend", "CompositeExplicitAutograd"},
+      {"Autocast", "AutocastCUDA"},
+      {"PrivateUse1_PreAutograd", "AutogradPrivateUse1"},
+      {"PrivateUse2_PreAutograd", "AutogradPrivateUse2"},
+      {"PrivateUse3_PreAutograd", "AutogradPrivateUse3"},
+      {"Undefined", ""},
+  }};
+  for (const auto& [a, b] : kAliases)
+    if (k == a) return std::string(b);
+  // c10::DeviceType constants (c10/core/DeviceType.h) -> computeDispatchKey.
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kDevices = {{
+      {"kCPU", "CPU"}, {"kCUDA", "CUDA"}, {"kHIP", "HIP"}, {"kXLA", "XLA"}, {"kMPS", "MPS"}, {"kXPU", "XPU"},
+      {"kMeta", "Meta"}, {"kHPU", "HPU"}, {"kLazy", "Lazy"}, {"kIPU", "IPU"}, {"kMTIA", "MTIA"},
+      {"kPrivateUse1", "PrivateUse1"},
+  }};
+  for (const auto& [a, b] : kDevices)
+    if (k == a) return std::string(b);
+  return std::string(k);
+}
+
+namespace {
+
+using Kind = CppToken::Kind;
+
+class KernelReader {
+ public:
+  KernelReader(const CppTokens& tk, FileName file, bool stable) : tk_(tk), t(tk.t), file_(file), stable_(stable) {}
+
+  CppKernel kernel(TokenRange r, int depth = 0) const {
+    CppKernel k;
+    if (r.empty()) {
+      k.unknown = "an empty kernel expression";
+      return k;
+    }
+    if (depth > kCppMaxDepth) {
+      k.unknown = fmt::format("a kernel expression nested deeper than {}", kCppMaxDepth);
+      return k;
+    }
+    std::size_t j = r.b;
+    if (t[j].is("[")) return lambda(r);
+    // (f): the parentheses a template-id with commas needs inside a macro argument.
+    if (t[j].is("(") && tk_.close(j) != std::string::npos && tk_.close(j) + 1 == r.e && r.e - r.b > 2)
+      return kernel(TokenRange{j + 1, r.e - 1}, depth + 1);
+    const bool addr = t[j].is("&");
+    if (addr) ++j;
+    auto [last, after] = tk_.path(j, r.e);
+    if (!addr && after < r.e && t[after].is("(") && tk_.close(after) != std::string::npos && tk_.close(after) + 1 == r.e) {
+      const auto inner = tk_.args(after);
+      if (last == "dispatch" && inner.size() == 2 && !inner[0].empty()) {
+        CppKernel in = kernel(inner[1], depth + 1);
+        const CppToken& kt = t[inner[0].e - 1];
+        in.key = cpp_key_name(kt.text);
+        in.key_at = Location{file_, kt.line, kt.col};
+        return in;
+      }
+      if (last == "makeFallthrough" && inner.empty()) {
+        k.what = CppKernel::What::Fallthrough;
+        return k;
+      }
+      if ((last == "TORCH_FN" || last == "makeFromUnboxedFunction") && inner.size() == 1)
+        return kernel(inner[0], depth + 1);
+      if (last == "TORCH_BOX" && inner.size() == 1) {
+        k.what = CppKernel::What::Boxed;
+        return k;
+      }
+      if (last == "makeFromBoxedFunctor" || last == "makeFromBoxedKernel") {
+        k.what = CppKernel::What::Boxed;
+        return k;
+      }
+    }
+    if (!addr && after < r.e && t[after].is("<") && (last == "makeFromBoxedFunction" || last == "makeFromBoxedFunctor")) {
+      k.what = CppKernel::What::Boxed;
+      return k;
+    }
+    if (after < r.e && t[after].is("<") && !last.empty()) {
+      // f<A, B>: a specialization of a function template, whose signature
+      // is the template's (torchvision's autocast kernels).
+      if (tk_.match_angle(after, r.e) + 1 == r.e) after = r.e;
+    }
+    if (after == r.e && !last.empty()) {
+      if (stable_) {  // StableLibrary::impl takes a boxed function
+        k.what = CppKernel::What::Boxed;
+        return k;
+      }
+      k.what = CppKernel::What::Function;
+      const std::optional<CppFunctionDecl> decl = tk_.function(last);
+      if (!decl) {
+        k.unknown = fmt::format("no declaration of '{}' in this file", last);
+        return k;
+      }
+      std::string why;
+      k.signature = infer_signature(t, decl->rb, decl->re, decl->pb, decl->pe, why);
+      k.unknown = why;
+      k.symint = k.signature && has_symint_argument(*k.signature);
+      return k;
+    }
+    k.unknown = "a kernel expression dispatchtool does not read";
+    return k;
+  }
+
+  // [captures](params) [mutable] [-> ret] { body }
+  CppKernel lambda(TokenRange r) const {
+    CppKernel k;
+    k.what = CppKernel::What::Function;
+    std::size_t j = tk_.close(r.b);
+    if (j == std::string::npos || j + 1 >= r.e || !t[j + 1].is("(") || tk_.close(j + 1) == std::string::npos) {
+      k.unknown = "a lambda without a parameter list";
+      return k;
+    }
+    const std::size_t po = j + 1, pc = tk_.close(po);
+    std::size_t q = pc + 1;
+    while (q < r.e && (t[q].is("mutable") || t[q].is("noexcept"))) ++q;
+    std::size_t rb = 0, re = 0;
+    if (q < r.e && t[q].is("->")) {
+      rb = q + 1;
+      re = rb;
+      while (re < r.e && !t[re].is("{")) ++re;
+    } else {
+      // No trailing return type: what `return NAME;` returns when NAME is a parameter.
+      const std::size_t body = q;
+      if (body >= r.e || !t[body].is("{") || tk_.close(body) == std::string::npos) {
+        k.unknown = "a lambda without a body";
+        return k;
+      }
+      std::optional<std::pair<std::size_t, std::size_t>> ret;
+      bool returns = false;
+      for (std::size_t x = body + 1; x + 2 < tk_.close(body); ++x) {
+        if (!t[x].is("return")) continue;
+        returns = true;
+        if (!t[x + 2].is(";")) {
+          ret.reset();
+          break;
+        }
+        // the parameter named t[x+1]
+        std::size_t b = po + 1;
+        for (std::size_t y = po + 1; y <= pc; ++y) {
+          if (y == pc || t[y].is(",")) {
+            if (y > b && t[y - 1].text == t[x + 1].text) ret = std::pair{b, y - 1};
+            b = y + 1;
+          }
+        }
+        if (!ret) break;
+      }
+      if (!returns) {
+        // No return statement: void, "-> ()". The return type and the
+        // parameters are read from one token vector: `void` then the parameters.
+        std::vector<CppToken> v(1);
+        v[0].kind = Kind::Ident;
+        v[0].text = "void";
+        v.insert(v.end(), t.begin() + static_cast<std::ptrdiff_t>(po + 1), t.begin() + static_cast<std::ptrdiff_t>(pc));
+        std::string why;
+        k.signature = infer_signature(v, 0, 1, 1, v.size(), why);
+        k.unknown = why;
+        k.symint = k.signature && has_symint_argument(*k.signature);
+        return k;
+      }
+      if (!ret) {
+        k.unknown = "a lambda whose return type is deduced from an expression";
+        return k;
+      }
+      std::tie(rb, re) = *ret;  // auto: the parameter's type, decayed
+    }
+    std::string why;
+    k.signature = infer_signature(t, rb, re, po + 1, pc, why);
+    k.unknown = why;
+    k.symint = k.signature && has_symint_argument(*k.signature);
+    return k;
+  }
+
+ private:
+  const CppTokens& tk_;
+  const std::vector<CppToken>& t;
+  FileName file_;
+  bool stable_;
+};
+
+}  // namespace
+
+CppKernel read_kernel(const CppTokens& toks, FileName file, TokenRange r, bool stable) {
+  return KernelReader(toks, file, stable).kernel(r);
+}
+
+}  // namespace dt
