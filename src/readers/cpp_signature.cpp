@@ -124,6 +124,13 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
       return std::nullopt;
     }
     if (end == i + 1 && toks[i].is("void") && n == 0 && j == pe) break;
+    if (i == pb) {  // c10 drops a first DispatchKeySet (by value) from the schema: remove_DispatchKeySet_arg_from_func
+      bool ref = false, cnst = false;
+      if (plain(toks, i, end, ref, cnst) == "DispatchKeySet" && !ref) {
+        i = j + 1;
+        continue;
+      }
+    }
     auto s = cpp_schema_type(toks, i, end);
     if (!s) {
       why = "parameter type '";

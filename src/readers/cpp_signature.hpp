@@ -25,7 +25,9 @@ std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, st
 
 // The inferred schema of a function whose return type is tokens [rb, re) and
 // whose parameter list (without the parentheses) is [pb, pe): "(T _0, ...) ->
-// R _0" / "-> (R _0, R _1)" / "-> ()"; nothing when a type is not known.
+// R _0" / "-> (R _0, R _1)" / "-> ()"; nothing when a type is not known. A
+// first parameter of type c10::DispatchKeySet (by value: a redispatching
+// kernel's) is not in the schema, as c10 drops it.
 // `why` names the type that was not.
 std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
                                            std::size_t pb, std::size_t pe, std::string& why);

@@ -26,6 +26,8 @@ at::Tensor optional_list(const std::optional<at::Tensor>& x, at::IntArrayRef siz
 std::vector<at::Tensor> many(const at::Tensor& x, c10::string_view mode) { return {x}; }
 inline at::Tensor symint(const at::Tensor& x, c10::SymInt n) { return x; }
 int64_t version() { return -1; }
+// A redispatching kernel: c10 drops the first DispatchKeySet from the schema it infers.
+at::Tensor with_keyset(c10::DispatchKeySet ks, const at::Tensor& x, int64_t n) { return x; }
 
 void boxed(const c10::OperatorHandle& op, torch::jit::Stack* stack) {}
 void boxed_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -67,6 +69,8 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("version", &version);
   m.def("q.overload", TORCH_FN(with_float));
   m.def("r", torch::dispatch(c10::DispatchKey::CPU, &two));
+  m.def("s(Tensor x, int n) -> Tensor");
+  m.def("t", &with_keyset);
 }
 
 TORCH_LIBRARY_IMPL(dtcpp, CPU, m) {
@@ -79,6 +83,7 @@ TORCH_LIBRARY_IMPL(dtcpp, CPU, m) {
   m.impl("k", symint);
   m.impl("l", [](const at::Tensor& x) -> at::Tensor { return x; });
   m.impl("dtcpp::c", torch::CppFunction::makeFromBoxedFunction<&boxed>());
+  m.impl("s", TORCH_FN(with_keyset));
 }
 
 TORCH_LIBRARY_IMPL(dtcpp,

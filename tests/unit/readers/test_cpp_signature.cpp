@@ -72,6 +72,14 @@ TEST_CASE("infer_signature: parameters _0.., returns, tuples, void") {
   CHECK(sig("MyT f(const at::Tensor& x) {}", "f") == "unknown: return type 'MyT'");
   CHECK(sig("at::Tensor f(const MyT& x) {}", "f") == "unknown: parameter type 'const MyT &'");
   CHECK(sig("void g() { f(x); }", "f") == "(not found)");  // a call is not a declaration
+  // A first DispatchKeySet is dropped, as c10 does (remove_DispatchKeySet_arg_from_func); only the first, by value.
+  CHECK(sig("at::Tensor f(c10::DispatchKeySet ks, const at::Tensor& x) {}", "f") == "(Tensor _0) -> Tensor _0");
+  CHECK(sig("at::Tensor f(const DispatchKeySet ks, int64_t n) {}", "f") == "(int _0) -> Tensor _0");
+  CHECK(sig("at::Tensor f(c10::DispatchKeySet) {}", "f") == "() -> Tensor _0");
+  CHECK(sig("at::Tensor f(const c10::DispatchKeySet& ks, at::Tensor x) {}", "f") ==
+        "unknown: parameter type 'const c10 :: DispatchKeySet &'");
+  CHECK(sig("at::Tensor f(at::Tensor x, c10::DispatchKeySet ks) {}", "f") ==
+        "unknown: parameter type 'c10 :: DispatchKeySet'");
 }
 
 TEST_CASE("find_function: a function template's signature, its parameter list matched as C++ does") {
