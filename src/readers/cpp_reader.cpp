@@ -11,8 +11,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "readers/cpp_kernel.hpp"
 #include "readers/cpp_scanner.hpp"
@@ -111,7 +114,7 @@ class Reader {
       if (!key.empty()) blk.add("dispatch_key", key, at(k));
     }
     Ctx c{&blk, std::string(t_[a.back().b].text), fmt::format("registered at {}:{}", file_, t_[i].line),
-          stable, t_[i].cond_line};
+          stable, t_[i].cond_line, 0, {}};
     statements({body + 1, body_end}, c);
     out_.blocks.push_back(std::move(blk));
     return body_end;
@@ -124,6 +127,7 @@ class Reader {
     bool stable;
     std::uint32_t cond;
     int depth = 0;
+    std::vector<std::string> classes;  // variables holding a handle.class_<T>(...) (custom classes)
   };
 
   std::size_t statement_end(std::size_t j, std::size_t e) const {
@@ -188,6 +192,7 @@ class Reader {
       if (!(first.kind == Kind::Ident && first.text == c.handle)) return;
       return;
     }
+    if (custom_class(r, c)) return;
     bool mentions = false;
     for (std::size_t j = r.b; j < r.e; ++j) mentions = mentions || (t_[j].kind == Kind::Ident && t_[j].text == c.handle);
     if (first.kind == Kind::Ident && first.text == c.handle && r.b + 1 < r.e && t_[r.b + 1].is(".")) {
@@ -212,6 +217,38 @@ class Reader {
           t_[j - 1].kind == Kind::Ident)
         warn(t_[j - 1], fmt::format("{}.{}(...): '{}' is not a known library handle (the block's is '{}'): not read",
                                     t_[j - 1].text, t_[j + 1].text, t_[j - 1].text, c.handle));
+  }
+
+  // A custom class (torch/custom_class.h): `handle.class_<T>("Name")`, its
+  // chained .def(...) calls, `[type] x = handle.class_<T>(...)...;` and then
+  // `x.def(...);`. The methods go to the class, not to the dispatcher: they
+  // register no operator (the block's note names the class).
+  bool custom_class(Range r, Ctx& c) {
+    const CppToken& first = t_[r.b];
+    if (first.kind == Kind::Ident && r.b + 1 < r.e && t_[r.b + 1].is(".") &&
+        std::find(c.classes.begin(), c.classes.end(), first.text) != c.classes.end())
+      return true;  // x.def(...) on a class handle
+    // handle . class_ < ... > ( ... ) at the start, or after `NAME =`.
+    std::size_t h = r.b;
+    std::string_view var;
+    for (std::size_t j = r.b; j + 1 < r.e && !t_[j].is(";"); ++j) {
+      if (t_[j].is("=") && j > r.b && t_[j - 1].kind == Kind::Ident) {
+        var = t_[j - 1].text;
+        h = j + 1;
+        break;
+      }
+    }
+    if (!(h + 3 < r.e && t_[h].kind == Kind::Ident && t_[h].text == c.handle && t_[h + 1].is(".") &&
+          t_[h + 2].is("class_") && t_[h + 3].is("<")))
+      return false;
+    const std::size_t gt = tk_.match_angle(h + 3, r.e);
+    if (gt == std::string::npos || gt + 1 >= r.e || !t_[gt + 1].is("(")) return false;
+    const auto a = tk_.args(gt + 1);
+    const auto name = a.size() == 1 ? literal(a[0]) : std::nullopt;
+    c.blk->note += fmt::format("; class_ {} at line {} (a custom class: registers no operator)",
+                               name ? name->value : text(a.empty() ? Range{gt + 1, gt + 1} : a[0]), t_[h + 2].line);
+    if (!var.empty()) c.classes.emplace_back(var);
+    return true;
   }
 
   // handle.NAME(args) with the '(' at `open`.

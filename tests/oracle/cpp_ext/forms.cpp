@@ -4,6 +4,7 @@
 // torch; its dumps must equal what dispatchtool reads from this file.
 // Keep it compiling: the test compiles it with the path
 // tests/oracle/cpp_ext/forms.cpp from the repository root.
+#include <torch/custom_class.h>
 #include <torch/library.h>
 #include <ATen/ATen.h>
 
@@ -28,6 +29,12 @@ inline at::Tensor symint(const at::Tensor& x, c10::SymInt n) { return x; }
 int64_t version() { return -1; }
 // A redispatching kernel: c10 drops the first DispatchKeySet from the schema it infers.
 at::Tensor with_keyset(c10::DispatchKeySet ks, const at::Tensor& x, int64_t n) { return x; }
+
+// A custom class: its methods go to the class, no operator is registered.
+struct Counter : torch::CustomClassHolder {
+  int64_t n = 0;
+  int64_t add(int64_t k) { return n += k; }
+};
 
 void boxed(const c10::OperatorHandle& op, torch::jit::Stack* stack) {}
 void boxed_fallback(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
@@ -71,6 +78,10 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("r", torch::dispatch(c10::DispatchKey::CPU, &two));
   m.def("s(Tensor x, int n) -> Tensor");
   m.def("t", &with_keyset);
+  m.class_<Counter>("Counter").def(torch::init<>()).def("add", &Counter::add);
+  auto counter = m.class_<Counter>("Counter2");
+  counter.def(torch::init<>());
+  counter.def("add", &Counter::add);
 }
 
 TORCH_LIBRARY_IMPL(dtcpp, CPU, m) {

@@ -141,6 +141,27 @@ TEST_CASE("read_cpp: an error in an array's bytes is located where the array sta
   CHECK(format(r.error()).starts_with("ops.cpp:2:34: error: "));
 }
 
+TEST_CASE("read_cpp: a custom class (m.class_<T>) registers no operator, and no warning") {
+  const std::string src =
+      "TORCH_LIBRARY(t, m) {\n"                                                       // 1
+      "  m.class_<Stack>(\"Stack\").def(torch::init<>()).def(\"push\", &Stack::push);\n"  // 2
+      "  auto s = m.class_<Stack>(\"Stack2\");\n"                                   // 3
+      "  s.def(\"pop\", &Stack::pop);\n"                                            // 4
+      "  m.def(\"f(Tensor x) -> Tensor\");\n"                                       // 5
+      "  other.def(\"g\", &g);\n"                                                   // 6
+      "}\n";
+  const auto w = warnings(src);
+  REQUIRE(w.size() == 1);  // only the handle that is neither the library's nor a class's
+  CHECK(w[0].starts_with("ops.cpp:6:3: warning: other.def(...): 'other' is not a known library handle"));
+  const Blocks b = read(src);
+  REQUIRE(b.blocks.size() == 1);
+  CHECK(b.blocks[0].note ==
+        "TORCH_LIBRARY; class_ Stack at line 2 (a custom class: registers no operator); class_ Stack2 at line 3 (a "
+        "custom class: registers no operator)");
+  REQUIRE(b.blocks[0].entries.size() == 1);
+  CHECK(b.blocks[0].entries[0].kind == "def");
+}
+
 TEST_CASE("read_cpp: what it cannot read statically is a located warning, never dropped silently") {
   const auto w = warnings(
       "#define REG(m) m.impl(\"a\", f)\n"                                            // 1
