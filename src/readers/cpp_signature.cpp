@@ -37,7 +37,7 @@ std::string plain(const std::vector<CppToken>& toks, std::size_t b, std::size_t 
 }
 
 std::optional<std::string> scalar(std::string_view t) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 24> kTypes = {{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 27> kTypes = {{
       {"Tensor", "Tensor"},         {"int64_t", "int"},           {"double", "float"},
       {"bool", "bool"},             {"Scalar", "Scalar"},         {"IntArrayRef", "int[]"},
       {"TensorList", "Tensor[]"},   {"string_view", "str"},       {"string", "str"},
@@ -46,6 +46,7 @@ std::optional<std::string> scalar(std::string_view t) {
       {"Generator", "Generator"},   {"Storage", "Storage"},       {"Stream", "Stream"},
       {"Dimname", "Dimname"},       {"DimnameList", "Dimname[]"}, {"QScheme", "QScheme"},
       {"OptionalIntArrayRef", "int[]?"}, {"OptionalSymIntArrayRef", "SymInt[]?"}, {"ITensorListRef", "Tensor[]"},
+      {"SymFloat", "SymFloat"},     {"SymBool", "SymBool"},       {"IValue", "Any"},
   }};
   for (const auto& [c, s] : kTypes)
     if (t == c) return std::string(s);
@@ -65,6 +66,25 @@ std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
     auto s = schema_of(*in, depth + 1);
     if (!s || s->ends_with('?')) return std::nullopt;
     return *s + "?";
+  }
+  if (auto in = inner("complex")) {  // c10::complex<double> (complex<float> is not a kernel type)
+    if (*in == "double") return std::string("complex");
+    return std::nullopt;
+  }
+  // c10::Dict<K, V>: "Dict(K, V)".
+  if (auto in = inner("Dict")) {
+    int d = 0;
+    std::size_t comma = std::string_view::npos;
+    for (std::size_t c = 0; c < in->size(); ++c) {
+      if ((*in)[c] == '<') ++d;
+      if ((*in)[c] == '>') --d;
+      if ((*in)[c] == ',' && d == 0) comma = c;
+    }
+    if (comma == std::string_view::npos) return std::nullopt;
+    auto k = schema_of(in->substr(0, comma), depth + 1);
+    auto v = schema_of(in->substr(comma + 1), depth + 1);
+    if (!k || !v) return std::nullopt;
+    return "Dict(" + *k + ", " + *v + ")";
   }
   // std::array<T, N>: a list of T (getTypePtr_<std::array<T, N>>: the size is not part of the type).
   if (auto in = inner("array")) {

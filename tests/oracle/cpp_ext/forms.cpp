@@ -27,6 +27,9 @@ at::Tensor optional_list(const std::optional<at::Tensor>& x, at::IntArrayRef siz
 std::vector<at::Tensor> many(const at::Tensor& x, c10::string_view mode) { return {x}; }
 inline at::Tensor symint(const at::Tensor& x, c10::SymInt n) { return x; }
 int64_t version() { return -1; }
+// Types whose schema c10 infers (getTypePtr_).
+int64_t more_types(c10::SymFloat f, c10::SymBool b, c10::complex<double> z, const c10::IValue& v,
+                   c10::Dict<std::string, at::Tensor> d, at::OptionalIntArrayRef o) { return 0; }
 // A redispatching kernel: c10 drops the first DispatchKeySet from the schema it infers.
 at::Tensor with_keyset(c10::DispatchKeySet ks, const at::Tensor& x, int64_t n) { return x; }
 
@@ -78,6 +81,7 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("r", torch::dispatch(c10::DispatchKey::CPU, &two));
   m.def("s(Tensor x, int n) -> Tensor");
   m.def("t", &with_keyset);
+  m.def("u", &more_types);
   m.class_<Counter>("Counter").def(torch::init<>()).def("add", &Counter::add);
   auto counter = m.class_<Counter>("Counter2");
   counter.def(torch::init<>());

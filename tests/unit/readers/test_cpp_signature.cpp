@@ -46,6 +46,16 @@ TEST_CASE("cpp_schema_type: the types kernels use") {
   CHECK(type("c10::List<std::optional<at::Tensor>>") == "Tensor?[]");
   CHECK(type("at::ScalarType") == "ScalarType");
   // std::array<bool, N> (open_registration_extension.cpp's grad_input_mask): bool[], as c10 infers it.
+  // Measured on torch 2.14 (forms.cpp's dtcpp::u); c10::OptionalArrayRef<double> is refused there at load time.
+  CHECK(type("c10::SymFloat") == "SymFloat");
+  CHECK(type("c10::SymBool") == "SymBool");
+  CHECK(type("c10::complex<double>") == "complex");
+  CHECK_FALSE(type("c10::complex<float>").has_value());
+  CHECK(type("const c10::IValue&") == "Any");
+  CHECK(type("c10::Dict<std::string, at::Tensor>") == "Dict(str, Tensor)");
+  CHECK(type("c10::Dict<int64_t, std::vector<double>>") == "Dict(int, float[])");
+  CHECK_FALSE(type("c10::Dict<std::string>").has_value());
+  CHECK_FALSE(type("c10::OptionalArrayRef<double>").has_value());
   CHECK(type("std::array<bool,4>") == "bool[]");
   CHECK(type("std::array<bool, 3>") == "bool[]");
   CHECK_FALSE(type("std::array<bool, N>").has_value());
