@@ -432,6 +432,7 @@ Expected<bool, Diagnostic> PyReader::expression(const PyExpr& x, std::size_t b, 
     }
     const std::string c = canonical(name);
     if (c == "torch.library.define") return define(x);
+    if (c == "torch.library.impl_abstract") return register_by_target("register_fake", x, false);  // its old name
     if (c == "torch.library.impl") {
       if (arg(x, 2, "func") != nullptr) return impl_qualname(x, false);
     } else if (c.starts_with("torch.library.register_")) {
@@ -458,6 +459,7 @@ Expected<bool, Diagnostic> PyReader::decorate(const PyExpr& d, const std::string
     const std::string c = canonical(name);
     if (c == "torch.library.custom_op") return custom_op(d, fname, fname);
     if (c == "torch.library.impl") return impl_qualname(d, decorator);
+    if (c == "torch.library.impl_abstract") return register_by_target("register_fake", d, decorator);
     if (c.starts_with("torch.library.register_")) return register_by_target(c.substr(14), d, decorator);
   }
   if (d.kind == PyExpr::Name) {

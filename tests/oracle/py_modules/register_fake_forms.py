@@ -12,6 +12,8 @@ lib.define("without_lib(Tensor x) -> Tensor")
 lib.define("decorated(Tensor x, int n) -> Tensor")
 lib.define("overloaded.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
 lib.define("packet(Tensor x) -> Tensor")
+lib.define("abstract(Tensor x) -> Tensor")
+lib.define("abstract_decorated(Tensor x) -> Tensor")
 lib.impl("with_lib", lambda x: x, "CPU")
 
 torch.library.register_fake("pyr_fake::with_lib", lambda x: torch.empty_like(x), lib=lib)
@@ -25,3 +27,12 @@ def decorated_fake(x, n):
 
 torch.library.register_fake(torch.ops.pyr_fake.overloaded.out, lambda x, *, out: out)
 torch.library.register_fake(torch.ops.pyr_fake.packet.default, lambda x: x, lib=lib)
+
+
+# impl_abstract: register_fake's name before 2.4, still there (deprecated) in 2.6 and 2.14.
+torch.library.impl_abstract("pyr_fake::abstract", lambda x: torch.empty_like(x), lib=lib)
+
+
+@torch.library.impl_abstract("pyr_fake::abstract_decorated")
+def abstract_fake(x):
+    return torch.empty_like(x)

@@ -100,6 +100,13 @@ TEST_CASE("read_python: register_fake on an operator custom_op did not make: a M
   CHECK(fb.at.line == 5);
   CHECK(str(fb, "kernel") == "registered at /usr/lib/python3/dist-packages/torch/library.py:1012");
   CHECK(str(b.blocks[2].entries.at(0), "op") == "m::a.out");  // an OpOverload's _name
+  // impl_abstract, register_fake's deprecated old name, is register_fake.
+  const std::string abstract = std::string(text).replace(std::string(text).find("register_fake('m::a'"), 13,
+                                                           "impl_abstract");
+  const Blocks ba = read(abstract, "torch-2.14");
+  CHECK(ba.warnings.empty());
+  REQUIRE(ba.blocks.size() == 3);
+  CHECK(str(ba.blocks[0].entries.at(1), "key") == "Meta");
   // torch 2.6: fake_impl's own Library, lib= or not: custom_op's fake debug string.
   const Blocks b26 = read(text, "torch-2.6");
   CHECK(b26.warnings.empty());
