@@ -58,6 +58,15 @@ void render_coverage_summary(const std::vector<CoverageRow>& rows, const Coverag
       out += '\n';
       out += failing_heading(s, paint(names[i], "1", v.color), n);
       out += '\n';
+      if (s == CoverageStatus::RaisingFallback)  // what it raises, as the [[fallback]] says (message)
+        for (const auto& r : rows)
+          if (!r.dangling && r.key == keys[i] && r.status == s && r.entry.fallback != nullptr &&
+              !r.entry.fallback->message.empty()) {
+            out += "  it raises \"";
+            append_printable(r.entry.fallback->message, out);
+            out += "\"\n";
+            break;
+          }
       for (const auto& [ns, ops] : by_ns) {
         out += fmt::format("  {} ({})\n", ns, ops.size());
         for (std::string_view op : ops) {

@@ -161,6 +161,11 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
             reg_->profile().name_of(e.key) == "Meta"
                 ? "NotImplementedError: no Meta kernel or fake implementation is registered for the operator"
                 : "named tensors are not supported by this operator");
+      if (const Fallback* f = e.result.fallback; f != nullptr && f->raises)  // [[fallback]] raises = true
+        return fmt::format(
+            "No kernel of this operator covers {}; the backend fallback registered for {} (for every "
+            "operator) runs and raises{}",
+            k, k, f->message.empty() ? "." : fmt::format(" \"{}\"", printable(f->message)));
       return fmt::format(
           "No kernel of this operator covers {}; the backend fallback registered for {} (for every "
           "operator) runs.",
