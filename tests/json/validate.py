@@ -119,7 +119,11 @@ def colour_errors(instance, path="$"):
 
 
 def validate(schema_path, instance):
-    """Every error: schema validation, member order, colour."""
+    """Every error: schema validation, member order, colour. With DT_JSON_CHECK=parse-only
+    (the sanitizer build's whole-library outputs, see tests/CMakeLists.txt): colour only,
+    the document having parsed; the release build validates the same bytes in full."""
+    if os.environ.get("DT_JSON_CHECK") == "parse-only":
+        return colour_errors(instance)
     validator, store = validator_for(schema_path)
     errors = [f"{'/'.join(str(p) for p in e.absolute_path) or '$'}: {e.message}"
               for e in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path)))]
