@@ -53,6 +53,27 @@ std::optional<std::string> scalar(std::string_view t) {
   return std::nullopt;
 }
 
+// The arguments of a template's argument list ("A,B<C,D>,E" -> A, B<C,D>, E),
+// split at its top-level commas; nothing when its angle brackets do not balance.
+std::optional<std::vector<std::string_view>> template_args(std::string_view s) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t c = 0; c < s.size(); ++c) {
+    if (s[c] == '<') {
+      ++depth;
+    } else if (s[c] == '>') {
+      if (--depth < 0) return std::nullopt;
+    } else if (s[c] == ',' && depth == 0) {
+      out.push_back(s.substr(start, c - start));
+      start = c + 1;
+    }
+  }
+  if (depth != 0) return std::nullopt;
+  out.push_back(s.substr(start));
+  return out;
+}
+
 // "optional<Tensor>" -> "Tensor?", "ArrayRef<int64_t>" -> "int[]", ...
 std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
   if (auto s = scalar(t)) return s;
@@ -73,26 +94,20 @@ std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
   }
   // c10::Dict<K, V>: "Dict(K, V)".
   if (auto in = inner("Dict")) {
-    int d = 0;
-    std::size_t comma = std::string_view::npos;
-    for (std::size_t c = 0; c < in->size(); ++c) {
-      if ((*in)[c] == '<') ++d;
-      if ((*in)[c] == '>') --d;
-      if ((*in)[c] == ',' && d == 0) comma = c;
-    }
-    if (comma == std::string_view::npos) return std::nullopt;
-    auto k = schema_of(in->substr(0, comma), depth + 1);
-    auto v = schema_of(in->substr(comma + 1), depth + 1);
+    const auto a = template_args(*in);
+    if (!a || a->size() != 2) return std::nullopt;
+    auto k = schema_of((*a)[0], depth + 1);
+    auto v = schema_of((*a)[1], depth + 1);
     if (!k || !v) return std::nullopt;
     return "Dict(" + *k + ", " + *v + ")";
   }
   // std::array<T, N>: a list of T (getTypePtr_<std::array<T, N>>: the size is not part of the type).
   if (auto in = inner("array")) {
-    const std::size_t comma = in->rfind(',');
-    if (comma == std::string_view::npos || comma + 1 == in->size()) return std::nullopt;
-    for (char c : in->substr(comma + 1))
+    const auto a = template_args(*in);
+    if (!a || a->size() != 2 || (*a)[1].empty()) return std::nullopt;
+    for (char c : (*a)[1])
       if (c < '0' || c > '9') return std::nullopt;
-    auto s = schema_of(in->substr(0, comma), depth + 1);
+    auto s = schema_of((*a)[0], depth + 1);
     if (!s || s->ends_with("]") || s->ends_with("?")) return std::nullopt;
     return *s + "[]";
   }
@@ -169,26 +184,16 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
   const std::string r = plain(toks, rb, re, ref, cnst);
   if (r == "void") return out + "()";
   if (r.starts_with("tuple<") && r.back() == '>') {
+    const auto a = template_args(std::string_view(r).substr(6, r.size() - 7));
     std::string rets = "(";
-    std::size_t k = 0, start = 6, depth = 0;
-    for (std::size_t c = 6; c < r.size(); ++c) {
-      if (r[c] == '<') ++depth;
-      if (r[c] == '>' && depth > 0) {
-        --depth;
-        continue;
-      }
-      if ((r[c] == ',' && depth == 0) || c + 1 == r.size()) {
-        auto s = schema_of(std::string_view(r).substr(start, c - start));
-        if (!s) {
-          why = "return type '" + (r.size() > 80 ? r.substr(0, 77) + "..." : r) + "'";
-          return std::nullopt;
-        }
-        rets += (k ? ", " : "") + *s + " _" + std::to_string(k);
-        ++k;
-        start = c + 1;
-      }
+    for (std::size_t k = 0; a && k < a->size(); ++k) {
+      auto s = schema_of((*a)[k]);
+      if (!s) break;
+      rets += (k ? ", " : "") + *s + " _" + std::to_string(k);
+      if (k + 1 == a->size()) return out + rets + ")";
     }
-    return out + rets + ")";
+    why = "return type '" + (r.size() > 80 ? r.substr(0, 77) + "..." : r) + "'";
+    return std::nullopt;
   }
   const std::string shown = r.size() > 80 ? r.substr(0, 77) + "..." : r;
   if ((ref && !cnst && r != "Tensor")) {

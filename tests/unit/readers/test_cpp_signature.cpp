@@ -82,6 +82,9 @@ TEST_CASE("infer_signature: parameters _0.., returns, tuples, void") {
   CHECK(sig("MyT f(const at::Tensor& x) {}", "f") == "unknown: return type 'MyT'");
   CHECK(sig("at::Tensor f(const MyT& x) {}", "f") == "unknown: parameter type 'const MyT &'");
   CHECK(sig("void g() { f(x); }", "f") == "(not found)");  // a call is not a declaration
+  // A tuple whose angle brackets do not balance is not guessed at.
+  CHECK(sig("std::tuple<std::vector<at::Tensor> f(at::Tensor x) {}", "f") ==
+        "unknown: return type 'tuple<vector<Tensor>'");
   // A first DispatchKeySet is dropped, as c10 does (remove_DispatchKeySet_arg_from_func); only the first, by value.
   CHECK(sig("at::Tensor f(c10::DispatchKeySet ks, const at::Tensor& x) {}", "f") == "(Tensor _0) -> Tensor _0");
   CHECK(sig("at::Tensor f(const DispatchKeySet ks, int64_t n) {}", "f") == "(int _0) -> Tensor _0");
