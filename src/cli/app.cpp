@@ -118,7 +118,7 @@ void add_profile_option(CLI::App& sub, std::string& profile) {
 }
 
 void add_input_options(CLI::App& sub, InputOptions& o) {
-  sub.add_option("files", o.files, "registration files (TOML); - reads standard input");
+  sub.add_option("files", o.files, files_help("registration files"));
   sub.add_option("--register", o.register_calls,
                  "no files: PythonDispatcher's demo operator with fn_KEY kernels on these keys, e.g. "
                  "CPU,XLA,CompositeImplicitAutograd (repeatable: one register() call each)")
@@ -303,9 +303,17 @@ std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& p
 
 std::string no_input_message(bool has_library) {
   if (has_library)
-    return "no input files (give TOML files, - for standard input, --op NAME or --all for PyTorch's own "
-           "operators, or --register KEYS)";
-  return "no input files (give TOML files, - for standard input, or --register KEYS)";
+    return "no input files (give registration files: TOML, C++, Python or yaml; - for standard input, --op NAME "
+           "or --all for PyTorch's own operators, or --register KEYS)";
+  return "no input files (give registration files: TOML, C++, Python or yaml; - for standard input, or --register "
+         "KEYS)";
+}
+
+std::string files_help(std::string_view what) {
+  return fmt::format(
+      "{}: TOML, C++ (.cpp .cc .cxx .cu .mm .h .hpp), Python (.py), native_functions or gen_backend_stubs yaml "
+      "(.yaml .yml); - reads TOML from standard input",
+      what);
 }
 namespace {
 
@@ -440,13 +448,15 @@ int parse_error(const Io& io, const CLI::ParseError& e, const std::vector<Comman
 int run(int argc, const char* const* argv, const Io& io) {
   CLI::App app{
       "dispatchtool: see, check and teach how PyTorch's dispatcher picks a kernel.\n"
-      "Reads TOML registration files and computes dispatch tables exactly as c10 does.",
+      "Reads registrations (C++ TORCH_LIBRARY blocks, Python torch.library code, native_functions.yaml, backend "
+      "yaml or TOML) and computes dispatch tables exactly as c10 does.",
       "dispatchtool"};
   app.set_version_flag("--version", std::string("dispatchtool ") + dispatchtool::version());
   app.require_subcommand(1);
   app.footer(
       "Examples:\n"
       "  dispatchtool table configs/examples/custom_op.toml\n"
+      "  dispatchtool lint csrc/*.cpp ops.py\n"
       "  dispatchtool table --raw --profile torch-1.13 ops/*.toml\n"
       "  dispatchtool table --register CPU,XLA,CompositeImplicitAutograd\n"
       "  dispatchtool registrations --op myops::foo configs/examples/custom_op.toml\n"

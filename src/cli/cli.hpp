@@ -95,6 +95,9 @@ std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& p
                                                   std::string_view verb, std::string_view build = {});
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
+// The help of a command's file arguments: `what` ("registration files"),
+// then the kinds of file the readers take (by extension) and what - reads.
+std::string files_help(std::string_view what);
 // --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at
 // most BYTES, all of them together at most 4 * BYTES.
 void add_max_input_size_option(CLI::App& sub, std::string& value);

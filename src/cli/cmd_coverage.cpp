@@ -127,7 +127,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   CLI::App* sub = app.add_subcommand(
       "coverage", "For every operator, what a backend key and its autograd key resolve to: what is left to implement");
   sub->add_option("files", o->files,
-                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+                  files_help("registration files loaded on top of PyTorch's own"));
   sub->add_option("--backend", o->backend,
                   "the backend's runtime key: CPU, CUDA, XLA, Meta, SparseCPU, PrivateUse1 (or its renamed name), ...")
       ->required();

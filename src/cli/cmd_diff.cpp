@@ -153,7 +153,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<DiffOptions>();
   CLI::App* sub = app.add_subcommand(
       "diff", "What a change does to the dispatch tables: OLD... -- NEW..., or the files under two profiles");
-  sub->add_option("files", o->old_files, "the old side's registration files (TOML); - reads standard input");
+  sub->add_option("files", o->old_files, files_help("the old side's registration files"));
   sub->add_option("--new", o->new_files, "the new side's files (what follows --)")
       ->expected(1)
       ->allow_extra_args(false)

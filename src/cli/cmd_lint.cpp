@@ -148,7 +148,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
   const auto config = configuration(io, o);
   if (!config) return kExitError;
-  if (o.files.empty()) return usage_error(io, "no input files (give the TOML registration files to lint)");
+  if (o.files.empty()) return usage_error(io, "no input files (give the registration files to lint: TOML, C++, Python or yaml)");
   auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where);
   if (!profile) return kExitError;
   if (auto tags = lint::check_ignore_tags(*config, **profile); !tags) {
@@ -189,10 +189,11 @@ int run_lint(const Io& io, const LintOptions& o) {
 Command add_lint_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<LintOptions>();
   CLI::App* sub = app.add_subcommand("lint", "Check registrations for conflicts and dispatcher pitfalls (CI-friendly)");
-  sub->add_option("files", o->files, "registration files (TOML); - reads standard input");
+  sub->add_option("files", o->files, files_help("registration files"));
   sub->add_option("--context", o->context,
                   "registrations to lint against without reporting their own findings, e.g. PyTorch's own "
-                  "(tools/export_corpus.py): a TOML file or a directory of them (repeatable)")
+                  "(tools/export_corpus.py): a registration file (TOML, C++, Python or yaml) or a directory of TOML files "
+                  "(repeatable)")
       ->expected(1)
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

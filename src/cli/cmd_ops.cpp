@@ -64,7 +64,7 @@ Command add_ops_command(CLI::App& app, const Io& io) {
   CLI::App* sub = app.add_subcommand(
       "ops", "List operators (PyTorch's own and the files'): schema, tags, keys with kernels; filter by tag");
   sub->add_option("files", o->files,
-                  "registration files (TOML) loaded on top of PyTorch's own; - reads standard input");
+                  files_help("registration files loaded on top of PyTorch's own"));
   add_profile_option(*sub, o->profile);
   add_max_input_size_option(*sub, o->max_input_size);
   sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)")

@@ -60,7 +60,7 @@ Command add_trace_command(CLI::App& app, const Io& io) {
   CLI::App* sub = app.add_subcommand(
       "trace", "Which kernels run, in which order, when an operator is called with these arguments and this state");
   InputOptions& in = o->input;
-  sub->add_option("files", in.files, "registration files (TOML); - reads standard input");
+  sub->add_option("files", in.files, files_help("registration files"));
   add_profile_option(*sub, in.profile);
   repeatable(
       sub->add_option("--op", in.ops, "the operator to call (ns::name.overload, or unqualified if unambiguous)"));
