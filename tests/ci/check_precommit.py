@@ -5,12 +5,13 @@
 
 - the file parses as YAML: a list of hooks, each with pre-commit's required
   keys (id, name, entry, language) and only keys pre-commit knows;
-- `dispatchtool-lint`: language system, `files` matches TOML files and nothing
-  else, the lint configuration file is excluded, one serial call
+- `dispatchtool-lint`: language system, `files` matches the kinds the readers
+  take (TOML, C++, Python, *native_functions.yaml) and nothing else, the lint configuration file is excluded, one serial call
   (`require_serial`: conflicts are found across files), and its entry is
   `dispatchtool lint`, a subcommand the binary has;
 - the entry run the way pre-commit runs it (entry + args + file names) exits
-  0 on a clean file and 1 on a file with an error finding;
+  0 on a clean file and 1 on a file with an error finding, in TOML and in a
+  C++ file and a Python module that define the same operator;
 - with pre-commit installed (Debian's `pre-commit`), `pre-commit try-repo`
   runs the hook from this checkout on a scratch repository: it passes on a
   clean file and fails, showing the finding, on a conflicting one.
@@ -43,6 +44,18 @@ SECOND_DEF = '''namespace = "myops"
 kind = "FRAGMENT"
 [[def]]
 schema = "f(Tensor x) -> Tensor"
+'''
+# The same conflict written in C++ and Python: the hook lints the sources.
+CLEAN_CPP = '''#include <torch/library.h>
+
+TORCH_LIBRARY(myops, m) {
+  m.def("f(Tensor x) -> Tensor");
+}
+'''
+SECOND_DEF_PY = '''import torch
+
+lib = torch.library.Library("myops", "FRAGMENT")
+lib.define("f(Tensor x) -> Tensor")
 '''
 
 
@@ -79,7 +92,10 @@ def main():
 
     for path, want in [("ops/a.toml", True), ("a.toml", True), ("ops/a.toml.bak", False), ("a.tomlx", False),
                        ("README.md", False), (".dispatchtool-lint.toml", False),
-                       ("sub/.dispatchtool-lint.toml", False)]:
+                       ("sub/.dispatchtool-lint.toml", False), ("csrc/ops.cpp", True), ("csrc/ops.h", True),
+                       ("kernels.cu", True), ("ops.py", True), ("ops.pyc", False), ("native_functions.yaml", True),
+                       ("npu_native_functions.yaml", True), ("ci.yaml", False), (".github/workflows/ci.yml", False),
+                       ("ops.cpp.orig", False)]:
         checks.check(selected(path) == want, f"files/exclude {'select' if want else 'skip'} {path}")
     checks.check(hook.get("require_serial") is True, "require_serial: true (cross-file conflicts)")
     checks.check(hook.get("pass_filenames", True) is True, "the staged files are passed")
@@ -95,6 +111,11 @@ def main():
             f.write(CLEAN)
         with open(os.path.join(repo, "ops", "b.toml"), "w") as f:
             f.write(SECOND_DEF)
+        os.makedirs(os.path.join(repo, "csrc"))
+        with open(os.path.join(repo, "csrc", "ops.cpp"), "w") as f:
+            f.write(CLEAN_CPP)
+        with open(os.path.join(repo, "ops.py"), "w") as f:
+            f.write(SECOND_DEF_PY)
         # As pre-commit runs it: entry, args, then the file names.
         cmd = entry + list(hook.get("args", []))
         r = subprocess.run(cmd + ["ops/a.toml"], cwd=repo, env=env, capture_output=True, text=True)
@@ -102,6 +123,12 @@ def main():
         r = subprocess.run(cmd + ["ops/a.toml", "ops/b.toml"], cwd=repo, env=env, capture_output=True, text=True)
         checks.check(r.returncode == 1 and "duplicate-def" in r.stdout,
                      f"entry on two conflicting files exits 1 with duplicate-def, got {r.returncode}: {r.stdout}")
+        r = subprocess.run(cmd + ["csrc/ops.cpp"], cwd=repo, env=env, capture_output=True, text=True)
+        checks.check(r.returncode == 0, f"entry on a clean C++ file exits 0, got {r.returncode}: {r.stderr}")
+        r = subprocess.run(cmd + ["csrc/ops.cpp", "ops.py"], cwd=repo, env=env, capture_output=True, text=True)
+        checks.check(r.returncode == 1 and "ops.py:4:1: error:" in r.stdout and "duplicate-def" in r.stdout,
+                     f"entry on a C++ file and a Python module defining one operator exits 1 with duplicate-def "
+                     f"at ops.py:4:1, got {r.returncode}: {r.stdout}")
 
         if shutil.which("pre-commit") is None:
             print("note: pre-commit is not installed: `pre-commit try-repo` not run "
@@ -126,6 +153,10 @@ def main():
             r = try_repo("ops/a.toml", "ops/b.toml")
             checks.check(r.returncode == 1 and "Failed" in r.stdout and "duplicate-def" in r.stdout,
                          f"pre-commit try-repo on conflicting files fails with the finding: "
+                         f"{r.returncode} {r.stdout} {r.stderr}")
+            r = try_repo("csrc/ops.cpp", "ops.py")
+            checks.check(r.returncode == 1 and "Failed" in r.stdout and "ops.py:4:1: error:" in r.stdout,
+                         f"pre-commit try-repo on conflicting C++ and Python fails with the finding: "
                          f"{r.returncode} {r.stdout} {r.stderr}")
 
     print(f"{checks.passed} passed, {checks.failed} failed")
