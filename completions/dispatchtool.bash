@@ -31,6 +31,23 @@ __dispatchtool_files() {
   fi
 }
 
+# What the readers take (dispatchtool --help): registration files of every
+# kind (`sources`: C++, Python and yaml only, what import translates), and
+# directories.
+__dispatchtool_inputs() {
+  compopt -o filenames 2>/dev/null
+  local IFS=$'\n' ext exts=(cpp cc cxx cu mm h hpp py yaml yml)
+  [[ ${1:-} == sources ]] || exts=(toml "${exts[@]}")
+  COMPREPLY=()
+  for ext in "${exts[@]}"; do
+    COMPREPLY+=($(compgen -f -X "!*.$ext" -- "$cur"))
+  done
+  COMPREPLY+=($(compgen -d -- "$cur"))
+}
+
+# The built-in profiles (--profile, --against).
+__dispatchtool_profiles="torch-2.14 torch-2.6 torch-1.13 torch-main"
+
 # A comma-separated list (--keys CPU,Auto): completes the item after the last
 # comma, keeping what comes before it; no space after, so a comma may follow.
 __dispatchtool_list() {
@@ -60,14 +77,14 @@ _dispatchtool() {
   local cur prev words cword
   __dispatchtool_words
   local cmd="${words[1]:-}"
-  local commands="table registrations explain keys lint coverage ops html trace diff"
+  local commands="table registrations explain keys lint coverage ops html trace diff import"
   if [[ $cword -eq 1 ]]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
   fi
   case "$prev" in
     --profile|--against)
-      COMPREPLY=($(compgen -W "torch-main torch-1.13" -- "$cur"))
+      COMPREPLY=($(compgen -W "$__dispatchtool_profiles" -- "$cur"))
       local builtin=("${COMPREPLY[@]}")
       __dispatchtool_files '*.toml'
       COMPREPLY+=("${builtin[@]}")
@@ -103,6 +120,7 @@ _dispatchtool() {
       __dispatchtool_list "cpu cuda xla meta hip xpu mps ipu hpu ve lazy privateuse1 sparse_cpu sparse_cuda sparse_meta sparse_csr_cpu sparse_csr_cuda quantized_cpu quantized_cuda mkldnn_cpu nested_cpu nested_cuda requires_grad inference conj neg zerotensor python named functional none"
       return ;;
     --autocast) COMPREPLY=($(compgen -W "cpu cuda xpu" -- "$cur")); return ;;
+    --build) COMPREPLY=($(compgen -W "cpu cuda mps xpu mtia" -- "$cur")); return ;;
     --keys|--register)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
@@ -122,7 +140,9 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
-    -o|--output) __dispatchtool_files '*.html'; return ;;
+    -o|--output)
+      if [[ $cmd == import ]]; then __dispatchtool_files '*.toml'; else __dispatchtool_files '*.html'; fi
+      return ;;
     --op|--max-input-size) return ;;
   esac
   local opts
@@ -137,11 +157,14 @@ _dispatchtool() {
     html) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
     trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
     diff) opts="--profile --max-input-size --against --op --keys --format --expand --locations --no-library --color --help" ;;
+    import) opts="--profile --max-input-size --output -o --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+  elif [[ $cmd == import ]]; then
+    __dispatchtool_inputs sources
   else
-    __dispatchtool_files '*.toml'
+    __dispatchtool_inputs
   fi
 }
 complete -F _dispatchtool dispatchtool

@@ -1,6 +1,7 @@
 # fish completion for dispatchtool. Install: copy to ~/.config/fish/completions/
 # (`cmake --install` puts it in share/fish/vendor_completions.d/).
-set -l commands table registrations explain keys lint coverage ops html trace diff
+set -l commands table registrations explain keys lint coverage ops html trace diff import
+set -l profiles torch-2.14 torch-2.6 torch-1.13 torch-main
 set -l statuses kernel composite-explicit composite-implicit autograd fallback raising-fallback fallthrough ambiguous missing
 
 # A comma-separated list (--keys CPU,Auto): completes the item after the last
@@ -16,6 +17,14 @@ end
 # TOML files and directories (fish's own file completion, filtered).
 function __dispatchtool_toml
     string match -r -- '.*(?:\.toml|/)$' (complete -C "__fish_command_without_completions "(commandline -ct))
+end
+
+# Registration files of every kind the readers take, and directories; with
+# `sources`, C++, Python and yaml only (what import translates).
+function __dispatchtool_inputs
+    set -l kinds 'toml|cpp|cc|cxx|cu|mm|h|hpp|py|yaml|yml'
+    test "$argv[1]" = sources; and set kinds 'cpp|cc|cxx|cu|mm|h|hpp|py|yaml|yml'
+    string match -r -- ".*(?:\.(?:$kinds)|/)\$" (complete -C "__fish_command_without_completions "(commandline -ct))
 end
 
 # The operator tags of the profile on the line (or the default's), with descriptions.
@@ -57,10 +66,13 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a ops -
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a html -d 'the operator × key matrix as a page'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a trace -d 'which kernels a call runs'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a change does to the tables'
+complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a import -d 'C++, Python and yaml registrations as TOML'
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
-complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'PyTorch release or profile file'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_toml)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a "$profiles (__dispatchtool_toml)" -d 'PyTorch release or profile file'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_inputs)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from import" -a '(__dispatchtool_inputs sources)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from import" -s o -l output -r -F -d 'write the TOML to this file'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l tag -x -a '(__dispatchtool_tags)' -d 'only operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain coverage ops html" -l exclude-tag -x -a '(__dispatchtool_tags)' -d 'leave out operators with this tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from lint" -l ignore-tag -x -a '(__dispatchtool_list (__dispatchtool_tags | string replace -r "\t.*" ""))' -d 'drop findings about tagged operators'
@@ -112,10 +124,10 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l autocast -x -
 complete -c dispatchtool -n "__fish_seen_subcommand_from trace" -l python-mode -d 'a TorchDispatchMode is active'
 complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l format -x -a 'text json'
 complete -c dispatchtool -n "__fish_seen_subcommand_from trace diff" -l color -x -a 'auto always never'
-complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l against -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'the new side: same files, this profile'
+complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l against -x -a "$profiles (__dispatchtool_toml)" -d 'the new side: same files, this profile'
 complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l expand -d 'one line per key'
 complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l keys -x -d 'only these dispatch keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from diff" -l locations -d 'also list entries that only moved'
-complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l against -x -a 'torch-main torch-1.13 (__dispatchtool_toml)' -d 'what changes in this release'
+complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l against -x -a "$profiles (__dispatchtool_toml)" -d 'what changes in this release'
 complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l namespace -x -d 'only operators of this namespace'
 complete -c dispatchtool -n "__fish_seen_subcommand_from coverage" -l name -x -d 'only operators matching this pattern'

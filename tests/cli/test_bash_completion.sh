@@ -20,7 +20,33 @@ check() {  # check "words..." expected-word
     fail=$((fail + 1))
   fi
 }
+check_not() {  # check_not "words..." unwanted-word
+  local line="$1" unwanted="$2"
+  read -r -a COMP_WORDS <<<"$line"
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMP_LINE="$line" COMP_POINT=${#line}
+  COMPREPLY=()
+  _dispatchtool
+  if printf '%s\n' "${COMPREPLY[@]}" | grep -qx -- "$unwanted"; then
+    echo "FAIL: '$line' offers '$unwanted'"
+    fail=$((fail + 1))
+  else
+    pass=$((pass + 1))
+  fi
+}
+# The subcommands and built-in profiles --help lists (the lists cannot drift).
+subcommands=$(dispatchtool --help | sed -n '/^Subcommands:/,/^$/p' | grep -oE '^  [a-z]+' | tr -d ' ')
+[[ $(wc -w <<<"$subcommands") -ge 11 ]] || { echo "FAIL: --help lists $(wc -w <<<"$subcommands") subcommands"; fail=$((fail + 1)); }
+for sub in $subcommands; do check "dispatchtool ${sub:0:2}" "$sub"; done
+profiles=$(dispatchtool table --help | grep -E '^ +--profile' | grep -oE 'torch-[0-9a-z.]+' | sort -u)
+[[ $(wc -w <<<"$profiles") -ge 4 ]] || { echo "FAIL: --help lists $(wc -w <<<"$profiles") profiles"; fail=$((fail + 1)); }
+for profile in $profiles; do
+  check "dispatchtool table --profile " "$profile"
+  check "dispatchtool coverage --against " "$profile"
+done
 check "dispatchtool ta" table
+check "dispatchtool table --build c" cuda
+check "dispatchtool lint --build m" mtia
 check "dispatchtool table --st" --style
 check "dispatchtool table --style py" python-dispatcher
 check "dispatchtool table --keys AutogradC" AutogradCPU
@@ -42,8 +68,20 @@ check "dispatchtool lint --ignore-tag generated,inplace_v" generated,inplace_vie
 # Value completions (run in a directory with known files).
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/subdir" && touch "$tmp/ops.toml" "$tmp/base.lst" "$tmp/subdir/x.toml" "$tmp/page.html"
+touch "$tmp/csrc.cpp" "$tmp/csrc.cu" "$tmp/csrc.h" "$tmp/cmods.py" "$tmp/cnative_functions.yaml" "$tmp/cbackend.yml" "$tmp/c.txt"
 cd "$tmp"
 check "dispatchtool table o" ops.toml
+# Every kind of file the readers take, for every command that reads them; no other file.
+for f in csrc.cpp csrc.cu csrc.h cmods.py cnative_functions.yaml cbackend.yml; do
+  check "dispatchtool lint c" "$f"
+  check "dispatchtool table c" "$f"
+  check "dispatchtool import c" "$f"
+done
+check_not "dispatchtool lint c" c.txt
+check_not "dispatchtool import o" ops.toml
+check "dispatchtool import -o o" ops.toml
+check "dispatchtool import --output s" subdir
+check "dispatchtool import s" subdir
 check "dispatchtool table s" subdir
 check "dispatchtool table --profile o" ops.toml
 check "dispatchtool table --profile s" subdir
@@ -65,7 +103,7 @@ check "dispatchtool lint --severity missing-a" missing-autograd=
 check "dispatchtool lint --severity missing-autograd=i" info
 cd - >/dev/null
 # Every option a subcommand's --help lists is offered (the lists cannot drift).
-for sub in table registrations explain keys lint trace diff; do
+for sub in $subcommands; do
   for opt in $(dispatchtool "$sub" --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+'); do
     check "dispatchtool $sub $opt" "$opt"
   done

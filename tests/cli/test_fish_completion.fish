@@ -15,7 +15,14 @@ function check --argument-names line want
     echo "FAIL: '$line' does not offer '$want'"
     set -g fail (math $fail + 1)
 end
-for sub in table registrations explain keys lint trace diff
+# The subcommands and built-in profiles --help lists (the lists cannot drift).
+set -l subcommands (dispatchtool --help | sed -n '/^Subcommands:/,/^$/p' | string match -r -g '^  ([a-z]+)')
+set -l profiles (dispatchtool table --help | string match -r -- '^ +--profile.*' | string match -r -a -g '(torch-[0-9a-z.]+)' | sort -u)
+if test (count $subcommands) -lt 11; or test (count $profiles) -lt 4
+    echo "FAIL: --help lists "(count $subcommands)" subcommands and "(count $profiles)" profiles"
+    set fail (math $fail + 1)
+end
+for sub in $subcommands
     check "dispatchtool " $sub
     # Every option the subcommand's --help lists (but --help itself).
     for opt in (dispatchtool $sub --help | string match -r -g '^ +(?:-[a-zA-Z],)?(--[a-z-]+)')
@@ -26,6 +33,7 @@ end
 set -l tmp (mktemp -d)
 mkdir $tmp/subdir
 touch $tmp/ops.toml $tmp/base.lst $tmp/subdir/x.toml
+touch $tmp/csrc.cpp $tmp/csrc.cu $tmp/csrc.h $tmp/cmods.py $tmp/cnative_functions.yaml $tmp/cbackend.yml $tmp/c.txt
 cd $tmp
 # check_not LINE UNWANTED: completing LINE does not offer UNWANTED.
 function check_not --argument-names line unwanted
@@ -41,6 +49,20 @@ end
 check "dispatchtool table o" ops.toml
 check "dispatchtool table s" subdir/
 check_not "dispatchtool table b" base.lst
+for profile in $profiles
+    check "dispatchtool table --profile " $profile
+    check "dispatchtool coverage --against " $profile
+end
+check "dispatchtool table --build c" cuda
+# Every kind of file the readers take, for commands that read them; no other file.
+for f in csrc.cpp csrc.cu csrc.h cmods.py cnative_functions.yaml cbackend.yml
+    check "dispatchtool lint c" $f
+    check "dispatchtool diff c" $f
+    check "dispatchtool import c" $f
+end
+check_not "dispatchtool lint c" c.txt
+check_not "dispatchtool import o" ops.toml
+check "dispatchtool import -o o" ops.toml
 check "dispatchtool table --keys AutogradC" AutogradCPU
 check "dispatchtool table --keys CPU,AutogradC" CPU,AutogradCPU
 check "dispatchtool html --keys CPU,AutogradC" CPU,AutogradCPU

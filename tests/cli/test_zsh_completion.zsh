@@ -20,6 +20,7 @@ local tmp=$(mktemp -d)
 trap 'zpty -d z 2>/dev/null; rm -rf $tmp' EXIT
 mkdir -p $tmp/subdir
 touch $tmp/ops.toml $tmp/base.lst $tmp/subdir/x.toml
+touch $tmp/csrc.cpp $tmp/csrc.cu $tmp/csrc.h $tmp/cmods.py $tmp/cnative_functions.yaml $tmp/cbackend.yml $tmp/c.txt
 cd $tmp
 
 integer pass=0 fail=0
@@ -98,8 +99,29 @@ check_inserts() {
   fi
 }
 
-local sub opt rule
-for sub in table registrations explain keys lint trace diff; do
+local sub opt rule profile f
+# The subcommands and built-in profiles --help lists (the lists cannot drift).
+local -a subcommands profiles
+subcommands=(${(f)"$(dispatchtool --help | sed -n '/^Subcommands:/,/^$/p' | grep -oE '^  [a-z]+' | tr -d ' ')"})
+profiles=(${(f)"$(dispatchtool table --help | grep -E '^ +--profile' | grep -oE 'torch-[0-9a-z.]+' | sort -u)"})
+if (( $#subcommands < 11 || $#profiles < 4 )); then
+  print "FAIL: --help lists $#subcommands subcommands and $#profiles profiles"; fail+=1
+fi
+for profile in $profiles; do
+  check "dispatchtool table --profile " $profile
+  check "dispatchtool coverage --against " $profile
+done
+check "dispatchtool table --build c" cuda
+# Every kind of file the readers take, for commands that read them; no other file.
+for f in csrc.cpp csrc.cu csrc.h cmods.py cnative_functions.yaml cbackend.yml; do
+  check "dispatchtool lint c" $f
+  check "dispatchtool diff c" $f
+  check "dispatchtool import c" $f
+done
+check_not "dispatchtool lint c" c.txt
+check_not "dispatchtool import " ops.toml
+check "dispatchtool import -o o" ops.toml
+for sub in $subcommands; do
   check "dispatchtool " $sub
   # Every option the subcommand's --help lists (-h,--help too).
   for opt in ${(f)"$(dispatchtool $sub --help | grep -oE '^ +(-[a-zA-Z],)?--[a-z-]+' | grep -oE -- '--[a-z-]+')"}; do
