@@ -94,6 +94,9 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   if (!root) {
     Batch b = error_batch(std::move(root.error()));
     if (map) remap_diagnostic(*b.error, *map, toml_name);
+    // Standard input has no extension to say what it is: it is TOML.
+    if (!map && shown == kStdinName)
+      b.error->message += " (standard input is read as TOML: give C++, Python or yaml registrations as files)";
     out.push_back(std::move(b));
     return finish();
   }
