@@ -48,7 +48,7 @@ void check_building_block_key(const CheckContext& c, std::vector<Finding>& out) 
                                        "runtime key: PyTorch accepts it, but it serves no dispatch-table row",
                                        fb.debug, key_name(c, fb.key)),
                            "", key_name(c, fb.key));
-    f.fix = fmt::format("Register the fallback on the runtime keys it is meant for, one [[fallback]] each (e.g. {}).",
+    f.fix = fmt::format("Register the fallback on the runtime keys it is meant for, one fallback() each (e.g. {}).",
                         example_runtime_keys(c, fb.key));
     out.push_back(std::move(f));
   }

@@ -44,8 +44,8 @@ void from_refusals(const CheckContext& c, std::string_view code, std::string_vie
 
 void check_duplicate_def(const CheckContext& c, std::vector<Finding>& out) {
   from_refusals(c, "duplicate-def",
-                "Keep a single [[def]] per operator and overload; give a genuinely different signature its own "
-                "overload name (name.overload).",
+                "Keep a single def() per operator and overload (one [[def]] in TOML); give a genuinely different "
+                "signature its own overload name (name.overload).",
                 out);
 }
 
@@ -58,9 +58,10 @@ void check_duplicate_fallback(const CheckContext& c, std::vector<Finding>& out) 
 
 void check_library_kind(const CheckContext& c, std::vector<Finding>& out) {
   from_refusals(c, "library-kind",
-                "Put [[def]]s in the one DEF (or a FRAGMENT) file of their namespace, impls for one key in an IMPL "
-                "file with that dispatch_key, fallbacks in an IMPL file with namespace \"_\", and do not define "
-                "operators in reserved namespaces.",
+                "Put def()s in the one TORCH_LIBRARY (or a TORCH_LIBRARY_FRAGMENT) block of their namespace, impls for "
+                "one key in a TORCH_LIBRARY_IMPL block for that key, fallbacks in a TORCH_LIBRARY_IMPL(_, KEY) block "
+                "(in TOML: DEF, FRAGMENT and IMPL files, namespace \"_\"), and do not define operators in reserved "
+                "namespaces.",
                 out);
 }
 
@@ -68,7 +69,7 @@ void check_schema_mismatch(const CheckContext& c, std::vector<Finding>& out) {
   const std::size_t first = out.size();
   from_refusals(c, "schema-mismatch",
                 "Make the kernel's signature match the operator's schema (argument count and types), or fix the "
-                "schema in the [[def]].",
+                "schema in its def().",
                 out);
   // PyTorch reports the mismatch at whichever of def and kernel came second;
   // the finding is about the kernel, wherever it was in the command line.
@@ -147,7 +148,7 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
                      [](const Kernel* a, const Kernel* b) { return a->where < b->where; });
     Finding f = finding_at(
         kernels.front()->where,
-        fmt::format("operator {} has {} but no definition (no [[def]] in any file{}){}: a dangling impl; calling it "
+        fmt::format("operator {} has {} but no definition (no def() in any file{}){}: a dangling impl; calling it "
                     "fails with \"Could not find schema for {} but we found an implementation; did you forget to "
                     "def() the operator?\"",
                     op->name, kernels.size() == 1 ? std::string("a kernel") : fmt::format("{} kernels", kernels.size()),
@@ -163,8 +164,8 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
       f.notes.push_back(
           {kernels[i]->where, fmt::format("another kernel for it, '{}', is registered here", kernels[i]->debug)});
     f.fix =
-        "Add a [[def]] with the operator's schema (in its namespace's DEF or FRAGMENT file), or fix the operator "
-        "name in the impl if it has a typo.";
+        "Add a def() of the operator's schema (in its namespace's TORCH_LIBRARY or TORCH_LIBRARY_FRAGMENT block, "
+        "or a DEF or FRAGMENT file), or fix the operator name in the impl if it has a typo.";
     out.push_back(std::move(f));
   }
 }

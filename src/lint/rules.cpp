@@ -20,9 +20,9 @@ namespace {
 
 constexpr std::array kRules{
     Rule{"duplicate-def", "DuplicateDef", Severity::Error,
-         "An operator is defined twice (two [[def]]s with the same name and overload).",
+         "An operator is defined twice (two def()s with the same name and overload).",
          "PyTorch refuses the second def() of an operator, even when both schemas are identical or only the alias "
-         "analysis differs; the library that contains it fails to load. Keep one [[def]] per operator and overload.",
+         "analysis differs; the library that contains it fails to load. Keep one def() per operator and overload.",
          "Tried to register an operator (<schema>) with the same name and overload name multiple times. Each "
          "overload's schema should only be registered with a single call to def(). Duplicate registration: <debug>. "
          "Original registration: <debug>",
@@ -77,8 +77,8 @@ constexpr std::array kRules{
          "OperatorEntry::computeDispatchTableEntryWithDebug, ambiguous_autogradother_kernel (ATen/core/boxing/KernelFunction.cpp)",
          check_ambiguous_autogradother},
     Rule{"library-kind", "LibraryKind", Severity::Error,
-         "A registration its library block forbids (def in an IMPL file, two DEF files for a namespace, an impl key "
-         "or namespace contradicting its file, a misplaced fallback, a reserved namespace).",
+         "A registration its library block forbids (a def in a TORCH_LIBRARY_IMPL block, two TORCH_LIBRARY blocks for "
+         "a namespace, an impl key or namespace contradicting its block, a misplaced fallback, a reserved namespace).",
          "Each input file is one TORCH_LIBRARY / TORCH_LIBRARY_IMPL / TORCH_LIBRARY_FRAGMENT block (or "
          "torch.library.Library); PyTorch checks every def(), impl() and fallback() against its block and refuses "
          "the ones that do not belong there, so the whole library fails to load.",
@@ -175,12 +175,13 @@ constexpr std::array kRules{
          "", "OperatorEntry::computeDispatchTableEntryWithDebug (c10/core/dispatch/OperatorEntry.cpp)",
          check_unreachable_kernel},
     Rule{"unread-registration", "UnreadRegistration", Severity::Warning,
-         "A registration in a C++ source that dispatchtool saw but could not read statically.",
-         "The C++ reader does not run the preprocessor or the program: a registration inside a macro of the "
+         "A registration in a C++ or Python source that dispatchtool saw but could not read statically.",
+         "The readers do not run the preprocessor or the program: a C++ registration inside a macro of the "
          "project's, a loop, an #if branch, with an operator name built at run time, or on an object that is not "
-         "the block's library handle is left out of every answer. Write it out literally (or add the equivalent "
-         "TOML next to the sources) so that the tables, coverage and the other rules see it.",
-         "", "torch/library.h (the TORCH_LIBRARY macros; torch::Library::def, impl and fallback)",
+         "the block's library handle, and a Python one that is not at module level (in a function, class, loop "
+         "or condition) or not written literally, is left out of every answer. Write it out literally (or add the "
+         "equivalent TOML next to the sources) so that the tables, coverage and the other rules see it.",
+         "", "torch/library.h (the TORCH_LIBRARY macros; torch::Library::def, impl and fallback), torch/library.py",
          check_unread_registration},
 };
 
