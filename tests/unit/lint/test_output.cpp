@@ -103,7 +103,7 @@ TEST_CASE("parse_format and render_rule_list") {
   std::string out;
   lint::render_rule_list(out);
   CHECK(out.rfind("duplicate-def" + std::string(12, ' ') + "error" + std::string(4, ' ') +
-                      "An operator is defined twice (two [[def]]s with the same name and overload).\n",
+                      "An operator is defined twice (two def()s with the same name and overload).\n",
                   0) == 0);
   CHECK(static_cast<std::size_t>(std::count(out.begin(), out.end(), '\n')) == lint::rules().size());
 }
