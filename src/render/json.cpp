@@ -1,9 +1,12 @@
 // --format json (json.hpp).
 #include "render/json.hpp"
 
+#include <memory>
+
 #include "base/json_writer.hpp"
 #include "render/explain.hpp"
 #include "resolve/coverage.hpp"
+#include "resolve/key_call.hpp"
 
 namespace dt {
 
@@ -26,9 +29,8 @@ void json_location(JsonWriter& w, std::string_view member, const Location& where
   w.end_object();
 }
 
-// A table entry (common.schema.json#/$defs/entry, or missing_entry).
-void json_entry(JsonWriter& w, const Registry& reg, KeyId key, const Entry& e) {
-  w.begin_object();
+// A table entry's members (common.schema.json#/$defs/entry, or missing_entry).
+void json_entry_members(JsonWriter& w, const Registry& reg, KeyId key, const Entry& e) {
   w.member("key", key_name(reg, key));
   if (e.valid()) {
     w.member("kernel", e.debug());
@@ -43,7 +45,24 @@ void json_entry(JsonWriter& w, const Registry& reg, KeyId key, const Entry& e) {
     w.member("source_key", key_name(reg, e.source));
   else
     w.null_member("source_key");
+}
+
+void json_entry(JsonWriter& w, const Registry& reg, KeyId key, const Entry& e) {
+  w.begin_object();
+  json_entry_members(w, reg, key, e);
   w.end_object();
+}
+
+// "runtime": what a call on the row's key runs where the runtime dispatch
+// table is stale (key_call.hpp: the dumps, and `entry`, say otherwise), else
+// null.
+void json_runtime(JsonWriter& w, const Registry& reg, const KeyAnswer& a) {
+  if (!a.stale) {
+    w.null_member("runtime");
+    return;
+  }
+  w.key("runtime");
+  json_entry(w, reg, a.key, a.entry);
 }
 
 void begin_document(JsonWriter& w, const JsonDocument& doc) { begin_envelope(w, doc.tool_version, doc.profile); }
@@ -155,8 +174,11 @@ void render_table_json(const Resolver& r, const std::vector<const Operator*>& op
   w.key("operators");
   w.begin_array();
   Resolver::OpView view;
+  std::unique_ptr<RuntimeTables> runtime;  // built for the first operator whose rows may be stale
   for (const Operator* op : ops) {
     r.prepare(*op, view);
+    const bool may_stale = may_be_stale(reg, *op);
+    if (may_stale && runtime == nullptr) runtime = std::make_unique<RuntimeTables>(r);
     w.begin_object();
     w.member("name", op->name);
     w.optional_member("schema", op->def ? std::optional<std::string_view>(op->def->printed) : std::nullopt);
@@ -165,7 +187,11 @@ void render_table_json(const Resolver& r, const std::vector<const Operator*>& op
     for (std::size_t slot = 0; slot < keys.size(); ++slot) {
       if (!f.allows(keys[slot])) continue;
       const Entry e = r.compute(view, slot);
-      if (e.valid()) json_entry(w, reg, keys[slot], e);
+      if (!e.valid()) continue;
+      w.begin_object();
+      json_entry_members(w, reg, keys[slot], e);
+      json_runtime(w, reg, may_stale ? answer_key(runtime->of(*op), slot) : KeyAnswer{});
+      w.end_object();
     }
     w.end_array();
     w.end_object();
@@ -270,6 +296,7 @@ void render_explain_json(const Resolver& r, const Operator& op, const std::vecto
     w.end_array();
     w.key("result");
     json_entry(w, reg, k, e.result);
+    json_runtime(w, reg, e.runtime);
     w.member("meaning", x.meaning(e));
     w.end_object();
   }

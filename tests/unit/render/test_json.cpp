@@ -58,7 +58,8 @@ TEST_CASE("table json: the envelope, valid entries only, status, source key and 
         "          \"provenance\": \"kernel\",\n"
         "          \"status\": \"kernel\",\n"
         "          \"fallthrough\": false,\n"
-        "          \"source_key\": \"CPU\"\n"
+        "          \"source_key\": \"CPU\",\n"
+        "          \"runtime\": null\n"
         "        },\n"
         "        {\n"
         "          \"key\": \"XLA\",\n"
@@ -66,7 +67,8 @@ TEST_CASE("table json: the envelope, valid entries only, status, source key and 
         "          \"provenance\": \"backend fallback\",\n"
         "          \"status\": \"fallback\",\n"
         "          \"fallthrough\": false,\n"
-        "          \"source_key\": \"XLA\"\n"
+        "          \"source_key\": \"XLA\",\n"
+        "          \"runtime\": null\n"
         "        },\n"
         "        {\n"
         "          \"key\": \"BackendSelect\",\n"
@@ -74,7 +76,8 @@ TEST_CASE("table json: the envelope, valid entries only, status, source key and 
         "          \"provenance\": \"backend fallback\",\n"
         "          \"status\": \"fallthrough\",\n"
         "          \"fallthrough\": true,\n"
-        "          \"source_key\": \"BackendSelect\"\n"
+        "          \"source_key\": \"BackendSelect\",\n"
+        "          \"runtime\": null\n"
         "        },\n"
         "        {\n"
         "          \"key\": \"AutogradCPU\",\n"
@@ -82,7 +85,8 @@ TEST_CASE("table json: the envelope, valid entries only, status, source key and 
         "          \"provenance\": \"autograd kernel\",\n"
         "          \"status\": \"autograd\",\n"
         "          \"fallthrough\": false,\n"
-        "          \"source_key\": \"Autograd\"\n"
+        "          \"source_key\": \"Autograd\",\n"
+        "          \"runtime\": null\n"
         "        }\n"
         "      ]\n"
         "    }\n"
@@ -188,6 +192,7 @@ TEST_CASE("explain json: steps with key or alias, the kernel found, the note, th
                  "        \"kernel\": \"registered at ./aten/src/ATen/core/VariableFallbackKernel.cpp:39\",\n"
                  "        \"provenance\": \"backend fallback\",\n        \"status\": \"fallthrough\",\n"
                  "        \"fallthrough\": true,\n        \"source_key\": \"AutogradCPU\"\n      },\n"
+                 "      \"runtime\": null,\n"
                  "      \"meaning\": \"A fallthrough: at run time AutogradCPU is masked out") != std::string::npos);
   // XLA: the decomposition is taken.
   CHECK(out.find("      \"result\": {\n        \"key\": \"XLA\",\n        \"kernel\": \"fn_CompositeImplicitAutograd\",\n"
@@ -203,7 +208,8 @@ TEST_CASE("explain json: a missing key has null kernel, provenance and source ke
   render_explain_json(Resolver(reg), *reg.find(kPythonDispatcherOp), {*reg.profile().find("XLA")}, kDoc, out);
   CHECK(out.find("      \"result\": {\n        \"key\": \"XLA\",\n        \"kernel\": null,\n"
                  "        \"provenance\": null,\n        \"status\": \"missing\",\n        \"fallthrough\": false,\n"
-                 "        \"source_key\": null\n      },\n      \"meaning\": \"No kernel: a call that dispatches to XLA "
+                 "        \"source_key\": null\n      },\n      \"runtime\": null,\n"
+                 "      \"meaning\": \"No kernel: a call that dispatches to XLA "
                  "raises NotImplementedError") != std::string::npos);
   // A step whose alias does not cover the key finds no kernel.
   CHECK(out.find("\"alias\": \"Autograd\",\n          \"applies\": false,\n          \"kernel\": null,") !=
