@@ -28,6 +28,11 @@ struct Entry {
   std::string source_key;  // the key the kernel (or backend fallback) is registered on; empty when missing
   bool fallthrough = false;
   Location where;          // where that kernel was registered (unknown for PyTorch's own fallbacks)
+  // The row is stale at run time: registrations update only the rows they
+  // name (OperatorEntry::updateDispatchTable_), so a call on the key runs what
+  // an earlier registration left there, not `kernel` (what the dumps print).
+  bool stale = false;
+  std::string runtime_kernel;  // stale only: the kernel a call runs; empty when it finds none (it raises)
   std::vector<Step> steps; // Session::explain only
   std::string meaning;     // Session::explain only: what a call does with this entry
 };

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "api/session_impl.hpp"
 #include "base/io.hpp"
@@ -12,6 +13,7 @@
 #include "render/explain.hpp"
 #include "render/json.hpp"
 #include "render/raw.hpp"
+#include "resolve/key_call.hpp"
 
 namespace dispatchtool {
 
@@ -118,6 +120,11 @@ Entry to_entry(const dt::Registry& reg, dt::KeyId key, const dt::Entry& e) {
   return out;
 }
 
+void set_runtime(Entry& out, const dt::KeyAnswer& a) {
+  out.stale = a.stale;
+  if (a.stale && a.entry.valid()) out.runtime_kernel = std::string(a.entry.debug());
+}
+
 Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view keys) const {
   auto ops = select(*impl_, {std::string(op)});
   if (!ops) return unexpected(std::move(ops.error()));
@@ -130,6 +137,8 @@ Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view
   }
   const dt::Operator& o = *ops->front();
   const dt::Resolver r(reg);
+  std::optional<dt::RuntimeTables> runtime;  // what calls run, where rows may be stale
+  if (dt::may_be_stale(reg, o)) runtime.emplace(r);
   Table t;
   t.op = o.name;
   if (o.def) t.schema = o.def->printed;
@@ -138,7 +147,9 @@ Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view
   const std::vector<dt::KeyId>& order = filter.table.empty() ? impl_->profile->runtime_keys() : filter.table.keys;
   for (dt::KeyId k : order) {
     const dt::Entry e = r.compute(o, k);
-    if (e.valid()) t.entries.push_back(to_entry(reg, k, e));
+    if (!e.valid()) continue;
+    t.entries.push_back(to_entry(reg, k, e));
+    if (runtime) set_runtime(t.entries.back(), runtime->answer(o, k));
   }
   return t;
 }
@@ -156,6 +167,7 @@ Expected<Entry, Diagnostic> Session::explain(std::string_view op, std::string_vi
   const dt::Explainer x(r, *ops->front());
   const dt::Explanation ex = x.explain(parsed->table.keys.front());
   Entry out = to_entry(reg, ex.key, ex.result);
+  set_runtime(out, ex.runtime);
   for (const dt::ExplainStep& s : ex.steps)
     out.steps.push_back(Step{std::string(s.step), x.question(ex, s), x.answer(s, false), x.note_line(s), s.taken});
   out.meaning = x.meaning(ex);

@@ -98,6 +98,36 @@ TEST_CASE("api session: without the library, PyTorch's own operators are unknown
   CHECK(!t.error().where.known());
 }
 
+TEST_CASE("api session: a row stale at run time says what a call runs, in table() and explain()") {
+  // The SparseCsrCPU kernel (registered after the decomposition) refreshes
+  // AutogradCPU, not AutogradOther: the dumps show the ambiguity there, calls
+  // still run the decomposition (configs/examples/autogradother_ambiguity.toml).
+  const std::string ambiguous =
+      "namespace = \"demo\"\n[[def]]\nschema = \"my_norm(Tensor self) -> Tensor\"\n"
+      "dispatch = { CompositeImplicitAutograd = \"my_norm_decomposed\", SparseCsrCPU = \"my_norm_sparse_csr\" }\n";
+  auto s = open("torch-2.14", ambiguous);
+  auto t = s.table("demo::my_norm");
+  REQUIRE(t.has_value());
+  const auto* other = find(*t, "AutogradOther");
+  REQUIRE(other != nullptr);
+  CHECK(other->kernel == "ambiguous_autogradother");
+  CHECK(other->stale);
+  CHECK(other->runtime_kernel == "my_norm_decomposed");
+  for (const auto& e : t->entries)
+    if (e.key != "AutogradOther") {
+      CHECK_MESSAGE(!e.stale, e.key);
+      CHECK(e.runtime_kernel.empty());
+    }
+  auto x = s.explain("demo::my_norm", "AutogradOther");
+  REQUIRE(x.has_value());
+  CHECK(x->stale);
+  CHECK(x->runtime_kernel == "my_norm_decomposed");
+  // An operator of the inputs without such a registration order is never stale.
+  auto plain = open("torch-2.14", kCustom).table("myops::myadd");
+  REQUIRE(plain.has_value());
+  for (const auto& e : plain->entries) CHECK_MESSAGE(!e.stale, e.key);
+}
+
 TEST_CASE("api session: explain() gives the resolver's steps, the one taken last") {
   auto s = open("torch-1.13", kCustom);
   auto e = s.explain("myops::myrelu", "AutogradCPU");
