@@ -94,9 +94,13 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   if (!root) {
     Batch b = error_batch(std::move(root.error()));
     if (map) remap_diagnostic(*b.error, *map, toml_name);
-    // Standard input has no extension to say what it is: it is TOML.
-    if (!map && shown == kStdinName)
-      b.error->message += " (standard input is read as TOML: give C++, Python or yaml registrations as files)";
+    // A file whose name does not say TOML was read as TOML for want of an
+    // extension of another kind (standard input, a FIFO as from <(git show ...)):
+    // say so, since the text may well be C++ or Python.
+    if (!map && !path.ends_with(".toml"))
+      b.error->message +=
+          " (read as TOML: only files named .cpp .cc .cxx .cu .mm .h .hpp, .py, .yaml or .yml are read as C++, "
+          "Python or yaml)";
     out.push_back(std::move(b));
     return finish();
   }
