@@ -10,6 +10,7 @@
 #include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "readers/readers.hpp"
 #include "readers/release_yaml.hpp"
 #include "registry/loader.hpp"
 #include "registry/python_dispatcher.hpp"
@@ -311,9 +312,9 @@ std::string no_input_message(bool has_library) {
 
 std::string files_help(std::string_view what) {
   return fmt::format(
-      "{}: TOML, C++ (.cpp .cc .cxx .cu .mm .h .hpp), Python (.py), native_functions or gen_backend_stubs yaml "
-      "(.yaml .yml); - reads TOML from standard input",
-      what);
+      "{}: TOML, C++ ({}), Python (.py), native_functions or gen_backend_stubs yaml (.yaml .yml); - reads TOML "
+      "from standard input",
+      what, cpp_extension_list());
 }
 namespace {
 

@@ -4,6 +4,7 @@
 #include "readers/cpp_reader.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 
@@ -51,10 +52,11 @@ bool has_top_level_backend(std::string_view text) {
 
 }  // namespace
 
+std::string cpp_extension_list() { return fmt::format("{}", fmt::join(kCppExtensions, " ")); }
+
 SourceKind detect_source(std::string_view path, std::string_view text) {
   const std::string_view ext = extension(path);
-  static constexpr std::array kCpp = {".cpp", ".cc", ".cxx", ".cu", ".mm", ".h", ".hpp"};
-  for (const char* e : kCpp)
+  for (std::string_view e : kCppExtensions)
     if (ext == e) return SourceKind::Cpp;
   if (ext == ".py") return SourceKind::Python;
   if (ext == ".yaml" || ext == ".yml")

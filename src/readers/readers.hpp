@@ -7,6 +7,7 @@
 // file that is not TOML; `dispatchtool import` prints the same translation.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,6 +23,11 @@ namespace dt {
 
 enum class SourceKind : std::uint8_t { Toml, Cpp, Python, NativeYaml, BackendYaml };
 const char* to_string(SourceKind k);  // "TOML" | "C++" | "Python" | "native_functions.yaml" | "backend yaml"
+
+// The extensions read as C++ (detect_source; the messages that list them).
+inline constexpr std::array<std::string_view, 7> kCppExtensions = {".cpp", ".cc", ".cxx", ".cu", ".mm", ".h", ".hpp"};
+// kCppExtensions joined by spaces: ".cpp .cc .cxx .cu .mm .h .hpp".
+std::string cpp_extension_list();
 
 // What a file is: by extension (.toml; .cpp .cc .cxx .cu .mm .h .hpp; .py;
 // .yaml .yml), then for yaml by content (a top-level `backend:` key is a

@@ -98,9 +98,9 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     // extension of another kind (standard input, a FIFO as from <(git show ...)):
     // say so, since the text may well be C++ or Python.
     if (!map && !path.ends_with(".toml"))
-      b.error->message +=
-          " (read as TOML: only files named .cpp .cc .cxx .cu .mm .h .hpp, .py, .yaml or .yml are read as C++, "
-          "Python or yaml)";
+      b.error->message += fmt::format(
+          " (read as TOML: only files named {}, .py, .yaml or .yml are read as C++, Python or yaml)",
+          cpp_extension_list());
     out.push_back(std::move(b));
     return finish();
   }
