@@ -118,8 +118,38 @@ void add_profile_option(CLI::App& sub, std::string& profile) {
       ->capture_default_str();
 }
 
+void add_source_options(CLI::App& sub, SourceOptions& o) {
+  const auto many = [](CLI::Option* opt) {
+    opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  };
+  many(sub.add_option("-D", o.defines, "C++ sources: define a macro, NAME or NAME=VALUE, as a compiler's -D (repeatable)"));
+  many(sub.add_option("-U", o.undefines, "C++ sources: undefine a macro, as a compiler's -U (repeatable)"));
+  many(sub.add_option("-I", o.include_dirs,
+                      "C++ sources: a directory #include \"...\" and <...> search, as a compiler's -I (repeatable)"));
+  sub.add_option("-p", o.build_dir,
+                 "C++ sources: a build directory whose compile_commands.json gives each source its -D/-I flags");
+  sub.add_option("--compile-commands", o.compile_commands, "C++ sources: the compile_commands.json to take flags from");
+  many(sub.add_option("--exclude", o.exclude,
+                      "leave out of directories given as inputs what matches this shell pattern, by relative path "
+                      "or name (repeatable)"));
+}
+
+bool prepare_sources(const Io& io, const SourceOptions& o, std::vector<std::string>& files, LoadOptions& lo) {
+  auto s = dt::prepare_sources(io.fs, files, o);
+  if (!s) {
+    report(io, s.error());
+    return false;
+  }
+  for (const Diagnostic& w : s->warnings) report(io, w);
+  files = std::move(s->paths);
+  lo.cpp = std::move(s->cpp);
+  lo.cpp_by_path = std::move(s->by_path);
+  return true;
+}
+
 void add_input_options(CLI::App& sub, InputOptions& o) {
   sub.add_option("files", o.files, files_help("registration files"));
+  add_source_options(sub, o.sources);
   sub.add_option("--register", o.register_calls,
                  "no files: PythonDispatcher's demo operator with fn_KEY kernels on these keys, e.g. "
                  "CPU,XLA,CompositeImplicitAutograd (repeatable: one register() call each)")
@@ -280,9 +310,11 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
 }
 
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
-                                                  const std::vector<std::string>& files, bool no_library,
-                                                  std::string_view verb, std::string_view build) {
+                                                  std::vector<std::string> files, bool no_library,
+                                                  std::string_view verb, std::string_view build,
+                                                  const SourceOptions& sources) {
   LoadOptions lo;
+  if (!prepare_sources(io, sources, files, lo)) return nullptr;
   if (!open_library_for(io, profile, no_library, lo.library, build)) return nullptr;
   if (files.empty() && lo.library == nullptr) {
     usage_error(io, no_library ? std::string("no input files (--no-library leaves only the files' operators)")
@@ -335,18 +367,20 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   }
   LoadOptions lo;
   lo.on_refusal = on_refusal;
+  std::vector<std::string> files = o.files;
+  if (!prepare_sources(io, o.sources, files, lo)) return nullptr;
   if (!open_library_for(io, profile, o.no_library, lo.library, o.build)) return nullptr;
   // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
-  if (o.files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
+  if (files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
     usage_error(io, no_input_message(lo.library != nullptr));
     return nullptr;
   }
-  auto loaded = load(profile, o.files, io.fs.read, lo);
+  auto loaded = load(profile, files, io.fs.read, lo);
   if (!loaded) {
     report(io, loaded.error());
     return nullptr;
   }
-  if (o.all || (o.files.empty() && o.ops.empty())) loaded->registry.materialize_all();
+  if (o.all || (files.empty() && o.ops.empty())) loaded->registry.materialize_all();
   return std::make_unique<LoadResult>(std::move(*loaded));
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "keys/profile.hpp"
+#include "readers/inputs.hpp"
 #include "registry/library.hpp"
 #include "registry/loader.hpp"
 #include "registry/select.hpp"
@@ -72,7 +73,14 @@ struct InputOptions {
   OpFilter filter;                          // --tag, --exclude-tag
   std::string max_input_size;               // --max-input-size
   std::string build;                        // --build cuda|mps|xpu|mtia: that build's library
+  SourceOptions sources;                    // -D -U -I -p --compile-commands --exclude
 };
+// -D, -U, -I, -p, --compile-commands and --exclude: how a command finds its
+// sources (directories, @lists) and compiles its C++ ones.
+void add_source_options(CLI::App& sub, SourceOptions& o);
+// Expands `files` (directories, @LIST) in place and sets how C++ files are
+// compiled (lo.cpp, lo.cpp_by_path); prints the warnings; false after an error.
+bool prepare_sources(const Io& io, const SourceOptions& o, std::vector<std::string>& files, LoadOptions& lo);
 void add_profile_option(CLI::App& sub, std::string& profile);
 // --all, --no-library: which of PyTorch's own operators (the profile's library) are shown.
 void add_library_options(CLI::App& sub, bool& all, bool& no_library);
@@ -91,8 +99,9 @@ void add_build_option(CLI::App& sub, std::string& build);
 // nothing to work on. Prints errors and the registry's warnings; nullptr
 // after an error.
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
-                                                  const std::vector<std::string>& files, bool no_library,
-                                                  std::string_view verb, std::string_view build = {});
+                                                  std::vector<std::string> files, bool no_library,
+                                                  std::string_view verb, std::string_view build,
+                                                  const SourceOptions& sources);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);
 // The help of a command's file arguments: `what` ("registration files"),

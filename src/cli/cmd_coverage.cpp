@@ -23,6 +23,7 @@ struct CoverageOptions {
   std::string build;  // --build
   std::string max_input_size;  // --max-input-size
   OpFilter filter;  // --namespace, --name, --tag, --exclude-tag
+  SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
 
 // "missing,fallback" (repeatable) -> statuses; nullopt after a usage error.
@@ -63,7 +64,7 @@ bool open_side(const Io& io, const CoverageOptions& o, const std::string& profil
   auto profile = open_profile(io, profile_name);
   if (!profile) return false;
   s.profile = std::move(*profile);
-  s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", o.build);
+  s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", o.build, o.sources);
   if (!s.loaded) return false;
   Registry& reg = s.loaded->registry;
   auto keys = coverage_keys(reg, o.backend);
@@ -128,6 +129,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
       "coverage", "For every operator, what a backend key and its autograd key resolve to: what is left to implement");
   sub->add_option("files", o->files,
                   files_help("registration files loaded on top of PyTorch's own"));
+  add_source_options(*sub, o->sources);
   sub->add_option("--backend", o->backend,
                   "the backend's runtime key: CPU, CUDA, XLA, Meta, SparseCPU, PrivateUse1 (or its renamed name), ...")
       ->required();

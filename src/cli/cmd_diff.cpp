@@ -28,6 +28,7 @@ struct DiffOptions {
   bool locations = false;
   bool no_library = false;
   std::string max_input_size;  // --max-input-size
+  SourceOptions sources;        // -D -U -I -p --compile-commands --exclude (both sides)
 };
 
 // One side: its profile, registrations and operators (members point into
@@ -39,12 +40,13 @@ struct Side {
   std::vector<const Operator*> ops;
 };
 
-bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, const std::vector<std::string>& files,
+bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, std::vector<std::string> files,
                Side& s) {
   auto p = open_profile(io, profile);
   if (!p) return false;
   s.profile = std::move(*p);
   LoadOptions lo;
+  if (!prepare_sources(io, o.sources, files, lo)) return false;
   if (!open_library_for(io, *s.profile, o.no_library, lo.library)) return false;
   auto loaded = load(*s.profile, files, io.fs.read, lo);
   if (!loaded) {
@@ -154,6 +156,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
   CLI::App* sub = app.add_subcommand(
       "diff", "What a change does to the dispatch tables: OLD... -- NEW..., or the files under two profiles");
   sub->add_option("files", o->old_files, files_help("the old side's registration files"));
+  add_source_options(*sub, o->sources);
   sub->add_option("--new", o->new_files, "the new side's files (what follows --)")
       ->expected(1)
       ->allow_extra_args(false)

@@ -16,6 +16,7 @@ struct ImportOptions {
   std::string profile = std::string(kDefaultProfile);
   std::string output;          // -o FILE ("" or "-": standard output)
   std::string max_input_size;  // --max-input-size
+  SourceOptions sources;       // -D -U -I -p --compile-commands --exclude
 };
 
 int run_import(const Io& io, const ImportOptions& o) {
@@ -25,7 +26,10 @@ int run_import(const Io& io, const ImportOptions& o) {
   std::vector<TomlBlock> blocks;
   std::vector<Diagnostic> warnings;
   std::vector<std::string> names;
-  for (const auto& path : o.files) {
+  std::vector<std::string> files = o.files;
+  LoadOptions lo;
+  if (!prepare_sources(io, o.sources, files, lo)) return kExitError;
+  for (const auto& path : files) {
     const FileName shown = display_path(path);
     auto text = io.fs.read(path);
     if (!text) {
@@ -35,11 +39,11 @@ int run_import(const Io& io, const ImportOptions& o) {
     const SourceKind kind = detect_source(path, *text);
     if (kind == SourceKind::Toml) {
       report(io, make_error(Location{shown, 0, 0},
-                            "already TOML: import reads C++ (.cpp .cc .cxx .cu .mm .h .hpp), Python (.py) and "
-                            "yaml (.yaml .yml) files"));
+                            fmt::format("already TOML: import reads C++ ({}), Python (.py) and yaml (.yaml .yml) files",
+                                        cpp_extension_list())));
       return kExitError;
     }
-    auto read = read_blocks(**profile, kind, shown, *text);
+    auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path));
     if (!read) {
       report(io, read.error());
       return kExitError;
@@ -82,6 +86,7 @@ Command add_import_command(CLI::App& app, const Io& io) {
       "import", "Translate C++, Python and yaml registrations into TOML, as every command reads them");
   sub->add_option("files", o->files, "C++ (TORCH_LIBRARY blocks), Python (torch.library) or yaml files")
       ->required();
+  add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
   add_max_input_size_option(*sub, o->max_input_size);
   sub->add_option("-o,--output", o->output, "write the TOML to this file (default: standard output)");

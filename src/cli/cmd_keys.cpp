@@ -16,6 +16,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
     std::string max_input_size;
     bool no_library = false;
     std::string format = "text";
+    SourceOptions sources;
   };
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -23,6 +24,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
   sub->add_option("files", o->files,
                   "registration files (TOML; - reads standard input): their privateuse1_backend "
                   "and backend fallbacks are shown");
+  add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
   add_max_input_size_option(*sub, o->max_input_size);
   CLI::Option* names = sub->add_flag(
@@ -48,9 +50,11 @@ Command add_keys_command(CLI::App& app, const Io& io) {
             auto p = open_profile(io, o->profile);
             if (!p) return kExitError;
             LoadOptions lo;
+            std::vector<std::string> files = o->files;
+            if (!prepare_sources(io, o->sources, files, lo)) return kExitError;
             // Without files nothing is registered on top of PyTorch's operators: they are not needed.
-            if (!open_library_for(io, **p, o->no_library || o->files.empty(), lo.library)) return kExitError;
-            auto loaded = load(**p, o->files, io.fs.read, lo);
+            if (!open_library_for(io, **p, o->no_library || files.empty(), lo.library)) return kExitError;
+            auto loaded = load(**p, files, io.fs.read, lo);
             if (!loaded) {
               report(io, loaded.error());
               return kExitError;

@@ -32,6 +32,7 @@ struct LintOptions {
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
   std::string build;        // --build
   std::vector<std::string> ignore_tags;
+  SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
 
 // "a,b" -> {"a", "b"}, for options that take lists.
@@ -110,10 +111,12 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
     usage_error(io, "--context: " + context.error().message);
     return std::nullopt;
   }
-  std::vector<std::string> paths = *context;
-  paths.insert(paths.end(), o.files.begin(), o.files.end());
   LoadOptions options;
   options.on_refusal = OnRefusal::Record;
+  std::vector<std::string> linted = o.files;
+  if (!prepare_sources(io, o.sources, linted, options)) return std::nullopt;
+  std::vector<std::string> paths = *context;
+  paths.insert(paths.end(), linted.begin(), linted.end());
   if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
   auto loaded = load(profile, paths, io.fs.read, options);
   if (!loaded) {
@@ -123,7 +126,7 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<lint::Finding> findings = lint::run(*loaded);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, o.files, options.library.get());
+  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, linted, options.library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }
@@ -190,6 +193,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   auto o = std::make_shared<LintOptions>();
   CLI::App* sub = app.add_subcommand("lint", "Check registrations for conflicts and dispatcher pitfalls (CI-friendly)");
   sub->add_option("files", o->files, files_help("registration files"));
+  add_source_options(*sub, o->sources);
   sub->add_option("--context", o->context,
                   "registrations to lint against without reporting their own findings, e.g. PyTorch's own "
                   "(tools/export_corpus.py): a registration file (TOML, C++, Python or yaml) or a directory of TOML files "

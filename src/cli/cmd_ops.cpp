@@ -19,6 +19,7 @@ struct OpsOptions {
   bool no_library = false;
   std::string build;  // --build
   std::string max_input_size;  // --max-input-size
+  SourceOptions sources;        // -D -U -I -p --compile-commands --exclude
 };
 
 int list_tags(const Io& io, const Profile& p) {
@@ -34,7 +35,7 @@ int run_ops(const Io& io, const OpsOptions& o) {
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
-  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list", o.build);
+  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list", o.build, o.sources);
   if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
@@ -65,6 +66,7 @@ Command add_ops_command(CLI::App& app, const Io& io) {
       "ops", "List operators (PyTorch's own and the files'): schema, tags, keys with kernels; filter by tag");
   sub->add_option("files", o->files,
                   files_help("registration files loaded on top of PyTorch's own"));
+  add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
   add_max_input_size_option(*sub, o->max_input_size);
   sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)")

@@ -176,7 +176,8 @@ void check_unread_registration(const CheckContext& c, std::vector<Finding>& out)
   for (const auto& d : c.source_warnings) {
     Finding f = finding_at(d.where, d.message, d.op, d.key);
     f.notes = d.notes;
-    f.fix = "write the registration out literally in the library block, or add the equivalent TOML to the inputs";
+    f.fix = "give the build's macros and include directories (-D, -U, -I, or -p BUILD_DIR), write the registration "
+            "out literally in the library block, or add the equivalent TOML to the inputs";
     out.push_back(std::move(f));
   }
 }

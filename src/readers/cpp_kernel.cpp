@@ -83,7 +83,8 @@ using Kind = CppToken::Kind;
 
 class KernelReader {
  public:
-  KernelReader(const CppTokens& tk, FileName file, bool stable) : tk_(tk), t(tk.t), file_(file), stable_(stable) {}
+  KernelReader(const CppTokens& tk, const std::vector<FileName>& files, bool stable)
+      : tk_(tk), t(tk.t), files_(files), stable_(stable) {}
 
   CppKernel kernel(TokenRange r, int depth = 0) const {
     CppKernel k;
@@ -109,7 +110,7 @@ class KernelReader {
         CppKernel in = kernel(inner[1], depth + 1);
         const CppToken& kt = t[inner[0].e - 1];
         in.key = cpp_key_name(kt.text);
-        in.key_at = Location{file_, kt.line, kt.col};
+        in.key_at = Location{files_[kt.file], kt.line, kt.col};
         return in;
       }
       if (last == "makeFallthrough" && inner.empty()) {
@@ -131,6 +132,7 @@ class KernelReader {
       k.what = CppKernel::What::Boxed;
       return k;
     }
+    if (after < r.e && t[after].is("<") && last == "WrapFunction") return wrap_function(after, r);
     if (after < r.e && t[after].is("<") && !last.empty()) {
       // f<A, B>: a specialization of a function template, whose signature
       // is the template's (torchvision's autocast kernels).
@@ -144,7 +146,7 @@ class KernelReader {
       k.what = CppKernel::What::Function;
       const std::optional<CppFunctionDecl> decl = tk_.function(last);
       if (!decl) {
-        k.unknown = fmt::format("no declaration of '{}' in this file", last);
+        k.unknown = fmt::format("no declaration of '{}' in this file or the headers it includes", last);
         return k;
       }
       std::string why;
@@ -154,6 +156,58 @@ class KernelReader {
       return k;
     }
     k.unknown = "a kernel expression dispatchtool does not read";
+    return k;
+  }
+
+  // &at::autocast::WrapFunction<POLICY, DEVICE, REGISTER_SIGNATURE, REDISPATCH_SIGNATURE, &FN>::type::call, as
+  // autocast's KERNEL macros write it: the kernel's signature is REGISTER_SIGNATURE, either
+  // decltype(ATEN_FN(op)) (the operator's own: computed from its schema) or a function type.
+  CppKernel wrap_function(std::size_t open, TokenRange r) const {
+    CppKernel k;
+    const std::size_t gt = tk_.match_angle(open, r.e);
+    if (gt == std::string::npos || gt + 5 != r.e || !t[gt + 1].is("::") || !t[gt + 2].is("type") ||
+        !t[gt + 3].is("::") || !t[gt + 4].is("call")) {
+      k.unknown = "a WrapFunction<...> kernel dispatchtool does not read";
+      return k;
+    }
+    // The template arguments, split at top-level commas.
+    std::vector<TokenRange> args;
+    std::size_t b = open + 1;
+    for (std::size_t q = open + 1; q < gt; ++q) {
+      const std::size_t c = tk_.close(q);
+      if (c != std::string::npos && c < gt) {
+        q = c;
+      } else if (t[q].is("<")) {
+        const std::size_t m = tk_.match_angle(q, gt);
+        if (m != std::string::npos) q = m;
+      } else if (t[q].is(",")) {
+        args.push_back({b, q});
+        b = q + 1;
+      }
+    }
+    args.push_back({b, gt});
+    if (args.size() != 5 || args[2].empty()) {
+      k.unknown = "a WrapFunction<...> kernel with other than five template arguments";
+      return k;
+    }
+    k.what = CppKernel::What::Function;
+    const TokenRange sig = args[2];
+    if (t[sig.b].is("decltype")) {
+      k.op_signature = true;
+      return k;
+    }
+    // A function type: RETURN(PARAMS).
+    std::size_t po = sig.e;
+    for (std::size_t q = sig.b; q < sig.e; ++q)
+      if (t[q].is("(") && tk_.close(q) + 1 == sig.e) po = q;
+    if (po == sig.e) {
+      k.unknown = "a WrapFunction<...> signature that is not a function type";
+      return k;
+    }
+    std::string why;
+    k.signature = infer_signature(t, sig.b, po, po + 1, sig.e - 1, why);
+    k.unknown = why;
+    k.symint = k.signature && has_symint_argument(*k.signature);
     return k;
   }
 
@@ -229,14 +283,14 @@ class KernelReader {
  private:
   const CppTokens& tk_;
   const std::vector<CppToken>& t;
-  FileName file_;
+  const std::vector<FileName>& files_;
   bool stable_;
 };
 
 }  // namespace
 
-CppKernel read_kernel(const CppTokens& toks, FileName file, TokenRange r, bool stable) {
-  return KernelReader(toks, file, stable).kernel(r);
+CppKernel read_kernel(const CppTokens& toks, const std::vector<FileName>& files, TokenRange r, bool stable) {
+  return KernelReader(toks, files, stable).kernel(r);
 }
 
 }  // namespace dt

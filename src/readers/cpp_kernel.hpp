@@ -59,12 +59,16 @@ struct CppKernel {
   Location key_at;
   std::optional<std::string> signature;
   bool symint = false;   // a SymInt argument: c10 keeps no unboxed entry point ("[ boxed ]")
+  // The operator's own C++ function wrapped (autocast's WrapFunction over
+  // decltype(ATEN_FN(op))): its inferred schema comes from the operator's schema.
+  bool op_signature = false;
   std::string unknown;   // why the signature (or the expression) is not known
 };
 
-// The kernel expression `r` of a registration in `file`; `stable`: a
-// STABLE_TORCH_LIBRARY block, whose impl takes a boxed function.
-CppKernel read_kernel(const CppTokens& toks, FileName file, TokenRange r, bool stable);
+// The kernel expression `r` of a registration (`files`: CppScan::files, where
+// its tokens are); `stable`: a STABLE_TORCH_LIBRARY block, whose impl takes a
+// boxed function.
+CppKernel read_kernel(const CppTokens& toks, const std::vector<FileName>& files, TokenRange r, bool stable);
 
 // c10's name for a key as the C++ source spells it (c10::DispatchKey's
 // enum aliases of torch 2.x): "DefaultBackend" -> "CompositeExplicitAutograd",

@@ -1,12 +1,13 @@
-// read_cpp (cpp_reader.hpp): finds the library blocks in the token stream
-// (readers/cpp_scanner.hpp) and reads their statements.
+// read_cpp (cpp_reader.hpp): finds the library blocks in the preprocessed
+// token stream (readers/cpp_preprocessor.hpp) and reads their statements.
 //
 // What c10 records (torch/library.h, checked against compiled extensions by
 // tests/oracle/cpp_reader_oracle.py): every def, kernel and fallback of a
 // block gets the Library's debug string "registered at __FILE__:__LINE__",
 // __LINE__ being the line of the macro's name (also when its arguments go on
-// over several lines, with GCC); a kernel made from a C++ function carries the schema c10 infers from
-// its type; CppFunction::makeFallthrough() and makeFromBoxedFunction<>() none.
+// over several lines, with GCC; through a project's macro, the line of the
+// outermost macro's name); a kernel made from a C++ function carries the
+// schema c10 infers from its type; CppFunction::makeFallthrough() and makeFromBoxedFunction<>() none.
 #include "readers/cpp_reader.hpp"
 
 #include <fmt/format.h>
@@ -17,61 +18,149 @@
 #include <utility>
 #include <vector>
 
+#include "base/text.hpp"
 #include "readers/cpp_kernel.hpp"
-#include "readers/cpp_scanner.hpp"
+#include "readers/cpp_preprocessor.hpp"
+#include "readers/cpp_reader_impl.hpp"
 
 namespace dt {
+
+namespace cppread {
+
+using Kind = CppToken::Kind;
+
+std::optional<Literal> literal(const CppScan& s, TokenRange r) {
+  const auto& t = s.tokens;
+  if (r.e == r.b + 1 && t[r.b].kind == Kind::String) return literal(s, t[r.b]);
+  if (r.e == r.b + 4 && (t[r.b].is("TORCH_SELECTIVE_NAME") || t[r.b].is("TORCH_SELECTIVE_SCHEMA")) &&
+      t[r.b + 1].is("(") && t[r.b + 2].kind == Kind::String && t[r.b + 3].is(")"))
+    return literal(s, t[r.b + 2]);
+  return std::nullopt;
+}
+
+Literal literal(const CppScan& s, const CppToken& t) {
+  const Location at{s.files[t.file], t.value_line, t.value_col};
+  // A literal a macro made (#x, or written in a macro's body): its columns
+  // are not the source's.
+  if (t.expansion != 0) return Literal{t.value, at, 1};
+  // The first literal as written, from its value's first character to its
+  // closing quote or the end of its first line: a column of the value past
+  // those (adjacent literals joined, a raw string's next line) maps to its start.
+  std::string_view rest = t.text;
+  const std::size_t skip = t.value_line == t.line && t.value_col > t.col ? t.value_col - t.col : 0;
+  rest.remove_prefix(std::min(skip, rest.size()));
+  rest = rest.substr(0, rest.find('\n'));
+  if (rest.ends_with('"')) rest.remove_suffix(1);
+  return Literal{t.value, at, static_cast<std::uint32_t>(std::max<std::size_t>(rest.size(), 1))};
+}
+
+std::string text(const std::vector<CppToken>& t, TokenRange r) {
+  std::string s;
+  for (std::size_t i = r.b; i < r.e && s.size() < 80; ++i) {
+    if (!s.empty() && t[i].kind == Kind::Ident && t[i - 1].kind == Kind::Ident) s += ' ';
+    s += t[i].kind == Kind::String ? "\"" + t[i].value + "\"" : std::string(t[i].text);
+    if (t[i].is(",")) s += ' ';
+  }
+  return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+}
+
+void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg) {
+  Diagnostic d = make_error(s.at(t), std::move(msg), s.notes(t));
+  d.severity = Severity::Warning;
+  out.warnings.push_back(std::move(d));
+}
+
+}  // namespace cppread
 
 namespace {
 
 using Kind = CppToken::Kind;
+using cppread::Literal;
 
 using Range = TokenRange;
 
 class Reader {
  public:
-  Reader(const Profile& p, FileName file, const CppScan& s) : file_(file), s_(s), tk_(s.tokens), t_(s.tokens) {
-    (void)p;
-  }
+  Reader(const Profile& p, const CppScan& s) : s_(s), tk_(s.tokens), t_(s.tokens) { (void)p; }
 
   Blocks run() {
-    for (const CppDefine& d : s_.registering_defines)
-      warn(d.line, d.col,
-           fmt::format("the macro '{}' registers operators or kernels: its expansions are not read "
-                       "(dispatchtool does not run the preprocessor); write them out or in TOML",
-                       d.name));
+    for (const Diagnostic& w : s_.warnings) out_.warnings.push_back(w);
+    // Blocks and RegisterOperators in file order: the order of their static initializers.
     for (std::size_t i = 0; i + 1 < t_.size(); ++i) {
-      if (t_[i].kind != Kind::Ident || !t_[i + 1].is("(")) continue;
+      if (t_[i].kind != Kind::Ident) continue;
+      if (t_[i].text == "RegisterOperators" && !t_[i + 1].is("::")) {
+        i = cppread::register_operators(s_, tk_, i, out_);
+        continue;
+      }
+      if (!t_[i + 1].is("(")) continue;
+      if (i > 0 && (t_[i - 1].is("::") || t_[i - 1].is(".") || t_[i - 1].is("->"))) continue;
       std::string_view m = t_[i].text;
       const bool stable = m.starts_with("STABLE_");
       if (stable) m.remove_prefix(7);
-      if (m != "TORCH_LIBRARY" && m != "TORCH_LIBRARY_FRAGMENT" && m != "TORCH_LIBRARY_IMPL") continue;
-      if (i > 0 && (t_[i - 1].is("::") || t_[i - 1].is("."))) continue;
-      i = block(i, m, stable);
+      if (m == "TORCH_LIBRARY" || m == "TORCH_LIBRARY_FRAGMENT" || m == "TORCH_LIBRARY_IMPL") {
+        i = block(i, m, stable);
+        continue;
+      }
+      i = unknown_macro_block(i);
     }
     return std::move(out_);
   }
 
  private:
-  Location at(const CppToken& t) const { return Location{file_, t.line, t.col}; }
-  Location value_at(const CppToken& t) const {
-    return t.kind == Kind::String ? Location{file_, t.value_line, t.value_col} : at(t);
-  }
-  void warn(std::uint32_t line, std::uint32_t col, std::string msg) {
-    Diagnostic d = make_error(Location{file_, line, col}, std::move(msg));
-    d.severity = Severity::Warning;
-    out_.warnings.push_back(std::move(d));
-  }
-  void warn(const CppToken& t, std::string msg) { warn(t.line, t.col, std::move(msg)); }
-  std::string text(Range r) const {
-    std::string s;
-    for (std::size_t i = r.b; i < r.e && s.size() < 80; ++i) {
-      if (!s.empty() && t_[i].kind == Kind::Ident && t_[i - 1].kind == Kind::Ident) s += ' ';
-      s += t_[i].kind == Kind::String ? "\"" + t_[i].value + "\"" : std::string(t_[i].text);
-      if (t_[i].is(",")) s += ' ';
+  Location at(const CppToken& t) const { return s_.at(t); }
+  void warn(const CppToken& t, std::string msg) { cppread::warn(out_, s_, t, std::move(msg)); }
+
+  // NAME(args) { ... } at namespace scope, where NAME is no macro this file
+  // or its headers define and the braces hold library calls: a project's
+  // block macro whose definition was not seen (its header not found).
+  std::size_t unknown_macro_block(std::size_t i) {
+    const std::size_t pclose = tk_.close(i + 1);
+    if (pclose == std::string::npos || pclose + 1 >= t_.size() || !t_[pclose + 1].is("{")) return i;
+    const std::size_t body_end = tk_.close(pclose + 1);
+    if (body_end == std::string::npos) return i;
+    // Only an identifier that looks like a macro (no lower case) with a block after it.
+    const std::string_view name = t_[i].text;
+    if (std::any_of(name.begin(), name.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; })) return i;
+    if (i > 0 && !(t_[i - 1].is(";") || t_[i - 1].is("}") || t_[i - 1].is("{"))) return i;
+    // Dispatcher calls: impl( or fallback(, or def( of a schema ("...(...) -> ..."); pybind11's
+    // PYBIND11_MODULE(name, m) { m.def("f", &f); } is not one.
+    bool calls = false;
+    for (std::size_t j = pclose + 2; j + 3 < body_end && !calls; ++j) {
+      if (!(t_[j].is(".") || t_[j].is("->")) || !t_[j + 2].is("(")) continue;
+      if (t_[j + 1].is("impl") || t_[j + 1].is("fallback")) calls = true;
+      if (t_[j + 1].is("def") && t_[j + 3].kind == Kind::String && t_[j + 3].value.find("->") != std::string::npos)
+        calls = true;
     }
-    return s.size() > 80 ? s.substr(0, 77) + "..." : s;
+    if (!calls) return i;
+    // The headers not found that may be the project's: quoted ones, and <dir/name.h> ones.
+    std::string headers;
+    for (const CppMissingInclude& m : s_.missing_includes)
+      if (m.name.starts_with('"') || m.name.find('/') != std::string::npos)
+        headers += fmt::format("{}{} (line {})", headers.empty() ? "" : ", ", printable(m.name), m.at.line);
+    warn(t_[i], fmt::format("'{}({})' looks like a library block, but '{}' is not a macro defined here{}: its "
+                            "registrations are not read",
+                            name, text({i + 2, pclose}), name,
+                            headers.empty() ? std::string(" (nor in a header it includes)")
+                                            : fmt::format(" (its definition may be in a header not found: {}; "
+                                                          "give the include directories with -I or -p)",
+                                                          headers)));
+    return body_end;
   }
+
+  // Once per #if group whose condition rests on names nothing defines:
+  // its registrations are read, and said to depend on them.
+  void note_condition(const CppToken& t) {
+    if (t.cond == 0 || t.cond > s_.conditions.size()) return;
+    if (warned_cond_.size() < s_.conditions.size() + 1) warned_cond_.resize(s_.conditions.size() + 1, false);
+    if (warned_cond_[t.cond]) return;
+    warned_cond_[t.cond] = true;
+    const CppCondition& c = s_.conditions[t.cond - 1];
+    warn(t, fmt::format("read, but it depends on the #if at {}:{}: {} {} not defined here (a compiler takes {} as "
+                        "0); define {} with -D (or give the build's flags with -p) to be sure",
+                        c.at.file, c.at.line, join(c.unknown, ", "), c.unknown.size() == 1 ? "is" : "are",
+                        c.unknown.size() == 1 ? "it" : "them", c.unknown.size() == 1 ? "it" : "them"));
+  }
+  std::string text(Range r) const { return cppread::text(t_, r); }
 
   // A block macro at token i; returns the index to continue after.
   std::size_t block(std::size_t i, std::string_view macro, bool stable) {
@@ -96,12 +185,7 @@ class Reader {
                               simple ? "its body has no closing brace" : "its arguments are not plain names"));
       return body_end == std::string::npos ? pclose : body_end;
     }
-    if (t_[i].cond_line != 0) {
-      warn(t_[i], fmt::format("{}({}) is inside the #if / #ifdef at line {}: not read (dispatchtool does not "
-                              "evaluate preprocessor conditions)",
-                              shown, text({i + 2, pclose}), t_[i].cond_line));
-      return body_end;
-    }
+    note_condition(t_[i]);
     TomlBlock blk;
     blk.at = at(t_[i]);
     blk.note = shown;
@@ -113,8 +197,8 @@ class Reader {
       const std::string key = stable ? std::string(k.text) : cpp_key_name(k.text);
       if (!key.empty()) blk.add("dispatch_key", key, at(k));
     }
-    Ctx c{&blk, std::string(t_[a.back().b].text), fmt::format("registered at {}:{}", file_, t_[i].line),
-          stable, t_[i].cond_line, 0, {}};
+    Ctx c{&blk, std::string(t_[a.back().b].text),
+          fmt::format("registered at {}:{}", s_.files[t_[i].file], t_[i].line), stable, 0, {}};
     statements({body + 1, body_end}, c);
     out_.blocks.push_back(std::move(blk));
     return body_end;
@@ -125,7 +209,6 @@ class Reader {
     std::string handle;
     std::string debug;  // the Library's debug string
     bool stable;
-    std::uint32_t cond;
     int depth = 0;
     std::vector<std::string> classes;  // variables holding a handle.class_<T>(...) (custom classes)
   };
@@ -187,11 +270,7 @@ class Reader {
 
   void statement(Range r, Ctx& c) {
     const CppToken& first = t_[r.b];
-    if (first.cond_line != c.cond) {
-      warn_calls(r, c, fmt::format("inside the #if / #ifdef at line {}", first.cond_line));
-      if (!(first.kind == Kind::Ident && first.text == c.handle)) return;
-      return;
-    }
+    note_condition(first);
     if (custom_class(r, c)) return;
     bool mentions = false;
     for (std::size_t j = r.b; j < r.e; ++j) mentions = mentions || (t_[j].kind == Kind::Ident && t_[j].text == c.handle);
@@ -266,32 +345,8 @@ class Reader {
     warn(name, fmt::format("{}.{}(...) is not a registration dispatchtool reads: not read", c.handle, m));
   }
 
-  // A string literal, also as PyTorch's TORCH_SELECTIVE_NAME("...") /
-  // TORCH_SELECTIVE_SCHEMA("...") (torch/library.h: the literal itself
-  // unless the build is a selective mobile build).
-  struct Literal {
-    std::string value;
-    Location at;         // its first character
-    std::uint32_t span;  // TomlField::span: columns of the first literal's line from `at` on
-  };
-  std::optional<Literal> literal(Range r) const {
-    if (r.e == r.b + 1 && t_[r.b].kind == Kind::String) return literal(t_[r.b]);
-    if (r.e == r.b + 4 && (t_[r.b].is("TORCH_SELECTIVE_NAME") || t_[r.b].is("TORCH_SELECTIVE_SCHEMA")) &&
-        t_[r.b + 1].is("(") && t_[r.b + 2].kind == Kind::String && t_[r.b + 3].is(")"))
-      return literal(t_[r.b + 2]);
-    return std::nullopt;
-  }
-  Literal literal(const CppToken& t) const {
-    // The first literal as written, from its value's first character to its
-    // closing quote or the end of its first line: a column of the value past
-    // those (adjacent literals joined, a raw string's next line) maps to its start.
-    std::string_view rest = t.text;
-    const std::size_t skip = t.value_line == t.line && t.value_col > t.col ? t.value_col - t.col : 0;
-    rest.remove_prefix(std::min(skip, rest.size()));
-    rest = rest.substr(0, rest.find('\n'));
-    if (rest.ends_with('"')) rest.remove_suffix(1);
-    return Literal{t.value, value_at(t), static_cast<std::uint32_t>(std::max<std::size_t>(rest.size(), 1))};
-  }
+  std::optional<Literal> literal(Range r) const { return cppread::literal(s_, r); }
+  Literal literal(const CppToken& t) const { return cppread::literal(s_, t); }
 
   void def(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
     if (a.empty()) return warn(name, "def() without arguments: not read");
@@ -326,7 +381,7 @@ class Reader {
             ts.emplace_back(t_[j].text);
         tags.emplace_back(std::move(ts), at(t_[a[i].b]));
       } else if (i == 1) {
-        k = read_kernel(tk_, file_, a[1], c.stable);
+        k = read_kernel(tk_, s_.files, a[1], c.stable);
       } else {
         warn(t_[a[i].b], fmt::format("{}.def(...): argument '{}' is not read", c.handle, text(a[i])));
       }
@@ -351,14 +406,23 @@ class Reader {
     if (k) add_impl(name, op, *lit, *k, a[1], c);
   }
 
+  // impl(name, fn), and impl(name, key_or_device, fn), which c10 makes
+  // impl(name, torch::dispatch(key_or_device, fn)).
   void impl(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
-    if (a.size() != 2)
+    if (a.size() != 2 && a.size() != 3)
       return warn(name, fmt::format("{}.impl(...) with {} arguments: not read", c.handle, a.size()));
     auto lit = literal(a[0]);
     if (!lit)
       return warn(t_[a[0].b], fmt::format("{}.impl({}, ...): the operator name is not a string literal: not read",
                                           c.handle, text(a[0])));
-    add_impl(name, lit->value, *lit, read_kernel(tk_, file_, a[1], c.stable), a[1], c);
+    CppKernel k = read_kernel(tk_, s_.files, a.back(), c.stable);
+    if (a.size() == 3) {
+      if (a[1].empty()) return warn(name, fmt::format("{}.impl(...): an empty dispatch key: not read", c.handle));
+      const CppToken& kt = t_[a[1].e - 1];
+      k.key = cpp_key_name(kt.text);
+      k.key_at = at(kt);
+    }
+    add_impl(name, lit->value, *lit, k, a.back(), c);
   }
 
   void add_impl(const CppToken& name, const std::string& op, const Literal& op_at, const CppKernel& k, Range kr,
@@ -375,8 +439,9 @@ class Reader {
       e.add("fallthrough", true, at(t_[kr.b]));
     } else {
       if (k.signature) e.add("signature", *k.signature, at(t_[kr.b]));
+      if (k.op_signature) e.add("op_signature", true, at(t_[kr.b]));
       if (k.what == CppKernel::What::Boxed || k.symint) e.add("boxed_only", true, at(t_[kr.b]));
-      if (k.what == CppKernel::What::Function && !k.signature)
+      if (k.what == CppKernel::What::Function && !k.signature && !k.op_signature)
         warn(t_[kr.b], fmt::format("{}.{}(\"{}\", {}): the kernel's C++ signature is not known ({}): its inferred "
                                    "schema is left out",
                                    c.handle, name.text, op, text(kr), k.unknown));
@@ -386,7 +451,7 @@ class Reader {
 
   void fallback(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
     if (a.size() != 1) return warn(name, fmt::format("{}.fallback(...) with {} arguments: not read", c.handle, a.size()));
-    const CppKernel k = read_kernel(tk_, file_, a[0], c.stable);
+    const CppKernel k = read_kernel(tk_, s_.files, a[0], c.stable);
     if (k.what == CppKernel::What::Unknown)
       return warn(t_[a[0].b], fmt::format("{}.fallback({}): {}: not read", c.handle, text(a[0]), k.unknown));
     TomlEntry e;
@@ -397,22 +462,20 @@ class Reader {
     c.blk->entries.push_back(std::move(e));
   }
 
-  FileName file_;
   const CppScan& s_;
   CppTokens tk_;
   const std::vector<CppToken>& t_;
   Blocks out_;
+  std::vector<bool> warned_cond_;
 };
 
 }  // namespace
 
-Expected<Blocks, Diagnostic> read_cpp(const Profile& profile, FileName file, std::string_view text) {
-  // Every block starts with a TORCH_LIBRARY... macro: without one, only the
-  // scanner's errors and registering #defines can come out (most of a large
-  // tree: 412 of aten/src/ATen/native's 452 files), and no token is kept.
-  auto scan = scan_cpp(file, text, text.find("TORCH_LIBRARY") != std::string_view::npos);
+Expected<Blocks, Diagnostic> read_cpp(const Profile& profile, FileName file, std::string_view text,
+                                      const CppOptions& options) {
+  auto scan = preprocess_cpp(profile, file, text, options);
   if (!scan) return unexpected(std::move(scan.error()));
-  return Reader(profile, file, *scan).run();
+  return Reader(profile, *scan).run();
 }
 
 }  // namespace dt

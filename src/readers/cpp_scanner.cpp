@@ -1,4 +1,4 @@
-// scan_cpp (cpp_scanner.hpp): one pass over the bytes, no allocation per
+// lex_cpp (cpp_scanner.hpp): one pass over the bytes, no allocation per
 // token beyond string literals' values.
 #include "readers/cpp_scanner.hpp"
 
@@ -17,43 +17,31 @@ bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
 class Scanner {
  public:
-  Scanner(FileName file, std::string_view text, bool keep) : file_(file), s_(text), keep_(keep) {
-    if (keep_) out_.tokens.reserve(text.size() / 6 + 16);  // C++ runs at about one token per 6-8 bytes
+  Scanner(FileName file, std::string_view text, CppKeep keep) : file_(file), s_(text), keep_(keep) {
+    if (keep_ == CppKeep::All) out_.tokens.reserve(text.size() / 6 + 16);  // about one token per 6-8 bytes
   }
 
-  Expected<CppScan, Diagnostic> run() {
-    bool line_start = true;
+  Expected<CppLexed, Diagnostic> run() {
+    bol_ = true;
     while (i_ < s_.size()) {
       const unsigned char c = static_cast<unsigned char>(s_[i_]);
       if (c == '\n') {
         advance();
-        line_start = true;
+        bol_ = true;
+        space_ = false;
         continue;
       }
-      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-        advance();
+      if (skip_space()) {
+        if (error_) return unexpected(std::move(*error_));
         continue;
       }
-      if (c == '\\' && i_ + 1 < s_.size() && (s_[i_ + 1] == '\n' || s_[i_ + 1] == '\r')) {
-        advance();
-        continue;
-      }
-      if (c == '/' && peek(1) == '/') {
-        skip_line_comment();
-        continue;
-      }
-      if (c == '/' && peek(1) == '*') {
-        if (!skip_block_comment()) return unexpected(std::move(*error_));
-        continue;
-      }
-      if (c == '#' && line_start) {
+      if (c == '#' && bol_) {
         if (!directive()) return unexpected(std::move(*error_));
-        line_start = true;
+        bol_ = true;
+        space_ = false;
         continue;
       }
-      line_start = false;
-      const bool ok = token(c);
-      if (!ok) return unexpected(std::move(*error_));
+      if (!token(c, keep_ == CppKeep::All)) return unexpected(std::move(*error_));
     }
     return std::move(out_);
   }
@@ -77,6 +65,28 @@ class Scanner {
     return false;
   }
 
+  // Blanks, line continuations and comments (not newlines): true if any was skipped.
+  bool skip_space() {
+    const std::size_t at = i_;
+    for (;;) {
+      if (i_ >= s_.size()) break;
+      const char c = s_[i_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+        advance();
+      } else if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
+        advance(peek(1) == '\r' ? 3 : 2);
+      } else if (c == '/' && peek(1) == '/') {
+        skip_line_comment();
+      } else if (c == '/' && peek(1) == '*') {
+        if (!skip_block_comment()) return true;
+      } else {
+        break;
+      }
+    }
+    if (i_ != at) space_ = true;
+    return i_ != at;
+  }
+
   void skip_line_comment() {
     while (i_ < s_.size() && s_[i_] != '\n') {
       if (s_[i_] == '\\' && peek(1) == '\n') advance();  // a continued // comment
@@ -86,100 +96,122 @@ class Scanner {
   bool skip_block_comment() {
     const std::uint32_t l = line_, c = col_;
     const std::size_t end = s_.find("*/", i_ + 2);
-    if (end == std::string_view::npos) return fail(l, c, "unterminated /* comment");
+    if (end == std::string_view::npos) {
+      fail(l, c, "unterminated /* comment");
+      i_ = s_.size();
+      return false;
+    }
     advance(end + 2 - i_);
     return true;
   }
-
-  // A preprocessor line (with its continuations).
-  bool directive() {
-    const std::uint32_t l = line_;
-    std::string body;
-    advance();  // '#'
+  // The rest of a directive's line as text (its continuations and comments skipped).
+  void skip_directive_line() {
     while (i_ < s_.size() && s_[i_] != '\n') {
       if (s_[i_] == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
         advance(peek(1) == '\r' ? 3 : 2);
-        body += ' ';
         continue;
       }
       if (s_[i_] == '/' && peek(1) == '*') {
-        if (!skip_block_comment()) return false;
-        body += ' ';
+        if (!skip_block_comment()) return;
         continue;
       }
-      if (s_[i_] == '/' && peek(1) == '/') {
-        skip_line_comment();
-        break;
-      }
-      body += s_[i_];
       advance();
     }
-    std::size_t p = body.find_first_not_of(" \t");
-    if (p == std::string::npos) return true;
-    std::size_t q = p;
-    while (q < body.size() && ident_char(static_cast<unsigned char>(body[q]))) ++q;
-    const std::string_view name = std::string_view(body).substr(p, q - p);
-    std::size_t a = body.find_first_not_of(" \t", q);
-    std::size_t b = a;
-    while (b < body.size() && ident_char(static_cast<unsigned char>(body[b]))) ++b;
-    const std::string arg = a == std::string::npos ? std::string() : body.substr(a, b - a);
-    const bool guard_candidate = pending_guard_ && !arg.empty() && name == "define" && arg == guard_name_ &&
-                                 count_ == guard_tokens_;
-    pending_guard_ = false;
-    if (name == "if" || name == "ifdef" || name == "ifndef") {
-      conds_.push_back(l);
-      if (name == "ifndef") {
-        pending_guard_ = true;
-        guard_name_ = arg;
-        guard_tokens_ = count_;
+  }
+
+  // A preprocessor line: '#', its name, the tokens of the directives the
+  // preprocessor reads, an Eod at the end of the line.
+  bool directive() {
+    const bool keep = keep_ != CppKeep::None;
+    const std::size_t hash = i_;
+    const std::uint32_t l = line_, c = col_;
+    advance();  // '#'
+    if (keep) push(CppToken::Kind::Punct, hash, l, c);
+    bol_ = false;
+    space_ = false;
+    skip_space();
+    std::string_view name;
+    if (i_ < s_.size() && ident_start(static_cast<unsigned char>(s_[i_]))) {
+      const std::size_t start = i_;
+      const std::uint32_t nl = line_, nc = col_;
+      while (i_ < s_.size() && ident_char(static_cast<unsigned char>(s_[i_]))) advance();
+      name = s_.substr(start, i_ - start);
+      if (keep) push(CppToken::Kind::Ident, start, nl, nc);
+    }
+    const bool lexed = name == "define" || name == "undef" || name == "if" || name == "ifdef" || name == "ifndef" ||
+                       name == "elif" || name == "elifdef" || name == "elifndef" || name == "else" ||
+                       name == "endif" || name == "include" || name == "include_next" || name == "pragma";
+    if (!lexed) {
+      skip_directive_line();
+    } else if (name == "pragma") {
+      // Only its first word (#pragma once): the rest is any text.
+      skip_space();
+      if (i_ < s_.size() && ident_start(static_cast<unsigned char>(s_[i_]))) {
+        if (!token(static_cast<unsigned char>(s_[i_]), keep)) return false;
       }
-    } else if (name == "elif" || name == "else" || name == "elifdef" || name == "elifndef") {
-      if (!conds_.empty()) conds_.back() = l;
-    } else if (name == "endif") {
-      if (!conds_.empty()) conds_.pop_back();
-    } else if (name == "define") {
-      if (guard_candidate) {
-        conds_.back() = 0;  // an include guard, not a condition
-      } else {
-        const std::string_view rest = a == std::string::npos ? std::string_view{} : std::string_view(body).substr(b);
-        if (rest.find("TORCH_LIBRARY") != std::string_view::npos || rest.find(".def(") != std::string_view::npos ||
-            rest.find(".impl(") != std::string_view::npos || rest.find(".fallback(") != std::string_view::npos)
-          out_.registering_defines.push_back(CppDefine{arg, l, static_cast<std::uint32_t>(a + 2)});
+      skip_directive_line();
+    } else {
+      bool header = name == "include" || name == "include_next";
+      for (;;) {
+        skip_space();
+        if (error_) return false;
+        if (i_ >= s_.size() || s_[i_] == '\n') break;
+        if (header && s_[i_] == '<') {
+          if (!header_name(keep)) return false;
+          header = false;
+          continue;
+        }
+        header = false;
+        if (!token(static_cast<unsigned char>(s_[i_]), keep)) return false;
       }
     }
-    cond_ = 0;
-    for (auto it = conds_.rbegin(); it != conds_.rend(); ++it)
-      if (*it != 0) {
-        cond_ = *it;
-        break;
-      }
+    if (keep) push(CppToken::Kind::Eod, i_, line_, col_);
+    return !error_.has_value();
+  }
+
+  bool header_name(bool keep) {
+    const std::size_t start = i_;
+    const std::uint32_t l = line_, c = col_;
+    const std::size_t end = s_.find_first_of(">\n", i_ + 1);
+    if (end == std::string_view::npos || s_[end] != '>') return fail(l, c, "#include <...> without its closing '>'");
+    advance(end + 1 - i_);
+    if (keep) {
+      push(CppToken::Kind::HeaderName, start, l, c);
+      out_.tokens.back().value = std::string(s_.substr(start + 1, end - start - 1));
+    }
     return true;
   }
 
   void push(CppToken::Kind k, std::size_t start, std::uint32_t l, std::uint32_t c) {
-    ++count_;
-    if (!keep_) return;
     CppToken& t = out_.tokens.emplace_back();
     t.kind = k;
     t.text = s_.substr(start, i_ - start);
     t.line = l;
     t.col = c;
-    t.cond_line = cond_;
+    t.bol = bol_;
+    t.space = space_;
+    bol_ = false;
+    space_ = false;
   }
 
-  bool token(unsigned char c) {
+  bool token(unsigned char c, bool keep) {
     const std::size_t start = i_;
     const std::uint32_t l = line_, col = col_;
+    const auto done = [&](CppToken::Kind k) {
+      if (keep) push(k, start, l, col);
+      bol_ = false;
+      space_ = false;
+      return true;
+    };
     if (ident_start(c)) {
       while (i_ < s_.size() && ident_char(static_cast<unsigned char>(s_[i_]))) advance();
       const std::string_view id = s_.substr(start, i_ - start);
       const char next = peek(0);
       if (next == '"' && (id == "R" || id == "u8R" || id == "uR" || id == "UR" || id == "LR"))
-        return raw_string(start, l, col);
-      if (next == '"' && (id == "u8" || id == "u" || id == "U" || id == "L")) return string(start, l, col);
-      if (next == '\'' && (id == "u8" || id == "u" || id == "U" || id == "L")) return char_literal(start, l, col);
-      push(CppToken::Kind::Ident, start, l, col);
-      return true;
+        return raw_string(start, l, col, keep);
+      if (next == '"' && (id == "u8" || id == "u" || id == "U" || id == "L")) return string(start, l, col, keep);
+      if (next == '\'' && (id == "u8" || id == "u" || id == "U" || id == "L")) return char_literal(start, l, col, keep);
+      return done(CppToken::Kind::Ident);
     }
     if (digit(c) || (c == '.' && digit(static_cast<unsigned char>(peek(1))))) {
       while (i_ < s_.size()) {
@@ -191,35 +223,32 @@ class Scanner {
         if (!ident_char(static_cast<unsigned char>(d)) && d != '.' && d != '\'') break;
         advance();
       }
-      push(CppToken::Kind::Number, start, l, col);
-      return true;
+      return done(CppToken::Kind::Number);
     }
-    if (c == '"') return string(start, l, col);
-    if (c == '\'') return char_literal(start, l, col);
+    if (c == '"') return string(start, l, col, keep);
+    if (c == '\'') return char_literal(start, l, col, keep);
     if ((c == ':' && peek(1) == ':') || (c == '-' && peek(1) == '>'))
       advance(2);
     else
       advance();
-    push(CppToken::Kind::Punct, start, l, col);
-    return true;
+    return done(CppToken::Kind::Punct);
   }
 
-  // The literal's value joins the previous token's when that is a string too.
   void push_string(std::size_t start, std::uint32_t l, std::uint32_t c, std::string value, std::uint32_t vl,
-                   std::uint32_t vc) {
-    if (!out_.tokens.empty() && out_.tokens.back().kind == CppToken::Kind::String) {
-      out_.tokens.back().value += value;
+                   std::uint32_t vc, bool keep) {
+    if (!keep) {
+      bol_ = false;
+      space_ = false;
       return;
     }
     push(CppToken::Kind::String, start, l, c);
-    if (!keep_) return;
     CppToken& t = out_.tokens.back();
     t.value = std::move(value);
     t.value_line = vl;
     t.value_col = vc;
   }
 
-  bool string(std::size_t start, std::uint32_t l, std::uint32_t c) {
+  bool string(std::size_t start, std::uint32_t l, std::uint32_t c, bool keep) {
     advance();  // '"'
     const std::uint32_t vl = line_, vc = col_;
     std::string value;
@@ -250,11 +279,11 @@ class Scanner {
       value += ch;
       advance();
     }
-    push_string(start, l, c, std::move(value), vl, vc);
+    push_string(start, l, c, std::move(value), vl, vc, keep);
     return true;
   }
 
-  bool raw_string(std::size_t start, std::uint32_t l, std::uint32_t c) {
+  bool raw_string(std::size_t start, std::uint32_t l, std::uint32_t c, bool keep) {
     advance();  // '"'
     std::string delim;
     while (i_ < s_.size() && s_[i_] != '(') {
@@ -272,11 +301,11 @@ class Scanner {
     if (end == std::string_view::npos) return fail(l, c, fmt::format("unterminated raw string literal (no {})", close));
     std::string value(s_.substr(i_, end - i_));
     advance(end + close.size() - i_);
-    push_string(start, l, c, std::move(value), vl, vc);
+    push_string(start, l, c, std::move(value), vl, vc, keep);
     return true;
   }
 
-  bool char_literal(std::size_t start, std::uint32_t l, std::uint32_t c) {
+  bool char_literal(std::size_t start, std::uint32_t l, std::uint32_t c, bool keep) {
     advance();  // '\''
     for (;;) {
       if (i_ >= s_.size() || s_[i_] == '\n') return fail(l, c, "unterminated character literal");
@@ -290,29 +319,26 @@ class Scanner {
       }
       advance();
     }
-    push(CppToken::Kind::Char, start, l, c);
+    if (keep) push(CppToken::Kind::Char, start, l, c);
+    bol_ = false;
+    space_ = false;
     return true;
   }
 
   FileName file_;
   std::string_view s_;
-  bool keep_;              // keep the tokens (else only errors and #defines are found)
-  std::size_t count_ = 0;  // tokens seen, kept or not
+  CppKeep keep_;
   std::size_t i_ = 0;
   std::uint32_t line_ = 1, col_ = 1;
-  std::vector<std::uint32_t> conds_;
-  std::uint32_t cond_ = 0;
-  bool pending_guard_ = false;
-  std::string guard_name_;
-  std::size_t guard_tokens_ = 0;
-  CppScan out_;
+  bool bol_ = true, space_ = false;
+  CppLexed out_;
   std::optional<Diagnostic> error_;
 };
 
 }  // namespace
 
-Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens) {
-  return Scanner(file, text, tokens).run();
+Expected<CppLexed, Diagnostic> lex_cpp(FileName file, std::string_view text, CppKeep keep) {
+  return Scanner(file, text, keep).run();
 }
 
 std::vector<std::size_t> match_brackets(const std::vector<CppToken>& toks) {

@@ -1,10 +1,12 @@
 // A lexer for C++ source, good enough to read library registrations
-// (readers/cpp_reader.hpp): identifiers, punctuation, numbers, string
-// literals (escapes, raw strings R"x(...)x", encoding prefixes, adjacent
-// literals concatenated as the compiler does, also across lines), char
-// literals, comments, and preprocessor lines. It never expands macros: a
-// #define whose body registers is reported, and every token records the
-// innermost #if / #ifdef / #ifndef region it lies in.
+// (readers/cpp_reader.hpp) after the preprocessor (cpp_preprocessor.hpp):
+// identifiers, punctuation (one character a token, but for :: and ->),
+// numbers, string literals (escapes, raw strings R"x(...)x", encoding
+// prefixes; adjacent literals are joined by the preprocessor, after macros),
+// char literals, comments, and preprocessor lines: a '#' first on its line,
+// the directive's tokens, then an end-of-directive token (Eod). Only the
+// directives the preprocessor acts on are lexed; the others (#error,
+// #pragma's arguments, #line, unknown ones) are skipped as text.
 #pragma once
 
 #include <cstdint>
@@ -18,39 +20,46 @@
 namespace dt {
 
 struct CppToken {
-  enum class Kind : std::uint8_t { Ident, String, Number, Char, Punct };
+  // HeaderName: #include <...>'s operand (text "<a/b.h>", value "a/b.h").
+  enum class Kind : std::uint8_t { Ident, String, Number, Char, Punct, Eod, HeaderName };
   Kind kind = Kind::Punct;
+  bool bol = false;    // first token of its line (a '#' there starts a directive)
+  bool space = false;  // whitespace or a comment before it (for # stringification)
+  // Filled by the preprocessor: the file a token was read from (its index
+  // in CppScan::files, 0 the file itself), the macros it may no longer
+  // expand (its hide set), and the macro expansion it comes from (1 + its
+  // index in CppScan::expansions; 0: written in the file).
+  std::uint16_t file = 0;
+  std::uint32_t hide = 0;
+  std::uint32_t expansion = 0;
   std::string_view text;  // as written (a String: its first literal)
+  // Where the token is; for a token a macro expansion made, where the
+  // outermost macro was invoked (what __LINE__ says there).
   std::uint32_t line = 0, col = 0;
   // Kind::String: the literal's value (escapes decoded, adjacent literals
   // joined) and where its first character is in the file.
   std::string value;
   std::uint32_t value_line = 0, value_col = 0;
-  // The line of the innermost open #if / #ifdef / #ifndef / #elif / #else
-  // (0: unconditional). An include guard (#ifndef X / #define X) is not one.
-  std::uint32_t cond_line = 0;
+  // The innermost #if / #elif group the token lies in whose condition
+  // rests on names that are not defined (1 + its index in
+  // CppScan::conditions; 0: none).
+  std::uint32_t cond = 0;
 
   [[nodiscard]] bool is(std::string_view s) const { return kind != Kind::String && text == s; }
 };
 
-// A #define that mentions a registration API (TORCH_LIBRARY..., .def(,
-// .impl(, .fallback(): its expansions cannot be read without the
-// preprocessor.
-struct CppDefine {
-  std::string name;
-  std::uint32_t line = 0, col = 0;
-};
+// What the lexer keeps: every token, only the preprocessor's lines (a file
+// whose text cannot start a library block: its macros and includes still
+// count), or nothing (errors only).
+enum class CppKeep : std::uint8_t { All, Directives, None };
 
-struct CppScan {
+struct CppLexed {
   std::vector<CppToken> tokens;
-  std::vector<CppDefine> registering_defines;
 };
 
-// Errors (FILE:LINE:COL): an unterminated string, raw string, char literal
-// or block comment, and a raw-string delimiter C++ does not allow. With
-// `tokens` false the same errors and registering #defines are found, and no
-// token is kept (read_cpp: a file that never says TORCH_LIBRARY).
-Expected<CppScan, Diagnostic> scan_cpp(FileName file, std::string_view text, bool tokens = true);
+// Errors (FILE:LINE:COL): an unterminated string, raw string or block
+// comment, and a raw-string delimiter C++ does not allow.
+Expected<CppLexed, Diagnostic> lex_cpp(FileName file, std::string_view text, CppKeep keep = CppKeep::All);
 
 // Each bracket's match: close[i] is the index of the ')' '}' or ']' closing
 // the '(' '{' or '[' at i; npos for any other token and an unbalanced bracket.

@@ -219,12 +219,23 @@ std::optional<CppFunctionDecl> decl_at(const std::vector<CppToken>& toks, const 
   const CppToken& after = toks[cl + 1];
   if (!after.is("{") && !after.is(";") && !after.is("noexcept")) return std::nullopt;
   // The return type: back to the previous ; { } ) or start of file.
+  // Inside a template head's <...> (template <bool kIsMeta = false>), '=' and
+  // ')' belong to a parameter's default, not to the statement before.
   std::size_t rb = i;
+  int angle = 0;
   while (rb > 0 && i - rb < 64) {
     const CppToken& p = toks[rb - 1];
-    if (p.is(";") || p.is("{") || p.is("}") || p.is(")") || p.is("=") || p.is(".") || p.is("->") ||
-        p.kind == CppToken::Kind::String || p.is(":"))
+    if (p.is(";") || p.is("{") || p.is("}")) break;
+    if (p.is(">")) {
+      ++angle;
+    } else if (p.is(">>")) {
+      angle += 2;
+    } else if (p.is("<") && angle > 0) {
+      --angle;
+    } else if (angle == 0 && (p.is(")") || p.is("=") || p.is(".") || p.is("->") ||
+                              p.kind == CppToken::Kind::String || p.is(":"))) {
       break;
+    }
     --rb;
   }
   std::size_t re = i;

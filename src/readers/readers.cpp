@@ -1,4 +1,4 @@
-// detect_source and translate (readers.hpp): the dispatch to each reader.
+// detect_source and read_blocks (readers.hpp): the dispatch to each reader.
 #include "readers/readers.hpp"
 
 #include "readers/cpp_reader.hpp"
@@ -65,10 +65,10 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
 }
 
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text) {
+                                         std::string_view text, const CppOptions& cpp) {
   switch (kind) {
     case SourceKind::Cpp:
-      return read_cpp(profile, file, text);
+      return read_cpp(profile, file, text, cpp);
     case SourceKind::NativeYaml:
       return read_native_yaml(profile, file, text);
     case SourceKind::BackendYaml:

@@ -17,6 +17,7 @@
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "keys/profile.hpp"
+#include "readers/cpp_options.hpp"
 #include "readers/toml_writer.hpp"
 
 namespace dt {
@@ -24,9 +25,11 @@ namespace dt {
 enum class SourceKind : std::uint8_t { Toml, Cpp, Python, NativeYaml, BackendYaml };
 const char* to_string(SourceKind k);  // "TOML" | "C++" | "Python" | "native_functions.yaml" | "backend yaml"
 
-// The extensions read as C++ (detect_source; the messages that list them).
-inline constexpr std::array<std::string_view, 7> kCppExtensions = {".cpp", ".cc", ".cxx", ".cu", ".mm", ".h", ".hpp"};
-// kCppExtensions joined by spaces: ".cpp .cc .cxx .cu .mm .h .hpp".
+// The extensions read as C++ (detect_source; the messages that list them):
+// sources, CUDA and HIP sources, Objective-C++, headers and inline files.
+inline constexpr std::array<std::string_view, 12> kCppExtensions = {
+    ".cpp", ".cc", ".cxx", ".cu", ".cuh", ".hip", ".mm", ".h", ".hh", ".hpp", ".hxx", ".inl"};
+// kCppExtensions joined by spaces: ".cpp .cc .cxx .cu .cuh .hip .mm .h .hh .hpp .hxx .inl".
 std::string cpp_extension_list();
 
 // What a file is: by extension (.toml; .cpp .cc .cxx .cu .mm .h .hpp; .py;
@@ -44,9 +47,10 @@ struct Blocks {
 };
 
 // `file`: the name locations carry (as given on the command line). `kind`
-// is not Toml. Errors: FILE:LINE:COL diagnostics for input the reader cannot
-// read at all.
+// is not Toml. `cpp`: how a C++ file is compiled (its -D, -I flags and how
+// its includes are read). Errors: FILE:LINE:COL diagnostics for input the
+// reader cannot read at all.
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text);
+                                         std::string_view text, const CppOptions& cpp = {});
 
 }  // namespace dt

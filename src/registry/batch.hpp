@@ -27,6 +27,9 @@ struct Batch {
     std::uint32_t op = 0;  // index into names
     KeyId key = kUndefined;
     Kernel kernel;
+    // The kernel is the operator's own C++ function (op_signature = true):
+    // its inferred schema comes from the operator's schema, when applied.
+    bool op_signature = false;
   };
   // A registration PyTorch refuses while reading the file (library-kind rules).
   using Refusal = std::unique_ptr<Diagnostic>;

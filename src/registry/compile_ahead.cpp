@@ -84,7 +84,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   }
   const std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
-    auto read = read_blocks(profile, kind, shown, source);
+    auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path));
     if (!read) {
       out.push_back(error_batch(std::move(read.error())));
       return out;

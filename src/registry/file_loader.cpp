@@ -302,11 +302,12 @@ std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
   return std::move(*parsed);
 }
 
-void FileLoader::register_impl(const std::string& op, KeyId k, Kernel kern) {
+void FileLoader::register_impl(const std::string& op, KeyId k, Kernel kern, bool op_signature) {
   if (k == kUndefined) kern.catch_all = true;
   const KeyId stored = k == kUndefined ? *p_.find("CompositeImplicitAutograd") : k;
   if (out_.names.empty() || out_.names.back() != op) out_.names.push_back(op);
-  out_.stmts.emplace_back(Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern)});
+  out_.stmts.emplace_back(
+      Batch::Impl{static_cast<std::uint32_t>(out_.names.size() - 1), stored, std::move(kern), op_signature});
 }
 
 std::string FileLoader::debug_or_default(std::string_view name, const Location& where) const {

@@ -129,7 +129,9 @@ class FileLoader {
   std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def);
   std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def);
   std::optional<Schema> schema_at(const Located<std::string>& s);
-  void register_impl(const std::string& op, KeyId k, Kernel kern);
+  // `op_signature`: the kernel's inferred schema is computed from the
+  // operator's when the batch is applied (Batch::Impl::op_signature).
+  void register_impl(const std::string& op, KeyId k, Kernel kern, bool op_signature = false);
   // A kernel's debug string: its name, or (like c10's debugString for an
   // empty one) where it is registered.
   [[nodiscard]] std::string debug_or_default(std::string_view name, const Location& where) const;

@@ -34,7 +34,7 @@ std::vector<std::string> device_names(const Registry& reg) {
 bool FileLoader::load_impl(const EntryRef& t) {
   TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
-                "redispatches"});
+                "redispatches", "op_signature"});
   auto op = r.name("op");
   auto k1 = r.name("key");
   auto ks = r.name_array("keys");
@@ -44,6 +44,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
   auto sig = r.str("signature");
   auto boxed = r.boolean("boxed_only");
   auto redispatches = r.boolean("redispatches");
+  auto op_sig = r.boolean("op_signature");
   if (r.failed()) return true;
   const Location where = r.self();
   if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
@@ -63,6 +64,13 @@ bool FileLoader::load_impl(const EntryRef& t) {
     return set_error(sig->where,
                      "'signature' is the schema inferred from a C++ kernel; a fallthrough kernel has none "
                      "(_dispatch_dump prints \"(none)\")"),
+           true;
+
+  const bool op_signature = op_sig && op_sig->value;
+  if (op_signature && (sig || fallthrough))
+    return set_error(op_sig->where,
+                     "op_signature = true says the kernel's inferred schema is the operator's own C++ function's; "
+                     "it takes no 'signature' and no fallthrough"),
            true;
 
   // Which keys: as written (for the IMPL-block consistency check) and resolved.
@@ -95,7 +103,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
     kern.redispatches = redispatches && redispatches->value;
     // Located at its key when the entry names one, else at its operator.
     kern.where = k1 || ks || devs ? kwhere : op->where;
-    register_impl(*qualified, k, std::move(kern));
+    register_impl(*qualified, k, std::move(kern), op_signature);
   }
   return false;
 }

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <variant>
 
+#include "readers/cpp_signature.hpp"
 #include "registry/compile_ahead.hpp"
+#include "registry/ops_signature.hpp"
 #include "registry/file_loader.hpp"
 
 namespace dt {
@@ -81,6 +83,11 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
       continue;
     } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
       im->kernel.library = lib_index;
+      if (im->op_signature)
+        if (const Operator* op = reg.materialize(b.names[im->op]); op != nullptr && op->def) {
+          im->kernel.signature = std::make_shared<const std::string>(ops_call_signature(op->def->schema));
+          im->kernel.boxed_only = im->kernel.boxed_only || has_symint_argument(*im->kernel.signature);
+        }
       if (auto registered = reg.impl(b.names[im->op], im->key, std::move(im->kernel)); !registered)
         refused = std::move(registered.error());
     } else if (auto* fb = std::get_if<Fallback>(&stmt)) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/diagnostic.hpp"
@@ -30,6 +31,18 @@ struct LoadOptions {
   unsigned threads = 0;
   // PyTorch's own operators, registered before the files (nullptr: none).
   std::shared_ptr<const OpLibrary> library;
+  // How C++ files are compiled (readers/cpp_preprocessor.hpp): the flags of
+  // each file, by its path as given (from compile_commands.json), else
+  // `cpp`, and the file system includes are read through (nullptr: none).
+  CppOptions cpp;
+  std::shared_ptr<const std::unordered_map<std::string, CppOptions>> cpp_by_path;
+  [[nodiscard]] const CppOptions& cpp_for(const std::string& path) const {
+    if (cpp_by_path) {
+      auto it = cpp_by_path->find(path);
+      if (it != cpp_by_path->end()) return it->second;
+    }
+    return cpp;
+  }
 };
 
 struct LoadResult {

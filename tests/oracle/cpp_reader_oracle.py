@@ -27,6 +27,11 @@ that source tree (SOURCES relative to it); `A.cpp+B.cpp` compiles several
 sources into one library (the tool reads each of them); `--python-ext`
 compiles them as PyTorch's cpp_extension does for a Python extension
 (Python's and the source folder's headers, TORCH_EXTENSION_NAME, libtorch_python).
+`--define NAME[=VALUE]` is given to g++ and to the tool as -D, `--undefine
+NAME` as -U (the preprocessor's conditions and the project's macros, read by
+both alike; a condition on a name neither defines nor undefines is a warning);
+`--namespace NS` and `--op OP` add operators to compare that the sources'
+text does not name (registered behind macros, PyTorch's own under autocast).
 `--unknown-signature OP` names an operator whose kernel is a function declared
 outside the sources (in PyTorch's headers): the tool cannot infer its schema,
 warns about that impl, and prints "(none)" where _dispatch_dump prints the
@@ -57,7 +62,7 @@ def python_flags(name, srcs):
             + ["-I" + d for d in incs], ["-ltorch_python"])
 
 
-def compile_ext(group, workdir, torch_version, python_ext=False):
+def compile_ext(group, workdir, torch_version, python_ext=False, defines=()):
     cxx = shutil.which("g++")
     if cxx is None:
         raise SystemExit("cpp_reader_oracle: FAIL: no g++ in this environment (the chroot's g++ is installed by "
@@ -66,7 +71,7 @@ def compile_ext(group, workdir, torch_version, python_ext=False):
     name = os.path.splitext(os.path.basename(srcs[0]))[0]
     so = os.path.join(workdir, name + ".so")
     flags, libs = python_flags(name, srcs) if python_ext else ([], [])
-    cmd = [cxx] + FLAGS + flags + srcs + ["-o", so] + LIBS + libs
+    cmd = [cxx] + FLAGS + list(defines) + flags + srcs + ["-o", so] + LIBS + libs
     h = hashlib.sha256(repr(cmd).encode() + torch_version.encode())
     for src in srcs:
         with open(src, "rb") as f:
@@ -98,9 +103,9 @@ def only_unknown_signatures(exp, mine):
     return True
 
 
-def registered_ops(torch, source_texts):
+def registered_ops(torch, source_texts, namespaces=(), extra_ops=()):
     """The operators the sources name: their own namespaces' and PyTorch's ones they add kernels to."""
-    spaces = set()
+    spaces = set(namespaces)
     for text in source_texts:
         spaces |= set(re.findall(r"TORCH_LIBRARY(?:_FRAGMENT)?\(\s*(\w+)\s*,", text))
     ops = sorted(n for n in torch._C._dispatch_get_all_op_names() if n.split("::")[0] in spaces)
@@ -109,7 +114,10 @@ def registered_ops(torch, source_texts):
             if ns in spaces or ns == "_":
                 continue
             ops += ["%s::%s" % (ns, n) for n in re.findall(r"m\.impl\(\"([\w.]+)\"", body)]
-    return sorted(set(ops))
+    for text in source_texts:
+        spaces |= set(re.findall(r"\"(\w+)::\w+", text)) - {"aten"}
+    ops += sorted(n for n in torch._C._dispatch_get_all_op_names() if n.split("::")[0] in spaces)
+    return sorted(set(ops) | set(extra_ops))
 
 
 def main():
@@ -122,6 +130,12 @@ def main():
                     help="compile as a Python extension (Python headers, TORCH_EXTENSION_NAME, -ltorch_python)")
     ap.add_argument("--unknown-signature", action="append", default=[], metavar="OP",
                     help="an operator whose kernel's C++ declaration is not in the sources (see above)")
+    ap.add_argument("--define", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="a macro for g++ and the tool alike (-D)")
+    ap.add_argument("--undefine", action="append", default=[], metavar="NAME",
+                    help="a macro undefined for g++ and the tool alike (-U): the build says it is not defined")
+    ap.add_argument("--namespace", action="append", default=[], help="compare this namespace's operators too")
+    ap.add_argument("--op", action="append", default=[], help="compare this operator too")
     ap.add_argument("sources", nargs="+", help="SOURCE.cpp, or A.cpp+B.cpp compiled into one library")
     args = ap.parse_args()
     args.workdir = os.path.abspath(args.workdir)
@@ -135,12 +149,14 @@ def main():
     if torch is None:
         return 1
     os.makedirs(args.workdir, exist_ok=True)
+    macro_flags = ["-D" + d for d in args.define] + ["-U" + u for u in args.undefine]
     t0 = time.time()
     texts = []
     # Compiled in parallel (a Python extension takes 40-90 s of g++ each), loaded in the given order.
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        built = list(pool.map(lambda g: compile_ext(g, args.workdir, torch.__version__, args.python_ext), groups))
+        built = list(pool.map(lambda g: compile_ext(g, args.workdir, torch.__version__, args.python_ext, macro_flags),
+                              groups))
     for group, (so, secs) in zip(groups, built):
         if secs:
             print("compiled %s in %.1f s" % (group, secs))
@@ -148,11 +164,12 @@ def main():
     for src in args.sources:
         with open(src, encoding="utf-8") as f:
             texts.append(f.read())
-    ops = registered_ops(torch, texts)
+    ops = registered_ops(torch, texts, args.namespace, args.op)
     bad, total, accepted = [], 0, 0
     got = {}
     for what in ["registrations", "table"]:
-        p = subprocess.run([args.tool, what, "--raw", "--all", "--profile", args.profile] + args.sources,
+        p = subprocess.run([args.tool, what, "--raw", "--all", "--profile", args.profile]
+                           + macro_flags + ["--"] + args.sources,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
         err = p.stderr.decode("utf-8", "replace")
         if p.returncode != 0:

@@ -12,14 +12,15 @@ namespace {
 // The kernel expression `expr`, read in a file that declares `decls` first.
 CppKernel kernel(std::string_view decls, std::string_view expr, bool stable = false) {
   const std::string text = std::string(decls) + "\nvoid reg() { m.impl(\"op\", " + std::string(expr) + "); }";
-  auto s = scan_cpp("k.cpp", text);
+  auto s = lex_cpp("k.cpp", text);
   REQUIRE(s.has_value());
   const CppTokens toks(s->tokens);
   std::size_t open = 0;
   while (!(toks.t[open].is("impl") && toks.t[open + 1].is("("))) ++open;
   const auto a = toks.args(open + 1);
   REQUIRE(a.size() == 2);
-  return read_kernel(toks, "k.cpp", a[1], stable);
+  static const std::vector<FileName> files{"k.cpp"};
+  return read_kernel(toks, files, a[1], stable);
 }
 std::string what(const CppKernel& k) {
   switch (k.what) {
@@ -84,7 +85,7 @@ TEST_CASE("read_kernel: lambdas, by trailing return type or by the parameter the
 }
 
 TEST_CASE("read_kernel: what it cannot read says why") {
-  CHECK(what(kernel("", "g")) == "function unknown: no declaration of 'g' in this file");
+  CHECK(what(kernel("", "g")) == "function unknown: no declaration of 'g' in this file or the headers it includes");
   CHECK(what(kernel("", "make_kernel(1) + 2")) == "unknown: a kernel expression dispatchtool does not read");
   std::string deep = "f";
   for (int i = 0; i < kCppMaxDepth + 5; ++i) deep = "TORCH_FN(" + deep + ")";
@@ -93,7 +94,7 @@ TEST_CASE("read_kernel: what it cannot read says why") {
 
 TEST_CASE("CppTokens::args: commas inside brackets and template arguments do not split, comparisons do") {
   auto count = [](std::string_view call) {
-    auto s = scan_cpp("a.cpp", call);
+    auto s = lex_cpp("a.cpp", call);
     REQUIRE(s.has_value());
     return CppTokens(s->tokens).args(1).size();
   };

@@ -1,4 +1,4 @@
-// scan_cpp: tokens, string literals, comments, preprocessor regions.
+// lex_cpp: tokens, string literals, comments, preprocessor lines.
 #include "readers/cpp_scanner.hpp"
 
 #include "helpers.hpp"
@@ -6,20 +6,20 @@
 namespace dt::test {
 
 namespace {
-CppScan scan(std::string_view text) {
-  auto s = scan_cpp("a.cpp", text);
+CppLexed scan(std::string_view text) {
+  auto s = lex_cpp("a.cpp", text);
   REQUIRE_MESSAGE(s.has_value(), (s ? "" : format(s.error())));
   return std::move(*s);
 }
 std::string scan_error(std::string_view text) {
-  auto s = scan_cpp("a.cpp", text);
+  auto s = lex_cpp("a.cpp", text);
   REQUIRE(!s.has_value());
   return format(s.error());
 }
 }  // namespace
 
-TEST_CASE("scan_cpp: identifiers, punctuation, :: and -> as one token, positions") {
-  const CppScan s = scan("m.impl(\"f\", &g);\n  a::b->c");
+TEST_CASE("lex_cpp: identifiers, punctuation, :: and -> as one token, positions") {
+  const CppLexed s = scan("m.impl(\"f\", &g);\n  a::b->c");
   std::vector<std::string> texts;
   for (const auto& t : s.tokens) texts.emplace_back(t.text);
   CHECK(texts == std::vector<std::string>{"m", ".", "impl", "(", "\"f\"", ",", "&", "g", ")", ";", "a", "::", "b", "->", "c"});
@@ -27,48 +27,50 @@ TEST_CASE("scan_cpp: identifiers, punctuation, :: and -> as one token, positions
   CHECK(s.tokens[10].col == 3);
 }
 
-TEST_CASE("scan_cpp: adjacent string literals join, across lines and comments, and where the value starts") {
-  const CppScan s = scan("x(\"ab(Tensor x, \"  // c\n   \"int n)\" /* d */ \"-> Tensor\");");
-  REQUIRE(s.tokens.size() == 5);
-  CHECK(s.tokens[2].kind == CppToken::Kind::String);
-  CHECK(s.tokens[2].value == "ab(Tensor x, int n)-> Tensor");
+TEST_CASE("lex_cpp: adjacent string literals stay apart (the preprocessor joins them after macros)") {
+  const CppLexed s = scan("x(\"ab(Tensor x, \"  // c\n   \"int n)\");");
+  REQUIRE(s.tokens.size() == 6);
+  CHECK(s.tokens[2].value == "ab(Tensor x, ");
   CHECK(s.tokens[2].value_line == 1);
   CHECK(s.tokens[2].value_col == 4);
+  CHECK(s.tokens[3].value == "int n)");
+  CHECK(s.tokens[3].space);
 }
 
-TEST_CASE("scan_cpp: escapes, raw strings, prefixes, char literals") {
+TEST_CASE("lex_cpp: escapes, raw strings, prefixes, char literals") {
   CHECK(scan(R"(f("a\"b\\c\n");)").tokens[2].value == "a\"b\\c\n");
-  const CppScan r = scan("f(R\"xy(a(b)\"c)\nd)xy\");");
+  const CppLexed r = scan("f(R\"xy(a(b)\"c)\nd)xy\");");
   CHECK(r.tokens[2].value == "a(b)\"c)\nd");
   CHECK(r.tokens[2].value_col == 8);
-  CHECK(scan("f(u8\"x\" L\"y\");").tokens[2].value == "xy");
-  const CppScan c = scan("f('\"', '\\'', u'x');");
+  CHECK(scan("f(u8\"x\" L\"y\");").tokens[3].value == "y");
+  const CppLexed c = scan("f('\"', '\\'', u'x');");
   CHECK(c.tokens[2].kind == CppToken::Kind::Char);
   CHECK(c.tokens.size() == 9);
   CHECK(scan("int x = 1'000'000 + 1e+5 + .5f;").tokens.size() == 9);
 }
 
-TEST_CASE("scan_cpp: comments hide registrations") {
-  const CppScan s = scan("// m.def(\"a\");\n/* m.def(\"b\"); */ x;");
+TEST_CASE("lex_cpp: comments hide registrations") {
+  const CppLexed s = scan("// m.def(\"a\");\n/* m.def(\"b\"); */ x;");
   REQUIRE(s.tokens.size() == 2);
   CHECK(s.tokens[0].text == "x");
 }
 
-TEST_CASE("scan_cpp: #if regions, include guards, #define bodies") {
-  const CppScan s = scan(
-      "#ifndef GUARD_H\n#define GUARD_H\na;\n#ifdef USE_CUDA\nb;\n#else\nc;\n#endif\nd;\n"
-      "#define REG(m) m.impl(\"x\", f)\n#define OTHER 1\n#define LIB TORCH_LIBRARY(a, m) \\\n {}\n#endif\n");
-  std::vector<std::pair<std::string, std::uint32_t>> conds;
+TEST_CASE("lex_cpp: a preprocessor line is '#', its tokens and an end; other directives are text") {
+  const CppLexed s = scan("a;\n  # define F(x) \\\n  x + 1 // c\n#include <a/b.h>\n#error don't stop\n#pragma once x'\nb;\n");
+  std::vector<std::string> texts;
   for (const auto& t : s.tokens)
-    if (t.kind == CppToken::Kind::Ident) conds.emplace_back(std::string(t.text), t.cond_line);
-  CHECK(conds == std::vector<std::pair<std::string, std::uint32_t>>{{"a", 0}, {"b", 4}, {"c", 6}, {"d", 0}});
-  REQUIRE(s.registering_defines.size() == 2);
-  CHECK(s.registering_defines[0].name == "REG");
-  CHECK(s.registering_defines[0].line == 10);
-  CHECK(s.registering_defines[1].name == "LIB");
+    texts.push_back(t.kind == CppToken::Kind::Eod ? std::string("<eod>") : std::string(t.text));
+  CHECK(texts == std::vector<std::string>{"a", ";", "#", "define", "F", "(", "x", ")", "x", "+", "1", "<eod>", "#",
+                                          "include", "<a/b.h>", "<eod>", "#", "error", "<eod>", "#", "pragma", "once",
+                                          "<eod>", "b", ";"});
+  CHECK(s.tokens[2].bol);
+  CHECK_FALSE(s.tokens[5].space);  // F( : a function-like macro
+  CHECK(s.tokens[14].kind == CppToken::Kind::HeaderName);
+  CHECK(s.tokens[14].value == "a/b.h");
+  CHECK(s.tokens[23].bol);
 }
 
-TEST_CASE("scan_cpp: unterminated literals and comments are located errors") {
+TEST_CASE("lex_cpp: unterminated literals and comments are located errors") {
   CHECK(scan_error("m.def(\"a(Tensor x)\n);") == "a.cpp:1:7: error: unterminated string literal\n");
   CHECK(scan_error("x;\n  R\"d(abc") == "a.cpp:2:3: error: unterminated raw string literal (no )d\")\n");
   CHECK(scan_error("/* x") == "a.cpp:1:1: error: unterminated /* comment\n");
@@ -76,27 +78,26 @@ TEST_CASE("scan_cpp: unterminated literals and comments are located errors") {
   CHECK(scan_error("R\"12345678901234567(x)12345678901234567\"").find("delimiter") != std::string::npos);
 }
 
-TEST_CASE("scan_cpp without tokens: the same errors and registering #defines, no token kept") {
-  const char* text =
-      "#ifndef GUARD_H\n#define GUARD_H\n\"a\" \"b\";\n#define REG(m) m.impl(\"x\", f)\n#endif\n";
-  auto with = scan_cpp("a.cpp", text), without = scan_cpp("a.cpp", text, false);
-  REQUIRE(with.has_value());
-  REQUIRE(without.has_value());
-  CHECK(!with->tokens.empty());
-  CHECK(without->tokens.empty());
-  REQUIRE(without->registering_defines.size() == 1);
-  CHECK(without->registering_defines[0].name == with->registering_defines[0].name);
-  CHECK(without->registering_defines[0].line == 4);
+TEST_CASE("lex_cpp keeping directives or nothing: the same errors, only what is asked kept") {
+  const char* text = "#ifndef GUARD_H\n#define GUARD_H 1\n\"a\" \"b\";\n#endif\n";
+  auto all = lex_cpp("a.cpp", text), dirs = lex_cpp("a.cpp", text, CppKeep::Directives),
+       none = lex_cpp("a.cpp", text, CppKeep::None);
+  REQUIRE(all.has_value());
+  REQUIRE(dirs.has_value());
+  REQUIRE(none.has_value());
+  CHECK(all->tokens.size() == 15);
+  CHECK(dirs->tokens.size() == 12);  // the three directives, not "a" "b" ;
+  CHECK(none->tokens.empty());
   for (const char* bad : {"m.def(\"a(Tensor x)\n);", "x;\n  R\"d(abc", "/* x", "f('a);"}) {
-    auto a = scan_cpp("a.cpp", bad), b = scan_cpp("a.cpp", bad, false);
+    auto a = lex_cpp("a.cpp", bad), b = lex_cpp("a.cpp", bad, CppKeep::None);
     REQUIRE(!a.has_value());
     REQUIRE(!b.has_value());
     CHECK(format(a.error()) == format(b.error()));
   }
 }
 
-TEST_CASE("scan_cpp: bytes that are not UTF-8 are identifier characters, not errors") {
-  const CppScan s = scan("a\xff\xfe b;");
+TEST_CASE("lex_cpp: bytes that are not UTF-8 are identifier characters, not errors") {
+  const CppLexed s = scan("a\xff\xfe b;");
   CHECK(s.tokens.size() == 3);
 }
 

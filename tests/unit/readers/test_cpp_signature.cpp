@@ -8,7 +8,7 @@ namespace dt::test {
 
 namespace {
 std::vector<CppToken> toks(std::string_view text) {
-  auto s = scan_cpp("a.cpp", text);
+  auto s = lex_cpp("a.cpp", text);
   REQUIRE(s.has_value());
   return std::move(s->tokens);
 }
@@ -104,6 +104,11 @@ TEST_CASE("find_function: a function template's signature, its parameter list ma
   CHECK(sig("template <std::array<int64_t, 2> A> at::Tensor f(at::Tensor x) {}", "f") == "(Tensor _0) -> Tensor _0");
   // An unclosed template parameter list declares nothing.
   CHECK(sig("template <int N at::Tensor f(at::Tensor x) {}", "f") == "(not found)");
+  // A default template argument: its '=' and parentheses are the template head's.
+  CHECK(sig("int g(); template <bool kIsMeta = false> at::Tensor f(const at::Tensor& x) {}", "f") ==
+        "(Tensor _0) -> Tensor _0");
+  CHECK(sig("template <int N = (1 + 2), int M = sizeof(int)> at::Tensor f(at::Tensor x) {}", "f") ==
+        "(Tensor _0) -> Tensor _0");
 }
 
 TEST_CASE("has_symint_argument: SymInt parameters only (a SymInt return keeps the unboxed entry point)") {

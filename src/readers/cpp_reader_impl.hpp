@@ -1,0 +1,39 @@
+// Internal to the readers layer: what the C++ reader's parts share
+// (cpp_reader.cpp: library blocks; cpp_legacy.cpp: torch::RegisterOperators).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "readers/cpp_kernel.hpp"
+#include "readers/cpp_preprocessor.hpp"
+#include "readers/readers.hpp"
+
+namespace dt::cppread {
+
+// A string literal, also as PyTorch's TORCH_SELECTIVE_NAME("...") /
+// TORCH_SELECTIVE_SCHEMA("...") (torch/library.h: the literal itself unless
+// the build is a selective mobile build).
+struct Literal {
+  std::string value;
+  Location at;         // its first character
+  std::uint32_t span;  // TomlField::span: columns of the first literal's line from `at` on
+};
+std::optional<Literal> literal(const CppScan& s, TokenRange r);
+Literal literal(const CppScan& s, const CppToken& t);
+
+// Tokens as a message shows them (at most 80 characters).
+std::string text(const std::vector<CppToken>& t, TokenRange r);
+
+// A located warning at `t` (with a note for the macro it was expanded from).
+void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg);
+
+// torch::RegisterOperators (c10's legacy registration API) at token i, the
+// name RegisterOperators: its registrations as library blocks (measured on
+// torch 2.14: each op a def "registered by RegisterOperators", kernels on
+// their keys or catch-all, the same debug string). Returns the index to go
+// on after.
+std::size_t register_operators(const CppScan& s, const CppTokens& tk, std::size_t i, Blocks& out);
+
+}  // namespace dt::cppread

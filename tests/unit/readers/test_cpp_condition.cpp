@@ -1,0 +1,63 @@
+// evaluate_condition: #if expressions as a compiler evaluates them.
+#include "readers/cpp_condition.hpp"
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+Expected<CppConditionValue, std::string> eval(std::string_view text) {
+  auto t = lex_cpp("a.cpp", text);
+  REQUIRE(t.has_value());
+  return evaluate_condition(t->tokens);
+}
+bool value(std::string_view text) {
+  auto v = eval(text);
+  REQUIRE_MESSAGE(v.has_value(), (v ? "" : v.error()));
+  return v->value;
+}
+}  // namespace
+
+TEST_CASE("evaluate_condition: literals, operators, precedence, short circuits") {
+  CHECK(value("1"));
+  CHECK_FALSE(value("0"));
+  CHECK(value("12000 >= 11080"));
+  CHECK(value("0x10 == 16 && 010 == 8 && 0b11 == 3 && 1'000 == 1000"));
+  CHECK(value("1 + 2 * 3 == 7"));
+  CHECK(value("(1 + 2) * 3 == 9"));
+  CHECK(value("-1 < 0"));
+  CHECK_FALSE(value("-1 < 0u"));  // the usual arithmetic conversions: -1 is the largest unsigned
+  CHECK(value("1 << 4 == 16 && 256 >> 4 == 16"));
+  CHECK(value("!0 && ~0 == -1"));
+  CHECK(value("1 ? 2 : 0"));
+  CHECK(value("0 ? 1 / 0 : 3"));  // the branch not taken is not evaluated
+  CHECK_FALSE(value("0 && 1 / 0"));
+  CHECK(value("1 || 1 / 0"));
+  CHECK(value("'a' == 97 && '\\n' == 10"));
+  CHECK(value("true && !false"));
+  CHECK(value("201703L >= 201402L"));
+}
+
+TEST_CASE("evaluate_condition: a name left over is 0, and named only where the answer rests on it") {
+  auto v = eval("CUDA_VERSION >= 12000 || VERSION");
+  REQUIRE(v);
+  CHECK_FALSE(v->value);
+  CHECK(v->unknown == std::vector<std::string>{"CUDA_VERSION", "VERSION"});
+  auto w = eval("0 && CUDA_VERSION >= 12000");
+  REQUIRE(w);
+  CHECK(w->unknown.empty());
+}
+
+TEST_CASE("evaluate_condition: malformed expressions and division by zero are errors, deep nesting is bounded") {
+  CHECK(eval("1 +").error() == "the expression ends too soon");
+  CHECK(eval("(1").error() == "'(' without its ')'");
+  CHECK(eval("1 ? 2").error() == "'?' without its ':'");
+  CHECK(eval("1 / 0").error() == "division by zero");
+  CHECK(eval("1.5").error().find("not an integer") != std::string::npos);
+  CHECK(eval("").error() == "no expression");
+  CHECK(eval("1 2").error() == "unexpected '2' in the expression");
+  CHECK(eval(std::string(10000, '(') + "1" + std::string(10000, ')')).error().find("nested deeper") == 0);
+  CHECK(eval(std::string(10000, '-') + "1").error().find("nested deeper") == 0);
+}
+
+}  // namespace dt::test

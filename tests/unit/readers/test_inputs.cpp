@@ -1,0 +1,49 @@
+// expand_inputs: files, trees and @lists as a command's FILE arguments.
+#include "readers/inputs.hpp"
+
+#include <map>
+
+#include "helpers.hpp"
+
+namespace dt::test {
+
+TEST_CASE("expand_inputs: a directory is its registration sources, sorted; hidden entries and excludes left out") {
+  std::map<std::string, std::string> files{
+      {"csrc/b.cpp", ""},     {"csrc/a/ops.cu", ""},   {"csrc/a/ops.cuh", ""},      {"csrc/notes.txt", ""},
+      {"csrc/ops.py", ""},    {"csrc/.git/x.cpp", ""}, {"csrc/build/gen.cpp", ""},  {"csrc/native_functions.yaml", ""},
+      {"csrc/ci.yaml", ""},   {"list.txt", "# inputs\nx.toml\n\n  y.cpp  \n"}};
+  FileSystem fs = memory_filesystem(files);
+  fs.list = [&files](const std::string& dir) -> Expected<std::vector<std::string>, Diagnostic> {
+    std::vector<std::string> out;
+    for (const auto& [path, text] : files) {
+      if (path.rfind(dir + "/", 0) != 0) continue;
+      const std::string rest = path.substr(dir.size() + 1);
+      const std::string entry = dir + "/" + rest.substr(0, rest.find('/'));
+      if (out.empty() || out.back() != entry) out.push_back(entry);
+    }
+    return out;
+  };
+  fs.real_path = nullptr;
+  auto e = expand_inputs(fs, {"z.toml", "csrc", "@list.txt"}, {"build"});
+  REQUIRE(e.has_value());
+  CHECK(e->paths == std::vector<std::string>{"z.toml", "csrc/a/ops.cu", "csrc/a/ops.cuh", "csrc/b.cpp",
+                                             "csrc/native_functions.yaml", "csrc/ops.py", "x.toml", "y.cpp"});
+  auto missing = expand_inputs(fs, {"@nope.txt"}, {});
+  REQUIRE(!missing);
+  CHECK(format(missing.error()).find("nope.txt: error: cannot read the input list") == 0);
+}
+
+TEST_CASE("is_registration_source: C++ sources and headers, Python, torchgen's yaml") {
+  CHECK(is_registration_source("a/b.cpp"));
+  CHECK(is_registration_source("k.cuh"));
+  CHECK(is_registration_source("k.hip"));
+  CHECK(is_registration_source("x.inl"));
+  CHECK(is_registration_source("ops.py"));
+  CHECK(is_registration_source("aten/native_functions.yaml"));
+  CHECK(is_registration_source("ts_native_functions.yaml"));
+  CHECK_FALSE(is_registration_source("pyproject.toml"));
+  CHECK_FALSE(is_registration_source(".github/ci.yaml"));
+  CHECK_FALSE(is_registration_source("README.md"));
+}
+
+}  // namespace dt::test
