@@ -7,10 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <filesystem>
+#include <random>
 #include <system_error>
 
 #include "base/text.hpp"
@@ -91,29 +92,90 @@ Expected<std::string, Diagnostic> read_path(const std::string& path, bool regula
   return text;
 }
 
-// The mode a new file gets: what an existing regular file has, else 0666 minus the umask.
+// ---- writing ------------------------------------------------------------------
+
+// The directory `target` goes in, opened from the current directory (or /)
+// one component at a time without following a link. -1 with errno on
+// failure; with `link` set (and ELOOP) where a component is a symbolic link.
+int open_parent(const std::filesystem::path& target, std::string& link) {
+  const std::filesystem::path parent = target.parent_path();
+  int dir = ::open(parent.is_absolute() ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  std::filesystem::path walked = parent.root_path();
+  for (const auto& part : parent.relative_path()) {
+    if (dir < 0) break;
+    walked /= part;
+    if (part.empty() || part == ".") continue;
+    struct stat st {};
+    if (::fstatat(dir, part.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      ::close(dir);
+      link = walked.string();
+      errno = ELOOP;
+      return -1;
+    }
+    const int next = ::openat(dir, part.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    const int err = errno;
+    ::close(dir);
+    dir = next;
+    errno = err;
+  }
+  return dir;
+}
+
+// A name for the temporary file, fresh enough that O_EXCL rarely refuses it.
+std::string temporary_name() {
+  static std::atomic<std::uint64_t> counter{0};
+  std::random_device rd;
+  const std::uint64_t r = ((std::uint64_t{rd()} << 32) ^ rd()) + (counter++ << 40);
+  return fmt::format(".dispatchtool-write-{:016x}", r);
+}
+
+// The mode a new file gets: what an existing regular file has, less setuid,
+// setgid and sticky; else 0666 minus the umask.
 mode_t mode_for(const struct stat* existing) {
-  if (existing != nullptr) return existing->st_mode & 07777;
+  if (existing != nullptr) return existing->st_mode & 0777;
   const mode_t mask = ::umask(0);  // the only way to read it; the front end writes from one thread
   ::umask(mask);
   return 0666 & ~mask;
 }
 
 Expected<Ok, Diagnostic> write_file(const std::string& path, std::string_view text) {
+  const std::filesystem::path target(path);
+  const std::string name = target.filename().string();
+  if (name.empty() || name == "." || name == "..") {  // a directory
+    Diagnostic d = io_error(path, EINVAL);
+    d.message = "not a regular file; refusing to replace it";
+    return unexpected(std::move(d));
+  }
+  std::string link;
+  const int dir = open_parent(target, link);
+  if (dir < 0) {
+    Diagnostic d = io_error(path, errno);
+    if (!link.empty())
+      d.message = fmt::format("its directory '{}' is a symbolic link; refusing to write through it", printable(link));
+    return unexpected(std::move(d));
+  }
   struct stat st {};
-  const bool exists = ::lstat(path.c_str(), &st) == 0;
+  const bool exists = ::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
   if (exists && !S_ISREG(st.st_mode)) {
+    ::close(dir);
     Diagnostic d = io_error(path, EINVAL);
     d.message = S_ISLNK(st.st_mode) ? "it is a symbolic link; refusing to write through it"
                                     : "not a regular file; refusing to replace it";
     return unexpected(std::move(d));
   }
   // A new file beside the target, renamed over it once complete.
-  const std::filesystem::path target(path);
-  const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  std::string tmp = (dir / ".dispatchtool-write-XXXXXX").string();
-  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
-  if (fd < 0) return unexpected(io_error(path, errno));
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    tmp = temporary_name();
+    fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    const int err = errno;
+    ::close(dir);
+    return unexpected(io_error(path, err));
+  }
   int err = 0;
   for (std::string_view rest = text; err == 0 && !rest.empty();) {
     const ssize_t n = ::write(fd, rest.data(), rest.size());
@@ -125,11 +187,10 @@ Expected<Ok, Diagnostic> write_file(const std::string& path, std::string_view te
   if (err == 0 && ::fchmod(fd, mode_for(exists ? &st : nullptr)) != 0) err = errno;
   if (err == 0 && ::fsync(fd) != 0) err = errno;
   const bool closed = ::close(fd) == 0;
-  if (err == 0 && closed && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-  if (err != 0 || !closed) {
-    ::unlink(tmp.c_str());
-    return unexpected(io_error(path, err));  // only closing failed: no reason
-  }
+  if (err == 0 && closed && ::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) err = errno;
+  if (err != 0 || !closed) ::unlinkat(dir, tmp.c_str(), 0);
+  ::close(dir);
+  if (err != 0 || !closed) return unexpected(io_error(path, err));  // only closing failed: no reason
   return Ok{};
 }
 

@@ -29,11 +29,15 @@ using ReadFile = std::function<Expected<std::string, Diagnostic>(const std::stri
 // Diagnostic::code of a read that stopped at the budget (ReadBudget).
 inline constexpr std::string_view kInputTooLarge = "input-too-large";
 
-// Creates or replaces a regular file with `text`, never through a symbolic
-// link: the text goes to a new file beside it, which then replaces the path
-// (so the path is never half-written either). A path that names a symbolic
-// link, a directory, a FIFO or a device is refused. Errors as for ReadFile;
-// when only closing the file fails, the message is empty.
+// Creates or replaces a regular file with `text`. The directory it goes in
+// is reached from the current directory (or /) without a symbolic link: a
+// path whose directory part passes through a link (`reports/m.html` with
+// `reports -> elsewhere`) is refused, and so is a path that names a symbolic
+// link, a directory, a FIFO or a device. The text goes to a new file in that
+// directory, which then replaces the path (so the path is never half-written
+// either); the new file has the replaced file's permission bits without
+// setuid, setgid and sticky (else 0666 minus the umask). Errors as for
+// ReadFile; when only closing the file fails, the message is empty.
 using WriteFile = std::function<Expected<Ok, Diagnostic>(const std::string& path, std::string_view text)>;
 
 // What a path names (symbolic links followed); Other also when it cannot be

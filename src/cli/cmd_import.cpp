@@ -6,6 +6,7 @@
 #include "base/io.hpp"
 #include "cli/cli.hpp"
 #include "readers/readers.hpp"
+#include "registry/loader.hpp"
 
 namespace dt::cli {
 
@@ -17,6 +18,27 @@ struct ImportOptions {
   std::string output;          // -o FILE ("" or "-": standard output)
   std::string max_input_size;  // --max-input-size
 };
+
+// Whether the translation loads as every command would read it (the TOML
+// itself: its syntax and encoding, schemas, keys; PyTorch's refusals are
+// lint's business): import never prints or writes TOML that does not.
+// `name`: what the text would be called (the output file, or standard output).
+Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& name, const std::string& text) {
+  if (detect_source(name, text) != SourceKind::Toml)
+    return unexpected(make_error(fmt::format("-o: '{}' would be read as {}, not as TOML; name the output file .toml",
+                                             name, to_string(detect_source(name, text)))));
+  LoadOptions lo;
+  lo.on_refusal = OnRefusal::Record;
+  lo.threads = 1;
+  auto loaded = load(
+      profile, {name}, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; }, lo);
+  if (!loaded) {
+    Diagnostic d = std::move(loaded.error());
+    d.message = "the translation does not load, so it was not written: " + d.message;
+    return unexpected(std::move(d));
+  }
+  return Ok{};
+}
 
 int run_import(const Io& io, const ImportOptions& o) {
   if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
@@ -63,7 +85,13 @@ int run_import(const Io& io, const ImportOptions& o) {
   }
   if (text.empty()) text = std::move(r.text);
   else text += r.text;
-  if (o.output.empty() || o.output == "-") {
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  if (auto loads = check_loads(**profile, to_stdout ? std::string("-") : o.output, text); !loads) {
+    if (!loads.error().where.known()) return usage_error(io, loads.error().message);
+    report(io, loads.error());
+    return kExitError;
+  }
+  if (to_stdout) {
     Writer w(io.out);
     w.buf().swap(text);  // one write of the whole text, not a copy
     return kExitOk;

@@ -1697,6 +1697,13 @@ def _(ctx):
     return []
 
 
+# ---- 10. CI on untrusted pull requests (issue 32): tests/hostile/ci_cases.py -----------------
+
+import ci_cases  # noqa: E402
+
+ci_cases.register(sys.modules[__name__])
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -150,6 +150,39 @@ TEST_CASE("real_filesystem: write never follows a symbolic link and never replac
   CHECK(entries->size() == 4);  // victim.txt, baseline.toml, fifo.toml, a.toml: no temporary file
 }
 
+TEST_CASE("real_filesystem: write never goes through a directory link, and drops setuid and setgid (issue 32)") {
+  const ScratchDir dir;
+  const FileSystem fs = real_filesystem();
+  std::filesystem::create_directories(dir / "repo");
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::create_symlink(dir / "elsewhere", dir / "repo/reports");
+  auto through = fs.write(dir / "repo/reports/m.html", "x");
+  REQUIRE_FALSE(through.has_value());
+  CHECK(through.error().where == Location{dir / "repo/reports/m.html", 0, 0});
+  CHECK(through.error().message ==
+        "its directory '" + (dir / "repo/reports") + "' is a symbolic link; refusing to write through it");
+  CHECK_FALSE(std::filesystem::exists(dir / "elsewhere/m.html"));
+  // Relative to the current directory, and through '..' after a link.
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir / "repo");
+  auto relative = fs.write("reports/m.html", "x");
+  auto dotdot = fs.write("reports/../m.html", "x");
+  auto plain = fs.write("./m2.html", "y");
+  std::filesystem::current_path(cwd);
+  CHECK(relative.error().message == "its directory 'reports' is a symbolic link; refusing to write through it");
+  CHECK(dotdot.error().message == "its directory 'reports' is a symbolic link; refusing to write through it");
+  CHECK(plain.has_value());
+  CHECK(fs.read(dir / "repo/m2.html").value() == "y");
+  CHECK(std::filesystem::is_empty(dir / "elsewhere"));
+  // The mode of the file replaced, without setuid, setgid or sticky.
+  REQUIRE(fs.write(dir / "tool", "old").has_value());
+  REQUIRE(::chmod((dir / "tool").c_str(), 06755) == 0);
+  REQUIRE(fs.write(dir / "tool", "new").has_value());
+  struct stat st {};
+  REQUIRE(::stat((dir / "tool").c_str(), &st) == 0);
+  CHECK((st.st_mode & 07777) == 0755);
+}
+
 TEST_CASE("real_filesystem: real_path resolves symbolic links") {
   const ScratchDir dir;
   const FileSystem fs = real_filesystem();

@@ -1,0 +1,167 @@
+"""Hostile cases of issue 32: dispatchtool in CI on a pull request from a
+stranger, run as root the way container jobs run (docs/security.md). Each
+case is one attack of the audit, or a new one of the same kind; gen_hostile.py
+registers them (register(): its `case` decorator, runner and expectations)
+and runs them under the same time and memory bounds as every other case.
+
+Writes: never through a directory link, no setuid/setgid kept, import
+writes only TOML that loads.
+"""
+import json
+import os
+import re
+import signal
+import stat
+import subprocess
+import time
+
+SECRET = "root:x:0:0:SECRET-CONTENT:/root:/bin/bash\n"
+
+ERROR_FINDING = '''namespace = "h"
+[[def]]
+schema = "f(Tensor x) -> Tensor"
+[[def]]
+schema = "f(Tensor x) -> Tensor"
+'''
+
+# Raw bytes a terminal or a reader acts on: C1 controls, bidi controls, U+2028/U+2029.
+ACTED_ON = re.compile(rb"\xc2[\x80-\x9f]|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c")
+
+
+def ci_problems(label, data):
+    """What a CI log (GitHub Actions' runner) or a terminal would act on in text output."""
+    problems = []
+    for raw in re.split(rb"\r\n|\r|\n", data):
+        line = raw.decode("utf-8", "replace")
+        if line.lstrip().startswith("::"):
+            problems.append(f"{label}: a line reads as a workflow command: {line[:120]!r}")
+        if "##[" in line:
+            problems.append(f"{label}: '##[' in a line: {line[:120]!r}")
+    if ACTED_ON.search(data):
+        problems.append(f"{label}: a raw C1 or bidi control, or U+2028/U+2029")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        problems.append(f"{label}: not UTF-8 ({e})")
+    return problems
+
+
+def register(h):
+    """Adds the cases to gen_hostile.py's list; `h` is that module."""
+    case, write, q, expect_error, shorten = h.case, h.write, h.q, h.expect_error, h.shorten
+
+    def run_piped(ctx, args, cwd=None, pass_fds=()):
+        """Runs the tool with stdout and stderr pipes (as under Actions: /proc/self/fd/2 is a pipe), stdin
+        /dev/null, and `pass_fds` left open; the run is killed at the kill deadline."""
+        r = h.Run(argv=[ctx.tool] + list(args))
+        t0 = time.monotonic()
+        p = subprocess.Popen(r.argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=cwd or ctx.tmp, pass_fds=pass_fds, preexec_fn=h._preexec(ctx.limits),
+                             start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=ctx.limits.kill_after)
+        except subprocess.TimeoutExpired:
+            r.timed_out = True
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+        r.wall = time.monotonic() - t0
+        if p.returncode < 0:
+            r.sig = -p.returncode
+        else:
+            r.rc = p.returncode
+        r.stdout, r.stderr, r.stdout_size, r.stderr_size = out, err, len(out), len(err)
+        ctx.runs.append(r)
+        return r
+
+    def repo_with(ctx, files=None, links=None):
+        """ctx/repo with `files` (name -> text) and `links` (name -> target), and ctx/outside/secret.toml."""
+        repo, outside = ctx.path("repo"), ctx.path("outside")
+        os.makedirs(repo, exist_ok=True)
+        os.makedirs(outside, exist_ok=True)
+        write(os.path.join(outside, "secret.toml"), SECRET)
+        for name, text in (files or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(repo, name)) or repo, exist_ok=True)
+            write(os.path.join(repo, name), text)
+        for name, target in (links or {}).items():
+            os.makedirs(os.path.dirname(os.path.join(repo, name)) or repo, exist_ok=True)
+            os.symlink(target, os.path.join(repo, name))
+        return repo
+
+    def no_secret(r):
+        return ["the outside file's content reached the output"] if b"SECRET" in r.stdout + r.stderr or \
+            b"root:x" in r.stdout + r.stderr else []
+
+    def refused(r, file_re, msg_re=None):
+        return expect_error(r, file_re=file_re, msg_re=msg_re, whole_file=True) + no_secret(r)
+
+    # ---- reads: what the repository names --------------------------------------------
+
+    # ---- option injection ---------------------------------------------------------------
+
+    # ---- output: nothing a CI log or a terminal acts on ------------------------------
+
+    forged = ('namespace = "h"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n'
+              '[[impl]]\nop = "f"\nkey = "CPU"\nkernel = ' + q("k1\n      ::error title=Forged::all checks passed") + "\n"
+              '[[impl]]\nop = "f"\nkey = "CPU"\nkernel = ' + q("##[error]forged \u009b31m \u009d0;t\u0007 \u202eevil "
+                                                            "\u2028::add-mask::x \u2066i\u2069") + "\n")
+
+    # ---- writes ----------------------------------------------------------------------------
+
+    @case("ci-write-through-dir-link", "hostile repository (issue 32)",
+          "html -o reports/m.html and lint --write-baseline reports/b.toml where reports -> ../elsewhere "
+          "(a committed directory link)",
+          "refused (exit 2) naming the link; nothing written elsewhere")
+    def _(ctx):
+        repo = repo_with(ctx, {"ok.toml": h.VALID}, {"reports": "../elsewhere"})
+        os.makedirs(ctx.path("elsewhere"))
+        problems = []
+        for args in (["html", "-o", "reports/m.html", "ok.toml"],
+                     ["lint", "--write-baseline", "reports/b.toml", "ok.toml"]):
+            r = ctx.run(args, cwd=repo)
+            if r.rc != 2 or not re.search(rb"'reports' is a symbolic link; refusing to write through it", r.stderr):
+                problems.append(f"{args[0]}: expected exit 2 naming the link, got {r.status()}: "
+                                f"{shorten(r.stderr[:200])}")
+        if os.listdir(ctx.path("elsewhere")):
+            problems.append("written elsewhere: " + ", ".join(os.listdir(ctx.path("elsewhere"))))
+        return problems
+
+    @case("ci-write-drops-setuid", "hostile repository (issue 32)",
+          "html -o, lint --write-baseline and import -o over files of mode 4755, 2755 and 6755",
+          "the new files keep the permission bits, never setuid or setgid")
+    def _(ctx):
+        repo = repo_with(ctx, {"ok.toml": h.VALID, "ops.cpp": 'TORCH_LIBRARY(h3, m) {\n  m.def("f(Tensor x) -> '
+                               'Tensor");\n}\n'})
+        problems = []
+        for out, args in (("m.html", ["html", "-o", "m.html", "ok.toml"]),
+                          ("b.toml", ["lint", "--write-baseline", "b.toml", "ok.toml"]),
+                          ("o.toml", ["import", "-o", "o.toml", "ops.cpp"])):
+            for mode in (0o4755, 0o2755, 0o6755):
+                path = os.path.join(repo, out)
+                write(path, "old\n")
+                os.chmod(path, mode)
+                r = ctx.run(args, cwd=repo)
+                got = stat.S_IMODE(os.stat(path).st_mode)
+                if r.rc != 0 or got != 0o755:
+                    problems.append(f"{args[0]} over {oct(mode)}: {r.status()}, mode {oct(got)}")
+        return problems
+
+    @case("ci-import-writes-only-what-loads", "corrupted output (issue 32)",
+          "import -o out.toml over an existing file, from C++ whose m.def schema is malformed, and whose schema "
+          "string holds bytes that are not UTF-8; also to standard output",
+          "exit 2, out.toml unchanged, nothing on standard output")
+    def _(ctx):
+        problems = []
+        for name, src in (("schema.cpp", b'TORCH_LIBRARY(h, m) {\n  m.def("f(Tensor x -> Tensor");\n}\n'),
+                          ("utf8.cpp", b'TORCH_LIBRARY(h, m) {\n  m.def("f\xff(Tensor x) -> Tensor");\n}\n')):
+            cpp = write(ctx.path(name), src, "wb")
+            out = write(ctx.path("out.toml"), "precious\n")
+            r = ctx.run(["import", "-o", out, cpp])
+            if r.rc != 2:
+                problems.append(f"{name}: expected exit 2, got {r.status()}: {shorten(r.stderr[:200])}")
+            with open(out, "rb") as f:
+                if f.read() != b"precious\n":
+                    problems.append(f"{name}: out.toml was replaced")
+            r = ctx.run(["import", cpp])
+            if r.rc != 2 or r.stdout_size:
+                problems.append(f"{name} to stdout: {r.status()}, {r.stdout_size} bytes on stdout")
+        return problems
