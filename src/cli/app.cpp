@@ -201,14 +201,16 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 }
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
-                                                     const std::optional<Location>& given_at) {
-  // A profile a repository's configuration names: only a regular file is read.
-  auto p = load_profile(spec, given_at ? io.fs.read_regular : io.fs.read, io.fs.kind);
+                                                     const std::optional<Location>& given_at, const Roots& roots) {
+  // A profile a repository's configuration names is read inside the repository.
+  auto p = load_profile(spec, roots.empty() ? io.fs.read : reader_inside(io.fs, roots), &io.fs);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {
-      // "cannot open profile file" names no file once it is located in the config.
-      if (spec.ends_with(".toml")) d.message = fmt::format("profile '{}': {}", spec, d.message);
+      // "cannot open profile file" names no file once it is located in the
+      // config: the file it was (the profile, or a profile directory's profile.toml).
+      if (!d.where.file.empty() && d.where.file.view() != "--profile")
+        d.message = fmt::format("profile '{}': {}", d.where.file.view(), d.message);
       d.where = *given_at;
     }
     report(io, d);

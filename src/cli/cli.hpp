@@ -157,8 +157,11 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal = OnRefusal::Fail);
 // `given_at`: where a configuration file names the profile; errors that have
 // no position of their own (unknown name, unreadable file) are reported there.
+// `roots`: for a profile file a configuration names, the directories it must
+// lie in (FileSystem::read_inside); none: the command line's (FileSystem::read).
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
-                                                     const std::optional<Location>& given_at = std::nullopt);
+                                                     const std::optional<Location>& given_at = std::nullopt,
+                                                     const Roots& roots = {});
 bool use_color(const Io& io, const std::string& mode);
 
 // Subcommands: each registers itself and returns the action to run after parsing.

@@ -110,12 +110,12 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
     usage_error(io, "--context: " + context.error().message);
     return std::nullopt;
   }
-  std::vector<std::string> paths = *context;
+  std::vector<std::string> paths = context->paths;
   paths.insert(paths.end(), o.files.begin(), o.files.end());
   LoadOptions options;
   options.on_refusal = OnRefusal::Record;
   if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
-  auto loaded = load(profile, paths, io.fs.read, options);
+  auto loaded = load(profile, paths, lint::context_reader(io.fs, *context), options);
   if (!loaded) {
     report(io, loaded.error());
     return std::nullopt;
@@ -123,7 +123,8 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<lint::Finding> findings = lint::run(*loaded);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, o.files, options.library.get());
+  if (!context->paths.empty() || options.library != nullptr)
+    lint::keep_linted(findings, o.files, options.library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }
@@ -149,7 +150,8 @@ int run_lint(const Io& io, const LintOptions& o) {
   const auto config = configuration(io, o);
   if (!config) return kExitError;
   if (o.files.empty()) return usage_error(io, "no input files (give the registration files to lint: TOML, C++, Python or yaml)");
-  auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where);
+  auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where,
+                              config->profile_where ? Roots{config->directory} : Roots{});
   if (!profile) return kExitError;
   if (auto tags = lint::check_ignore_tags(*config, **profile); !tags) {
     if (tags.error().where.known()) {
@@ -165,7 +167,9 @@ int run_lint(const Io& io, const LintOptions& o) {
 
   lint::BaselineUse baselined;
   if (config->baseline) {
-    auto baseline = lint::load_baseline(io.fs, *config->baseline, config->baseline_where.has_value());
+    // A baseline the configuration names is the repository's: read inside its directory.
+    auto baseline =
+        lint::load_baseline(io.fs, *config->baseline, config->baseline_where ? Roots{config->directory} : Roots{});
     if (!baseline) {
       report(io, baseline.error());
       return kExitError;

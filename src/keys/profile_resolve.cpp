@@ -24,22 +24,23 @@ Diagnostic profile_arg_error(std::string message) {
   return d;
 }
 
-// A profile directory (dispatchtool-export's OUTDIR): its profile.toml.
-Expected<Profile, Diagnostic> load_profile_dir(const std::string& dir, const ReadFile& read, const FileKindOf& kind) {
+// A profile directory (dispatchtool-export's OUTDIR): its profile.toml, a
+// regular file inside it.
+Expected<Profile, Diagnostic> load_profile_dir(const std::string& dir, const FileSystem& fs) {
   const std::string file = (std::filesystem::path(dir) / kProfileFileInDir).lexically_normal().string();
-  const FileKind k = kind(file);
+  const FileKind k = fs.kind(file);
   if (k != FileKind::Regular)
     return unexpected(profile_arg_error(
         fmt::format("profile directory '{}' holds no {} ({}; dispatchtool-export writes a profile directory)", dir,
                     kProfileFileInDir, k == FileKind::Missing ? "no such file" : "not a regular file")));
-  auto text = read(file);
+  auto text = fs.read_inside(file, {dir});
   if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot open profile file"));
   return Profile::parse(*text, file);
 }
 
 }  // namespace
 
-Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read, const FileKindOf& kind) {
+Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read, const FileSystem* dirs) {
   for (const auto& e : embedded_profiles())
     if (spec == e.name) {
       auto p = Profile::parse(e.text, e.path);
@@ -52,10 +53,10 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
     if (!text) return unexpected(read_error(std::move(text.error()), path, "cannot open profile file"));
     return Profile::parse(*text, path);
   }
-  if (kind && !path.empty()) {
-    switch (kind(path)) {
+  if (dirs != nullptr && !path.empty()) {
+    switch (dirs->kind(path)) {
       case FileKind::Directory:
-        return load_profile_dir(path, read, kind);
+        return load_profile_dir(path, *dirs);
       case FileKind::Regular:
         return unexpected(profile_arg_error(
             fmt::format("profile '{}' is neither a built-in profile, a file ending in .toml nor a directory", spec)));

@@ -4,8 +4,10 @@ case is one attack of the audit, or a new one of the same kind; gen_hostile.py
 registers them (register(): its `case` decorator, runner and expectations)
 and runs them under the same time and memory bounds as every other case.
 
-Writes: never through a directory link, no setuid/setgid kept, import
-writes only TOML that loads.
+Reads: what a repository's files name is read only inside the repository,
+only if it is a regular file, never blocking (FileSystem::read_inside);
+writes: never through a directory link, no setuid/setgid kept, import writes
+only TOML that loads.
 """
 import json
 import os
@@ -95,6 +97,131 @@ def register(h):
         return expect_error(r, file_re=file_re, msg_re=msg_re, whole_file=True) + no_secret(r)
 
     # ---- reads: what the repository names --------------------------------------------
+
+    @case("ci-profile-dir-link-outside", "hostile repository (issue 32)",
+          'profile = "pdir" in .dispatchtool-lint.toml (and --profile pdir), pdir/profile.toml -> a file '
+          "outside the repository (and -> /etc/passwd)",
+          "refused, located at pdir/profile.toml, exit 2; the outside file is never read")
+    def _(ctx):
+        problems = []
+        for target in ("../../outside/secret.toml", "/etc/passwd"):
+            repo = repo_with(ctx, {"ok.toml": h.VALID, ".dispatchtool-lint.toml": 'profile = "pdir"\n'},
+                             {"pdir/profile.toml": target})
+            # Named by the configuration: located at its value, naming the file.
+            problems += refused(ctx.run(["lint", "ok.toml"], cwd=repo), r"dispatchtool-lint\.toml",
+                                r"profile 'pdir/profile\.toml': cannot open profile file: the path leads outside 'pdir'")
+            problems += refused(ctx.run(["table", "--profile", "pdir", "ok.toml"], cwd=repo), r"pdir/profile\.toml",
+                                "outside")
+            os.unlink(os.path.join(repo, "pdir/profile.toml"))
+            os.rmdir(os.path.join(repo, "pdir"))
+        return problems
+
+    def library_profile(paths):
+        return h.minimal_profile([]) + "[operator_library]\npaths = [" + ", ".join(q(p) for p in paths) + "]\n"
+
+    @case("ci-profile-library-outside", "hostile repository (issue 32)",
+          "an in-repository profile (named by .dispatchtool-lint.toml, or by --profile) whose [operator_library] "
+          "paths name /etc/passwd, an outside file by absolute path, '../..', a directory link out; a library "
+          "directory of the repository holding a link out",
+          "each refused, located at the profile's operator_library, exit 2; nothing outside is read")
+    def _(ctx):
+        problems = []
+        repo = repo_with(ctx, {"ok.toml": h.VALID, ".dispatchtool-lint.toml": 'profile = "p.toml"\n'},
+                         {"lib": "../outside"})
+        for paths in (["/etc/passwd"], [ctx.path("outside", "secret.toml")], ["../.."], ["lib"],
+                      ["lib/secret.toml"]):
+            write(os.path.join(repo, "p.toml"), library_profile(paths))
+            problems += [f"{paths}: {p}" for p in refused(ctx.run(["lint", "ok.toml"], cwd=repo), r"p\.toml",
+                                                          "outside the profile's directory")]
+            problems += [f"--profile, {paths}: {p}" for p in
+                         refused(ctx.run(["table", "--profile", "p.toml", "--all"], cwd=repo),
+                                 r"p\.toml", "outside the profile's directory")]
+        # A library directory inside the repository, one of whose files links out.
+        os.makedirs(os.path.join(repo, "lib2"))
+        write(os.path.join(repo, "lib2", "a.toml"), 'namespace = "x"\n')
+        os.symlink("../../outside/secret.toml", os.path.join(repo, "lib2", "b.toml"))
+        write(os.path.join(repo, "p.toml"), library_profile(["lib2"]))
+        problems += [f"lib2/b.toml: {p}" for p in refused(ctx.run(["lint", "ok.toml"], cwd=repo), r"lib2/b\.toml",
+                                                           "the path leads outside")]
+        return problems
+
+    @case("ci-profile-library-no-hang", "hang from a hostile repository (issue 32)",
+          "[operator_library] paths = [\"/proc/kmsg\"] (blocks a reader as root), paths naming a FIFO without a "
+          "writer (inside the repository, and through a link), and a library directory whose a.toml is such a FIFO",
+          "refused (exit 2, located at the profile) within the time bound")
+    def _(ctx):
+        os.mkfifo(ctx.path("fifo"))
+        repo = repo_with(ctx, {"ok.toml": h.VALID}, {"lib/a.toml": "../../fifo", "linked.toml": "../fifo"})
+        os.mkfifo(os.path.join(repo, "fifo.toml"))
+        problems = []
+        for paths, msg in ((["/proc/kmsg"], "outside the profile's directory"), (["lib"], "holds no .toml files"),
+                           (["linked.toml"], "outside the profile's directory"),
+                           (["fifo.toml"], "not a file or directory")):
+            write(os.path.join(repo, "p.toml"), library_profile(paths))
+            r = ctx.run(["table", "--profile", "p.toml", "ok.toml"], cwd=repo)
+            problems += [f"{paths}: {p}" for p in expect_error(r, file_re=r"p\.toml", msg_re=msg)]
+        # The FIFO inside the directory itself.
+        os.unlink(os.path.join(repo, "lib/a.toml"))
+        os.mkfifo(os.path.join(repo, "lib/a.toml"))
+        write(os.path.join(repo, "p.toml"), library_profile(["lib"]))
+        r = ctx.run(["table", "--profile", "p.toml", "ok.toml"], cwd=repo)
+        return problems + expect_error(r, file_re=r"p\.toml", msg_re="holds no .toml files")
+
+    @case("ci-lint-config-link-outside", "hostile repository (issue 32)",
+          "a committed .dispatchtool-lint.toml -> a file outside the repository (and -> /etc/passwd)",
+          "refused, located at .dispatchtool-lint.toml, exit 2; the target is never read or echoed")
+    def _(ctx):
+        problems = []
+        for target in ("../outside/secret.toml", "/etc/passwd"):
+            repo = repo_with(ctx, {"ok.toml": h.VALID}, {".dispatchtool-lint.toml": target})
+            problems += refused(ctx.run(["lint", "ok.toml"], cwd=repo), r"dispatchtool-lint\.toml", "outside")
+            os.unlink(os.path.join(repo, ".dispatchtool-lint.toml"))
+        # --no-config reads none, whatever it is.
+        repo = repo_with(ctx, {}, {".dispatchtool-lint.toml": "/etc/passwd"})
+        r = ctx.run(["lint", "--no-config", "ok.toml"], cwd=repo)
+        if r.rc != 0:
+            problems.append(f"--no-config: expected exit 0, got {r.status()}: {shorten(r.stderr[:200])}")
+        return problems
+
+    @case("ci-context-dir-links", "hostile repository (issue 32)",
+          "lint --context ctx where ctx/zz.toml -> /proc/self/fd/2 (stderr a pipe), and where ctx/x.toml -> a "
+          "file outside",
+          "each refused (exit 2) in bounds; the outside file is never read")
+    def _(ctx):
+        repo = repo_with(ctx, {"ok.toml": h.VALID, "ctx/a.toml": h.VALID.replace('"h"', '"c"')},
+                         {"ctx/zz.toml": "/proc/self/fd/2"})
+        problems = expect_error(run_piped(ctx, ["lint", "--context", "ctx", "ok.toml"], cwd=repo),
+                                file_re=r"ctx/zz\.toml", whole_file=True)
+        os.unlink(os.path.join(repo, "ctx/zz.toml"))
+        os.symlink("../../outside/secret.toml", os.path.join(repo, "ctx/x.toml"))
+        return problems + refused(ctx.run(["lint", "--context", "ctx", "ok.toml"], cwd=repo), r"ctx/x\.toml",
+                                  "outside")
+
+    @case("ci-command-line-inputs-stay", "control (issue 32)",
+          "what the command line names stays possible: /dev/fd/N of a pipe (what <(...) gives), standard input, "
+          "a file outside the current directory through a link",
+          "each read: the table, exit 0")
+    def _(ctx):
+        problems = []
+        rfd, wfd = os.pipe()
+        os.write(wfd, h.VALID.encode())
+        os.close(wfd)
+        try:
+            r = run_piped(ctx, ["table", "--raw", f"/dev/fd/{rfd}"], pass_fds=(rfd,))
+        finally:
+            os.close(rfd)
+        if r.rc != 0 or b"CPU: add_cpu [kernel]" not in r.stdout:
+            problems.append(f"/dev/fd/N: {r.status()} {shorten(r.stderr[:200])}")
+        r = ctx.run(["table", "--raw", "-"], stdin=h.VALID.encode())
+        if r.rc != 0 or b"CPU: add_cpu [kernel]" not in r.stdout:
+            problems.append(f"-: {r.status()} {shorten(r.stderr[:200])}")
+        write(ctx.path("valid.toml"), h.VALID)
+        os.makedirs(ctx.path("repo"))
+        os.symlink("../valid.toml", ctx.path("repo", "link.toml"))
+        r = ctx.run(["table", "--raw", "link.toml"], cwd=ctx.path("repo"))
+        if r.rc != 0 or b"CPU: add_cpu [kernel]" not in r.stdout:
+            problems.append(f"link: {r.status()} {shorten(r.stderr[:200])}")
+        return problems
 
     # ---- option injection ---------------------------------------------------------------
 
