@@ -140,6 +140,7 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
+    --inside) compopt -o filenames 2>/dev/null; local IFS=$'\n'; COMPREPLY=($(compgen -d -- "$cur")); return ;;
     -o|--output)
       if [[ $cmd == import ]]; then __dispatchtool_files '*.toml'; else __dispatchtool_files '*.html'; fi
       return ;;
@@ -147,17 +148,17 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
-    registrations) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
-    explain) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
-    keys) opts="--profile --max-input-size --names --meanings --format --no-library --help" ;;
-    lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --against --namespace --name --max-input-size --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
-    ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
-    html) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
-    trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
-    diff) opts="--profile --max-input-size --against --op --keys --format --expand --locations --no-library --color --help" ;;
-    import) opts="--profile --max-input-size --output -o --help" ;;
+    table) opts="--profile --max-input-size --inside --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
+    registrations) opts="--profile --max-input-size --inside --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --max-input-size --inside --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
+    keys) opts="--profile --max-input-size --inside --names --meanings --format --no-library --help" ;;
+    lint) opts="--profile --max-input-size --inside --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --against --namespace --name --max-input-size --inside --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
+    ops) opts="--profile --max-input-size --inside --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
+    html) opts="--profile --max-input-size --inside --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
+    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
+    diff) opts="--profile --max-input-size --inside --against --op --keys --format --expand --locations --no-library --color --help" ;;
+    import) opts="--profile --max-input-size --inside --output -o --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -70,6 +70,7 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a impor
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a "$profiles (__dispatchtool_toml)" -d 'PyTorch release or profile file'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l inside -x -a '(__fish_complete_directories)' -d 'read only regular files inside DIR'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_inputs)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from import" -a '(__dispatchtool_inputs sources)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from import" -s o -l output -r -F -d 'write the TOML to this file'

@@ -36,10 +36,16 @@ int usage_error(const Io& io, const std::string& message) {
   return kExitError;
 }
 
-void add_max_input_size_option(CLI::App& sub, std::string& value) {
-  sub.add_option("--max-input-size", value,
+void add_read_options(CLI::App& sub, ReadOptions& o) {
+  sub.add_option("--max-input-size", o.max_input_size,
                  "read at most BYTES per file (K, M, G: KiB, MiB, GiB) and 4 times that in all [default: " +
                      byte_count(limits::kInputBytes) + "]");
+  sub.add_option("--inside", o.inside,
+                 "read only regular files inside DIR, symbolic links followed (every file but -, and what they name; "
+                 "repeatable): for CI on untrusted pull requests, e.g. --inside . (docs/security.md)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 namespace {
@@ -74,7 +80,14 @@ std::optional<std::size_t> parse_byte_count(std::string_view text) {
 
 }  // namespace
 
-bool apply_max_input_size(const Io& io, const std::string& value) {
+bool apply_read_options(const Io& io, const ReadOptions& o) {
+  for (const auto& dir : o.inside)
+    if (io.fs.kind(dir) != FileKind::Directory) {
+      usage_error(io, fmt::format("--inside: '{}' is not a directory", dir));
+      return false;
+    }
+  if (!o.inside.empty() && io.fs.scope) io.fs.scope->inside = o.inside;
+  const std::string& value = o.max_input_size;
   if (value.empty() || !io.fs.budget) return true;
   const auto bytes = parse_byte_count(value);
   if (!bytes) {
@@ -127,7 +140,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_profile_option(sub, o.profile);
-  add_max_input_size_option(sub, o.max_input_size);
+  add_read_options(sub, o.read);
   sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)")
       ->expected(1)
       ->allow_extra_args(false)
@@ -357,7 +370,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
 }  // namespace
 
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
-  if (!apply_max_input_size(io, o.max_input_size)) return std::nullopt;
+  if (!apply_read_options(io, o.read)) return std::nullopt;
   Session s;
   auto profile = open_profile(io, o.profile);
   if (!profile) return std::nullopt;

@@ -58,6 +58,16 @@ class Writer {
   std::string buf_;
 };
 
+// How the subcommands that read files read them: --max-input-size BYTES (K,
+// M, G suffixes: KiB, MiB, GiB; each file read at most BYTES, all of them
+// together at most 4 * BYTES) and --inside DIR (repeatable: every path read
+// but -, and every path those files name, must lie inside one of them,
+// symbolic links followed, and be a regular file: FileSystem::read_inside).
+struct ReadOptions {
+  std::string max_input_size;
+  std::vector<std::string> inside;
+};
+
 // Options shared by the subcommands that read registration files.
 struct InputOptions {
   std::vector<std::string> files;
@@ -70,7 +80,7 @@ struct InputOptions {
   bool all = false;                         // --all: every operator of the library too
   bool no_library = false;                  // --no-library: only the files' registrations
   OpFilter filter;                          // --tag, --exclude-tag
-  std::string max_input_size;               // --max-input-size
+  ReadOptions read;                         // --max-input-size, --inside
   std::string build;                        // --build cuda|mps|xpu|mtia: that build's library
 };
 void add_profile_option(CLI::App& sub, std::string& profile);
@@ -98,12 +108,10 @@ std::string no_input_message(bool has_library);
 // The help of a command's file arguments: `what` ("registration files"),
 // then the kinds of file the readers take (by extension) and what - reads.
 std::string files_help(std::string_view what);
-// --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at
-// most BYTES, all of them together at most 4 * BYTES.
-void add_max_input_size_option(CLI::App& sub, std::string& value);
-// Sets the read budget of io.fs from the option's value (empty: the
+void add_read_options(CLI::App& sub, ReadOptions& o);
+// Sets the read budget and scope of io.fs from the options (empty: the
 // defaults); false after a usage error.
-bool apply_max_input_size(const Io& io, const std::string& value);
+bool apply_read_options(const Io& io, const ReadOptions& o);
 void add_input_options(CLI::App& sub, InputOptions& o);
 
 // A check that the value is one of `values`; otherwise CLI11 reports

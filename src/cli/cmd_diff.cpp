@@ -27,7 +27,7 @@ struct DiffOptions {
   bool expand = false;
   bool locations = false;
   bool no_library = false;
-  std::string max_input_size;  // --max-input-size
+  ReadOptions read;  // --max-input-size, --inside
 };
 
 // One side: its profile, registrations and operators (members point into
@@ -70,7 +70,7 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, c
 }
 
 int run_diff(const Io& io, const DiffOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   const bool against = !o.against.empty();
   if (against && !o.new_files.empty())
     return usage_error(io, "diff takes OLD... -- NEW... or --against PROFILE FILE..., not both");
@@ -175,7 +175,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
                 "also list entries that only moved: the same kernel whose text is only where it was registered "
                 "(\"registered at FILE:LINE\", PyTorch's own kernels between releases); never a difference");
   sub->add_flag("--no-library", o->no_library, "without PyTorch's own operators: only the files' registrations");
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();

@@ -16,7 +16,7 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::string profile = std::string(kDefaultProfile);
   std::string output;          // -o FILE ("" or "-": standard output)
-  std::string max_input_size;  // --max-input-size
+  ReadOptions read;            // --max-input-size, --inside
 };
 
 // Whether the translation loads as every command would read it (the TOML
@@ -41,7 +41,7 @@ Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& 
 }
 
 int run_import(const Io& io, const ImportOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   std::vector<TomlBlock> blocks;
@@ -112,7 +112,7 @@ Command add_import_command(CLI::App& app, const Io& io) {
   sub->add_option("files", o->files, "C++ (TORCH_LIBRARY blocks), Python (torch.library) or yaml files")
       ->required();
   add_profile_option(*sub, o->profile);
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("-o,--output", o->output, "write the TOML to this file (default: standard output)");
   sub->footer(
       "Every entry is preceded by a comment naming its source FILE:LINE:COL; registrations the readers\n"

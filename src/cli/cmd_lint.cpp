@@ -28,7 +28,7 @@ struct LintOptions {
   bool no_config = false;
   std::string baseline, write_baseline;
   bool list_rules = false;
-  std::string max_input_size;
+  ReadOptions read;         // --max-input-size, --inside
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
   std::string build;        // --build
   std::vector<std::string> ignore_tags;
@@ -146,7 +146,7 @@ int run_lint(const Io& io, const LintOptions& o) {
     std::fwrite(out.data(), 1, out.size(), io.out);
     return kExitOk;
   }
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   const auto config = configuration(io, o);
   if (!config) return kExitError;
   if (o.files.empty()) return usage_error(io, "no input files (give the registration files to lint: TOML, C++, Python or yaml)");
@@ -240,7 +240,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");
   sub->add_flag("--list-rules", o->list_rules, "list the rules with their default severity and exit");
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->footer(
       "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 bad input or usage.\n"
       "Examples:\n"

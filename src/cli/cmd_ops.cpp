@@ -18,7 +18,7 @@ struct OpsOptions {
   bool list_tags = false;
   bool no_library = false;
   std::string build;  // --build
-  std::string max_input_size;  // --max-input-size
+  ReadOptions read;   // --max-input-size, --inside
 };
 
 int list_tags(const Io& io, const Profile& p) {
@@ -30,7 +30,7 @@ int list_tags(const Io& io, const Profile& p) {
 }
 
 int run_ops(const Io& io, const OpsOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
@@ -66,7 +66,7 @@ Command add_ops_command(CLI::App& app, const Io& io) {
   sub->add_option("files", o->files,
                   files_help("registration files loaded on top of PyTorch's own"));
   add_profile_option(*sub, o->profile);
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)")
       ->expected(1)
       ->allow_extra_args(false)

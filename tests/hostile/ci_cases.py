@@ -5,9 +5,9 @@ registers them (register(): its `case` decorator, runner and expectations)
 and runs them under the same time and memory bounds as every other case.
 
 Reads: what a repository's files name is read only inside the repository,
-only if it is a regular file, never blocking (FileSystem::read_inside);
-writes: never through a directory link, no setuid/setgid kept, import writes
-only TOML that loads.
+only if it is a regular file, never blocking (FileSystem::read_inside), and
+with --inside what the command line names too; writes: never through a
+directory link, no setuid/setgid kept, import writes only TOML that loads.
 """
 import json
 import os
@@ -183,6 +183,20 @@ def register(h):
             problems.append(f"--no-config: expected exit 0, got {r.status()}: {shorten(r.stderr[:200])}")
         return problems
 
+    @case("ci-linted-link-to-stderr", "hang from a hostile repository (issue 32)",
+          "lint ops/a.toml ops/zz.toml (a shell glob's matches) where ops/zz.toml -> /proc/self/fd/2 and standard "
+          "error is a pipe, as under GitHub Actions; with and without --inside .",
+          "refused (exit 2) within the time bound, never a hang")
+    def _(ctx):
+        repo = repo_with(ctx, {"ops/a.toml": h.VALID}, {"ops/zz.toml": "/proc/self/fd/2"})
+        problems = []
+        for extra in ([], ["--inside", "."]):
+            r = run_piped(ctx, ["lint"] + extra + ["ops/a.toml", "ops/zz.toml"], cwd=repo)
+            problems += [f"{extra}: {p}" for p in expect_error(r, file_re=r"ops/zz\.toml", whole_file=True)]
+        # /proc/self/fd/2 named on the command line, stderr a pipe: this process's own output.
+        r = run_piped(ctx, ["table", "/proc/self/fd/2"], cwd=repo)
+        return problems + expect_error(r, msg_re="own standard output or error", whole_file=True)
+
     @case("ci-context-dir-links", "hostile repository (issue 32)",
           "lint --context ctx where ctx/zz.toml -> /proc/self/fd/2 (stderr a pipe), and where ctx/x.toml -> a "
           "file outside",
@@ -196,6 +210,26 @@ def register(h):
         os.symlink("../../outside/secret.toml", os.path.join(repo, "ctx/x.toml"))
         return problems + refused(ctx.run(["lint", "--context", "ctx", "ok.toml"], cwd=repo), r"ctx/x\.toml",
                                   "outside")
+
+    @case("ci-inside-operands", "hostile repository (issue 32)",
+          "lint --inside . on a shell glob's matches, one a committed link to a file outside (and to /etc/passwd); "
+          "--inside . with --config, --baseline and --profile linked outside",
+          "each refused (exit 2); nothing outside read; the same command without the links passes")
+    def _(ctx):
+        repo = repo_with(ctx, {"ops/a.toml": h.VALID}, {"ops/b.toml": "../../outside/secret.toml",
+                                                        "ops/c.toml": "/etc/passwd", "cfg.toml": "../outside/secret.toml",
+                                                        "p.toml": "../outside/secret.toml"})
+        problems = []
+        for args, where in ((["ops/a.toml", "ops/b.toml"], r"ops/b\.toml"), (["ops/c.toml"], r"ops/c\.toml"),
+                            (["--config", "cfg.toml", "ops/a.toml"], r"cfg\.toml"),
+                            (["--baseline", "cfg.toml", "ops/a.toml"], r"cfg\.toml"),
+                            (["--profile", "p.toml", "ops/a.toml"], r"p\.toml")):
+            r = ctx.run(["lint", "--no-config", "--inside", "."] + args, cwd=repo)
+            problems += [f"{args}: {p}" for p in refused(r, where, "outside")]
+        r = ctx.run(["lint", "--inside", ".", "ops/a.toml"], cwd=repo)
+        if r.rc != 0:
+            problems.append(f"control: expected exit 0, got {r.status()}: {shorten(r.stderr[:200])}")
+        return problems
 
     @case("ci-command-line-inputs-stay", "control (issue 32)",
           "what the command line names stays possible: /dev/fd/N of a pipe (what <(...) gives), standard input, "
