@@ -18,10 +18,18 @@
 
 namespace dt::cli {
 
-void report(const Io& io, const Diagnostic& d) {
-  const std::string text = format(d);
-  std::fwrite(text.data(), 1, text.size(), io.err);
+void write_out(std::FILE* f, std::string_view text, Output kind) {
+  if (kind == Output::Exact) {
+    std::fwrite(text.data(), 1, text.size(), f);
+    return;
+  }
+  std::string inert;
+  inert.reserve(text.size());
+  append_inert(text, inert, kind == Output::ColorText);
+  std::fwrite(inert.data(), 1, inert.size(), f);
 }
+
+void report(const Io& io, const Diagnostic& d) { write_out(io.err, format(d), Output::Text); }
 
 void report_warnings(const Io& io, const LoadResult& loaded) {
   for (const auto& w : loaded.source_warnings) report(io, w);
@@ -32,7 +40,7 @@ int usage_error(const Io& io, const std::string& message) {
   std::string text = "dispatchtool: error: ";
   append_printable(message, text);  // a value from the command line must not cut or split the line
   text += '\n';
-  std::fwrite(text.data(), 1, text.size(), io.err);
+  write_out(io.err, text, Output::Text);
   return kExitError;
 }
 
@@ -187,9 +195,9 @@ Style style_of(const std::string& style, bool raw) {
   return Style::Human;
 }
 
-void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     const RenderText& python_dispatcher, const RenderOp& human) {
-  Writer w(io.out);
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, bool color,
+                     const RenderOp& raw, const RenderText& python_dispatcher, const RenderOp& human) {
+  Writer w(io.out, style == Style::Human ? text_output(color) : Output::Exact);
   std::string text;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Operator& op = *ops[i];

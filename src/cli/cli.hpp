@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text.hpp"
 #include "keys/profile.hpp"
 #include "registry/library.hpp"
 #include "registry/loader.hpp"
@@ -34,29 +36,51 @@ struct Io {
   bool no_color_env = false;  // NO_COLOR is set
 };
 
+// What a writer writes: bytes as rendered (--raw, PyTorch's own strings;
+// JSON, SARIF, TOML, HTML: formats whose quoting already makes them inert), or
+// text for people and CI logs, which goes through append_inert (base/text.hpp:
+// nothing a terminal or a CI runner acts on) -- with the text's own colour
+// codes kept when it is coloured.
+enum class Output : std::uint8_t { Exact, Text, ColorText };
+inline Output text_output(bool color) { return color ? Output::ColorText : Output::Text; }
+
 // Buffered writer: appends to a string, writes it out in large chunks. The
 // buffer has room for a chunk plus one operator's output, so it is allocated
-// (and its pages touched) once.
+// (and its pages touched) once. Text is made inert a whole line at a time:
+// what follows the last newline waits for the next flush.
 class Writer {
  public:
-  explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(2 * kChunk); }
+  explicit Writer(std::FILE* f, Output kind = Output::Exact) : f_(f), kind_(kind) { buf_.reserve(2 * kChunk); }
   ~Writer() { flush(); }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
   std::string& buf() { return buf_; }
   void maybe_flush() {
-    if (buf_.size() >= kChunk) flush();
+    if (buf_.size() >= kChunk) flush(false);
   }
-  void flush() {
-    if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
-    buf_.clear();
+  // Writes everything (`all`), or, for text, every complete line.
+  void flush(bool all = true) {
+    if (kind_ == Output::Exact || buf_.empty()) {
+      if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
+      buf_.clear();
+      return;
+    }
+    const std::size_t end = all ? buf_.size() : buf_.rfind('\n') + 1;  // npos + 1 == 0: no line yet
+    std::string text;
+    append_inert(std::string_view(buf_).substr(0, end), text, kind_ == Output::ColorText);
+    std::fwrite(text.data(), 1, text.size(), f_);
+    buf_.erase(0, end);
   }
 
  private:
   static constexpr std::size_t kChunk = 256 << 10;
   std::FILE* f_;
+  Output kind_;
   std::string buf_;
 };
+
+// Writes `text` to `f` whole, as `kind` says (Writer).
+void write_out(std::FILE* f, std::string_view text, Output kind);
 
 // How the subcommands that read files read them: --max-input-size BYTES (K,
 // M, G suffixes: KiB, MiB, GiB; each file read at most BYTES, all of them
@@ -157,8 +181,10 @@ struct Session {
 using RenderOp = std::function<void(const Operator&, std::string&)>;
 // PythonDispatcher's view of an operator's raw dump.
 using RenderText = std::function<void(const std::string& raw, std::string&)>;
-void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     const RenderText& python_dispatcher, const RenderOp& human);
+// --raw and python-dispatcher are PyTorch's bytes, written as they are; the
+// human view is text (Output), coloured when `color`.
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, bool color,
+                     const RenderOp& raw, const RenderText& python_dispatcher, const RenderOp& human);
 
 // Loads the profile and the files, applies --op/--keys. Prints errors and
 // warnings; returns std::nullopt after an error (exit status 2).

@@ -100,7 +100,7 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   const auto view_of = [&](const CoverageSide& s) {
     return CoverageView{&s.loaded->registry, s.keys, s.ops.size() - s.dangling, use_color(io, o.color), s.dangling};
   };
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : text_output(use_color(io, o.color)));
   if (against) {
     const std::vector<CoverageChange> changes = compare_coverage(side.rows, next.rows);
     if (o.format == "json")

@@ -113,7 +113,7 @@ int run_diff(const Io& io, const DiffOptions& o) {
   DiffView v{
       &d,          {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color),
       o.expand,    o.locations};
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : text_output(v.color));
   if (o.format == "json")
     render_diff_json(v, w.buf());
   else

@@ -56,7 +56,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
               return kExitError;
             }
             report_warnings(io, *loaded);
-            Writer w(io.out);
+            Writer w(io.out, is_json(o->format) && !o->names && !o->meanings ? Output::Exact : Output::Text);
             if (o->names)
               render_key_names(**p, w.buf());
             else if (o->meanings)

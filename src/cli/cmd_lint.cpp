@@ -135,7 +135,7 @@ int write_baseline(const Io& io, const std::string& path, const std::vector<lint
   const std::string line = fmt::format("dispatchtool lint: wrote {}: {} {} accepting {} {}\n", printable(path),
                                        b->entries.size(), b->entries.size() == 1 ? "entry" : "entries", findings.size(),
                                        findings.size() == 1 ? "finding" : "findings");
-  std::fwrite(line.data(), 1, line.size(), io.err);
+  write_out(io.err, line, Output::Text);
   return kExitOk;
 }
 
@@ -143,7 +143,7 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (o.list_rules) {
     std::string out;
     lint::render_rule_list(out);
-    std::fwrite(out.data(), 1, out.size(), io.out);
+    write_out(io.out, out, Output::Text);
     return kExitOk;
   }
   if (!apply_read_options(io, o.read)) return kExitError;
@@ -181,10 +181,13 @@ int run_lint(const Io& io, const LintOptions& o) {
   std::error_code ec;
   const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
   std::string out;
-  lint::render(*lint::parse_format(o.format), *findings, info, summary, out, use_color(io, o.color));
-  std::fwrite(out.data(), 1, out.size(), io.out);  // all of it: a NUL in a kernel name must not end it
-  const std::string summary_text = "dispatchtool lint: " + lint::summary_line(summary) + "\n";
-  std::fwrite(summary_text.data(), 1, summary_text.size(), io.err);
+  const lint::Format format = *lint::parse_format(o.format);
+  const bool color = use_color(io, o.color);
+  lint::render(format, *findings, info, summary, out, color);
+  // All of it (a NUL in a kernel name must not end it); the text format as
+  // text (nothing a CI log acts on), the others as their own quoting made them.
+  write_out(io.out, out, format == lint::Format::Text ? text_output(color) : Output::Exact);
+  write_out(io.err, "dispatchtool lint: " + lint::summary_line(summary) + "\n", Output::Text);
   return lint::fails(*findings, config->fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
 }
 

@@ -22,7 +22,7 @@ struct OpsOptions {
 };
 
 int list_tags(const Io& io, const Profile& p) {
-  Writer w(io.out);
+  Writer w(io.out, Output::Text);
   std::size_t width = 0;
   for (const auto& t : p.tags()) width = std::max(width, t.name.size());
   for (const auto& t : p.tags()) w.buf() += fmt::format("{:<{}}  {}\n", t.name, width, t.description);
@@ -41,7 +41,7 @@ int run_ops(const Io& io, const OpsOptions& o) {
   reg.materialize_all();
   const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
   const OpsView view{&reg, DT_VERSION};
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : Output::Text);
   if (o.count)
     (o.format == "json" ? render_ops_count_json : render_ops_count_text)(ops, view, w.buf());
   else

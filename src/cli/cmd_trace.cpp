@@ -45,7 +45,7 @@ int run_trace(const Io& io, const TraceOptions& o) {
   const RuntimeTable table(resolver, ks, op);
   const CallTrace trace = trace_call(table, ks, CallInput{call->args, extra, *tls});
   const TraceView view{&table, &ks, &*call, extra, *tls, &trace, o.input.profile, s->color};
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : text_output(s->color));
   if (o.format == "json")
     render_trace_json(view, w.buf());
   else

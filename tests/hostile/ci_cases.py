@@ -5,9 +5,9 @@ registers them (register(): its `case` decorator, runner and expectations)
 and runs them under the same time and memory bounds as every other case.
 
 Reads: what a repository's files name is read only inside the repository,
-only if it is a regular file, never blocking (FileSystem::read_inside), and
-with --inside what the command line names too; writes: never through a
-directory link, no setuid/setgid kept, import writes only TOML that loads.
+only if it is a regular file, never blocking (FileSystem::read_inside);
+writes: never through a directory link, no setuid/setgid kept, import writes
+only TOML that loads; output: nothing a CI runner or terminal acts on.
 """
 import json
 import os
@@ -265,6 +265,74 @@ def register(h):
               '[[impl]]\nop = "f"\nkey = "CPU"\nkernel = ' + q("k1\n      ::error title=Forged::all checks passed") + "\n"
               '[[impl]]\nop = "f"\nkey = "CPU"\nkernel = ' + q("##[error]forged \u009b31m \u009d0;t\u0007 \u202eevil "
                                                             "\u2028::add-mask::x \u2066i\u2069") + "\n")
+
+    @case("ci-forged-commands-in-output", "forged CI output (issue 32)",
+          "kernel names holding a newline and '      ::error ...', '##[error]', U+009B CSI, U+009D OSC, U+202E, "
+          "U+2028; an unknown key '##[error]forged annotation'; a file named '::error title=Forged::x.toml'",
+          "no text output line that Actions reads as a command, no '##[', no raw C1/bidi (lint text, table, "
+          "registrations, explain, coverage, errors)")
+    def _(ctx):
+        p = write(ctx.path("forge.toml"), forged)
+        problems = []
+        for args in (["lint", "--no-config", p], ["table", p], ["registrations", p],
+                     ["explain", "--op", "h::f", "--keys", "CPU", p], ["coverage", "--backend", "CPU", p],
+                     ["table", "--keys", "##[error]forged annotation", p],
+                     ["lint", "--no-config", "--select", "::error::x,##[error]", p]):
+            r = ctx.run(args)
+            if r.sig is not None or r.rc not in (0, 1, 2):
+                problems.append(f"{args[0]}: {r.status()}")
+            problems += ci_problems(f"{args[0]} stdout", r.stdout) + ci_problems(f"{args[0]} stderr", r.stderr)
+        bad_key = write(ctx.path("key.toml"), 'namespace = "h"\n[[impl]]\nop = "f"\nkey = '
+                        + q("##[error]forged annotation") + '\nkernel = "k"\n')
+        r = ctx.run(["table", bad_key])
+        problems += expect_error(r, file_re="key") + ci_problems("unknown key stderr", r.stderr)
+        named = write(ctx.path("::error title=Forged::x.toml"), "x = \n")
+        r = ctx.run(["table", "::error title=Forged::x.toml"], cwd=ctx.tmp)
+        problems += ci_problems("file name stderr", r.stderr)
+        os.unlink(named)
+        write(ctx.path("::error title=Forged::x.toml"), ERROR_FINDING)
+        r = ctx.run(["lint", "--no-config", "::error title=Forged::x.toml"], cwd=ctx.tmp)
+        if r.rc != 1:
+            problems.append(f"lint on the named file: expected exit 1, got {r.status()}")
+        problems += ci_problems("file name lint stdout", r.stdout)
+        return problems
+
+    @case("ci-json-always-utf8", "invalid JSON (issue 32)",
+          "a file named with bytes that are not UTF-8 (x\\xff\\xfe.toml) holding findings, and a C++ kernel "
+          "identifier k\\xff\\xfe; lint --format json and sarif, table/registrations --format json",
+          "every document parses as strict UTF-8 JSON; no raw C1 or bidi controls")
+    def _(ctx):
+        problems = []
+        name = b"x\xff\xfe.toml"
+        with open(os.path.join(os.fsencode(ctx.tmp), name), "w") as f:
+            f.write(ERROR_FINDING + '[[impl]]\nop = "f"\nkey = "CPU"\nkernel = ' + q("k\u009b\u202e") + "\n")
+        cpp = write(ctx.path("ops.cpp"), b'TORCH_LIBRARY(h2, m) {\n  m.def("g(Tensor x) -> Tensor");\n}\n'
+                    b'TORCH_LIBRARY_IMPL(h2, CPU, m) {\n  m.impl("g", k\xff\xfe);\n}\n', "wb")
+        fname = os.fsdecode(name)
+        clean = os.fsdecode(b"y\xff.toml")
+        with open(os.path.join(os.fsencode(ctx.tmp), os.fsencode(clean)), "w") as f:
+            f.write('namespace = "h3"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n[[impl]]\nop = "f"\nkey = "CPU"\n'
+                    'kernel = ' + q("k\u009b\u202e##[error]x") + "\n")
+        for args in (["lint", "--no-config", "--format", "json", fname, cpp],
+                     ["lint", "--no-config", "--format", "sarif", fname, cpp],
+                     ["table", "--format", "json", cpp, clean], ["registrations", "--format", "json", cpp, clean],
+                     ["explain", "--format", "json", "--op", "h3::f", "--keys", "CPU", clean],
+                     ["coverage", "--format", "json", "--backend", "CPU", cpp, clean],
+                     ["html", "-o", "-", cpp, clean]):
+            r = ctx.run(args, cwd=ctx.tmp)
+            try:
+                doc = r.stdout.decode("utf-8")
+                if args[0] == "html":  # the page's data is JSON too: the whole page must be UTF-8
+                    doc = "{}" if r.rc == 0 else ""
+                json.loads(doc)
+            except Exception as e:  # noqa: BLE001
+                problems.append(f"{args[0]} {args[-2:]}: not UTF-8 JSON ({type(e).__name__}: {e}) {r.status()} "
+                                f"{shorten(r.stderr[:200])}")
+            if ACTED_ON.search(r.stdout):
+                problems.append(f"{args[0]}: a raw C1 or bidi control in the JSON")
+            if b"##[" in r.stdout:
+                problems.append(f"{args[0]}: a raw '##[' in the JSON")
+        return problems
 
     # ---- writes ----------------------------------------------------------------------------
 
