@@ -503,7 +503,14 @@ int run(int argc, const char* const* argv, const Io& io) {
       return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1], did_you_mean(argv[1], names),
                                          fmt::join(names, ", ")));
   }
-  const std::vector<std::string> args = rewrite_diff_separator(argc, argv);
+  std::vector<std::string> diff_options;
+  for (const auto& c : commands)
+    if (c.sub->get_name() == "diff")
+      for (const CLI::Option* opt : c.sub->get_options()) {
+        for (const auto& l : opt->get_lnames()) diff_options.push_back("--" + l);
+        for (const auto& s : opt->get_snames()) diff_options.push_back("-" + s);
+      }
+  const std::vector<std::string> args = rewrite_diff_separator(argc, argv, diff_options);
   std::vector<const char*> arg_ptrs;
   for (const auto& a : args) arg_ptrs.push_back(a.c_str());
   try {

@@ -218,7 +218,11 @@ Command add_diff_command(CLI::App& app, const Io& io);
 Command add_import_command(CLI::App& app, const Io& io);
 // `diff OLD... -- NEW...`: the arguments after "--" become --new=ARG (CLI11
 // would merge them with the positional old files); other commands unchanged.
-std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv);
+// After "--" a word is an option only if it names one of `options` (diff's
+// long options, "--format" or "--format=json"): a file named "-x.toml" or
+// "--write-baseline=b.toml" is a new file, never an option.
+std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv,
+                                                const std::vector<std::string>& options);
 
 int run(int argc, const char* const* argv, const Io& io);
 

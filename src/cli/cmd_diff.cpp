@@ -123,14 +123,16 @@ int run_diff(const Io& io, const DiffOptions& o) {
 
 }  // namespace
 
-std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv) {
+std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv,
+                                                const std::vector<std::string>& options) {
   std::vector<std::string> out(argv, argv + argc);
   if (argc < 2 || std::string_view(argv[1]) != "diff") return out;
   auto sep = std::find(out.begin() + 2, out.end(), "--");
   if (sep == out.end()) return out;
   // Options may still follow the new files ("A -- B --format json"): a word
-  // starting with '-' (but "-", standard input) stays an option, and so does
-  // the value of the options that take one.
+  // that names one of diff's options stays an option, and so does the value
+  // of the options that take one; any other word ("-", standard input; a
+  // file named "-x.toml") is a new file.
   static constexpr std::array<std::string_view, 6> kTakesValue = {"--profile", "--against", "--op",
                                                                   "--keys",    "--format",  "--color"};
   bool value_next = false;
@@ -139,7 +141,8 @@ std::vector<std::string> rewrite_diff_separator(int argc, const char* const* arg
       value_next = false;
       continue;
     }
-    if (it->size() > 1 && it->front() == '-') {
+    const std::string_view name = std::string_view(*it).substr(0, it->find('='));
+    if (it->size() > 1 && it->front() == '-' && std::find(options.begin(), options.end(), name) != options.end()) {
       value_next = std::find(kTakesValue.begin(), kTakesValue.end(), *it) != kTakesValue.end();
       continue;
     }

@@ -259,6 +259,30 @@ def register(h):
 
     # ---- option injection ---------------------------------------------------------------
 
+    @case("ci-file-named-like-an-option", "option injection (issue 32)",
+          "a committed file named --write-baseline=lint-baseline.toml with an error finding, after --, for lint; "
+          "and a file named -x.toml after -- for every subcommand that takes files",
+          "lint: exit 1 and no lint-baseline.toml written; every subcommand reads the file")
+    def _(ctx):
+        repo = repo_with(ctx, {"--write-baseline=lint-baseline.toml": ERROR_FINDING, "-x.toml": h.VALID})
+        problems = []
+        r = ctx.run(["lint", "--", "--write-baseline=lint-baseline.toml"], cwd=repo)
+        if r.rc != 1 or b"duplicate" not in r.stdout:
+            problems.append(f"lint: expected exit 1 with the finding, got {r.status()}: {shorten(r.stderr[:200])}")
+        if os.path.exists(os.path.join(repo, "lint-baseline.toml")):
+            problems.append("lint: a baseline was written")
+        for args in (["table", "--raw"], ["registrations", "--raw"], ["explain", "--op", "h::add", "--keys", "CPU"],
+                     ["coverage", "--backend", "CPU"], ["ops"], ["keys"], ["lint"], ["html", "-o", "m.html"],
+                     ["trace", "--op", "h::add", "--arg", "cpu", "--arg", "cpu"]):
+            r = ctx.run(args + ["--", "-x.toml"], cwd=repo)
+            if r.rc not in (0, 1) or (r.stdout_size == 0 and args[0] not in ("html", "lint")):
+                problems.append(f"{args[0]}: {r.status()}: {shorten(r.stderr[:200])}")
+        # diff's -- separates the old files from the new: after it, only diff's own options are options.
+        r = ctx.run(["diff", "./-x.toml", "--", "-x.toml"], cwd=repo)
+        if r.rc != 0:
+            problems.append(f"diff: {r.status()}: {shorten(r.stderr[:200])}")
+        return problems
+
     # ---- output: nothing a CI log or a terminal acts on ------------------------------
 
     forged = ('namespace = "h"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n'
