@@ -85,7 +85,12 @@ std::size_t append_char(std::string_view text, std::size_t i, std::string& out, 
 
 void append_printable(std::string_view text, std::string& out, int newline_indent) {
   for (std::size_t i = 0; i < text.size();) {
-    if (text[i] == '\n' && newline_indent >= 0) {
+    std::size_t k = i;  // a run of printable ASCII: copied whole
+    while (k < text.size() && text[k] >= 0x20 && text[k] < 0x7f) ++k;
+    if (k > i) {
+      out.append(text.substr(i, k - i));
+      i = k;
+    } else if (text[i] == '\n' && newline_indent >= 0) {
       out += '\n';
       out.append(static_cast<std::size_t>(newline_indent), ' ');
       ++i;
@@ -119,7 +124,13 @@ void append_inert(std::string_view text, std::string& out, bool color) {
       }
       continue;
     }
-    if (text[i] == '\n') {
+    // A run of printable ASCII other than '#' needs no look: copied whole.
+    std::size_t k = i;
+    while (k < text.size() && text[k] >= 0x20 && text[k] < 0x7f && text[k] != '#') ++k;
+    if (k > i) {
+      out.append(text.substr(i, k - i));
+      i = k;
+    } else if (text[i] == '\n') {
       out += '\n';
       ++i;
       line_start = true;

@@ -67,6 +67,7 @@ class Writer {
     }
     const std::size_t end = all ? buf_.size() : buf_.rfind('\n') + 1;  // npos + 1 == 0: no line yet
     std::string text;
+    text.reserve(end + end / 8);
     append_inert(std::string_view(buf_).substr(0, end), text, kind_ == Output::ColorText);
     std::fwrite(text.data(), 1, text.size(), f_);
     buf_.erase(0, end);
