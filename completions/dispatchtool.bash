@@ -36,7 +36,7 @@ __dispatchtool_files() {
 # directories.
 __dispatchtool_inputs() {
   compopt -o filenames 2>/dev/null
-  local IFS=$'\n' ext exts=(cpp cc cxx cu mm h hpp py yaml yml)
+  local IFS=$'\n' ext exts=(cpp cc cxx cu cuh hip mm h hh hpp hxx inl py yaml yml)
   [[ ${1:-} == sources ]] || exts=(toml "${exts[@]}")
   COMPREPLY=()
   for ext in "${exts[@]}"; do
@@ -112,7 +112,15 @@ _dispatchtool() {
     --tag|--exclude-tag) COMPREPLY=($(compgen -W "$(__dispatchtool_tags)" -- "$cur")); return ;;
     --ignore-tag) __dispatchtool_list "$(__dispatchtool_tags)"; return ;;
     --namespace|--name) return ;;
-    --include|--exclude|--keyset)
+    --exclude)
+      # trace: dispatch keys; every other command: a pattern of paths left out of a tree.
+      [[ $cmd == trace ]] || return
+      __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
+      return ;;
+    -D|-U) return ;;
+    -I|-p) compopt -o filenames 2>/dev/null; local IFS=$'\n'; COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --compile-commands) __dispatchtool_files '*.json'; return ;;
+    --include|--keyset)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
     --arg)
@@ -140,6 +148,7 @@ _dispatchtool() {
       fi
       return ;;
     --context|--baseline|--write-baseline|--config) __dispatchtool_files; return ;;
+    --inside) compopt -o filenames 2>/dev/null; local IFS=$'\n'; COMPREPLY=($(compgen -d -- "$cur")); return ;;
     -o|--output)
       if [[ $cmd == import ]]; then __dispatchtool_files '*.toml'; else __dispatchtool_files '*.html'; fi
       return ;;
@@ -147,17 +156,17 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
-    registrations) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
-    explain) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
-    keys) opts="--profile --max-input-size --names --meanings --format --no-library --help" ;;
-    lint) opts="--profile --max-input-size --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --against --namespace --name --max-input-size --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
-    ops) opts="--profile --max-input-size --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
-    html) opts="--profile --max-input-size --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
-    trace) opts="--profile --max-input-size --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
-    diff) opts="--profile --max-input-size --against --op --keys --format --expand --locations --no-library --color --help" ;;
-    import) opts="--profile --max-input-size --output -o --help" ;;
+    table) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
+    registrations) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
+    keys) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --names --meanings --format --no-library --help" ;;
+    lint) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --against --namespace --name --max-input-size --inside -D -U -I -p --compile-commands --exclude --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
+    ops) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
+    html) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
+    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
+    diff) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --against --op --keys --format --expand --locations --no-library --color --help" ;;
+    import) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --output -o --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

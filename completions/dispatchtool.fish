@@ -22,8 +22,8 @@ end
 # Registration files of every kind the readers take, and directories; with
 # `sources`, C++, Python and yaml only (what import translates).
 function __dispatchtool_inputs
-    set -l kinds 'toml|cpp|cc|cxx|cu|mm|h|hpp|py|yaml|yml'
-    test "$argv[1]" = sources; and set kinds 'cpp|cc|cxx|cu|mm|h|hpp|py|yaml|yml'
+    set -l kinds 'toml|cpp|cc|cxx|cu|cuh|hip|mm|h|hh|hpp|hxx|inl|py|yaml|yml'
+    test "$argv[1]" = sources; and set kinds 'cpp|cc|cxx|cu|cuh|hip|mm|h|hh|hpp|hxx|inl|py|yaml|yml'
     string match -r -- ".*(?:\.(?:$kinds)|/)\$" (complete -C "__fish_command_without_completions "(commandline -ct))
 end
 
@@ -70,6 +70,13 @@ complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -a impor
 complete -c dispatchtool -n "not __fish_seen_subcommand_from $commands" -l version -d 'print the version'
 complete -c dispatchtool -n "__fish_seen_subcommand_from $commands" -l profile -x -a "$profiles (__dispatchtool_toml)" -d 'PyTorch release or profile file'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l max-input-size -x -d 'read at most BYTES per file (K, M, G)'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l inside -x -a '(__fish_complete_directories)' -d 'read only regular files inside DIR'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -s D -x -d 'define a C++ macro: NAME or NAME=VALUE'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -s U -x -d 'undefine a C++ macro'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -s I -x -a '(__fish_complete_directories)' -d 'an #include directory'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -s p -x -a '(__fish_complete_directories)' -d 'a build directory with compile_commands.json'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -l compile-commands -r -F -d 'the compile_commands.json to take flags from'
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html diff import" -l exclude -x -d 'leave out of directories what matches this pattern'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -a '(__dispatchtool_inputs)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from import" -a '(__dispatchtool_inputs sources)'
 complete -c dispatchtool -n "__fish_seen_subcommand_from import" -s o -l output -r -F -d 'write the TOML to this file'

@@ -20,9 +20,14 @@ From your own script, after importing what registers your operators:
 
 Nothing is written unless every cross-check passes and every _dispatch_dump
 rebuilt from the written TOML equals the live one (--no-verify skips the
-latter). This module is the one implementation; tools/gen_profile.py and
-tools/export_corpus.py are the modules it imports (installed beside it, in
-share/dispatchtool/python).
+latter). The export is written into a fresh temporary directory beside
+OUTDIR and renamed into place once complete: nothing inside an existing
+OUTDIR is written or followed (a link there is never a way out), and a failed
+export leaves a previous one exactly as it was. The command imports nothing
+from the current directory (a local tqdm.py is not torch's) unless given
+--import-from-cwd. This module is the one implementation;
+tools/gen_profile.py and tools/export_corpus.py are the modules it imports
+(installed beside it, in share/dispatchtool/python).
 """
 
 import argparse
@@ -31,6 +36,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import tempfile
 import time
 from typing import Optional, Sequence
 
@@ -58,6 +64,8 @@ def default_name(version: str) -> str:
 
 def _check_outdir(outdir: str) -> None:
     """OUTDIR may be missing, empty, or an earlier export (which is replaced)."""
+    if os.path.islink(outdir):
+        raise ExportFailed("%s is a symbolic link: refusing to replace it (give the directory it names)" % outdir)
     if os.path.lexists(outdir) and not os.path.isdir(outdir):
         raise ExportFailed("%s exists and is not a directory" % outdir)
     if os.path.isdir(outdir):
@@ -69,6 +77,32 @@ def _check_outdir(outdir: str) -> None:
         if unexpected:
             raise ExportFailed("%s holds files an export does not write (%s): refusing to replace it"
                                % (outdir, ", ".join(sorted(unexpected)[:5])))
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _install(staging: str, outdir: str) -> None:
+    """Renames the complete export `staging` to `outdir`: over a missing or empty
+    directory at once; an earlier export is moved aside first and removed once
+    the new one is in place (its contents are never followed: rmtree removes a
+    link, not what it names)."""
+    os.chmod(staging, 0o777 & ~_umask())  # mkdtemp made it 0700
+    if not (os.path.isdir(outdir) and os.listdir(outdir)):
+        os.replace(staging, outdir)
+        return
+    old = tempfile.mkdtemp(prefix="." + os.path.basename(outdir) + ".old-", dir=os.path.dirname(outdir))
+    os.rmdir(old)
+    os.rename(outdir, old)
+    try:
+        os.rename(staging, outdir)
+    except BaseException:
+        os.rename(old, outdir)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imports: Sequence[str] = (),
@@ -119,26 +153,28 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
         if log is not None:
             print("%s: note: Python %d.%d has no tomllib: the written files are not read back and checked "
                   "(Python 3.11 or later checks them)" % ((PROG,) + sys.version_info[:2]), file=log)
-    os.makedirs(outdir, exist_ok=True)
-    library = os.path.join(outdir, LIBRARY_DIR)
-    profile = os.path.join(outdir, PROFILE_FILE)
-    tmp_profile = profile + ".tmp"
+    # Everything goes to a fresh directory beside OUTDIR, renamed into place
+    # once complete and verified: a failure leaves OUTDIR as it was.
+    target = os.path.abspath(outdir)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix="." + os.path.basename(target) + ".new-", dir=os.path.dirname(target))
     try:
-        paths, size = export_corpus.write_corpus(library, ops, ops_per_file, source, generator=PROG)
-        with open(tmp_profile, "w", encoding="utf-8", newline="\n") as f:
+        paths, size = export_corpus.write_corpus(os.path.join(staging, LIBRARY_DIR), ops, ops_per_file, source,
+                                                 generator=PROG)
+        with open(os.path.join(staging, PROFILE_FILE), "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         if verify:
-            bad = export_corpus.verify(paths, dumps, tmp_profile, {op.name: op.tags for op in ops})
+            bad = export_corpus.verify(paths, dumps, os.path.join(staging, PROFILE_FILE),
+                                       {op.name: op.tags for op in ops})
             if bad:
                 raise ExportFailed("%d of %d operators' _dispatch_dump rebuilt from the written TOML differ from the "
-                                   "live ones, e.g. %s" % (len(bad), len(ops), ", ".join(bad[:3])))
-        os.replace(tmp_profile, profile)
+                                   "live ones, e.g. %s; nothing written" % (len(bad), len(ops), ", ".join(bad[:3])))
+        _install(staging, target)
     except BaseException:
-        # Leave no half export that --profile would load.
-        for p in (tmp_profile, profile):
-            if os.path.exists(p):
-                os.remove(p)
+        shutil.rmtree(staging, ignore_errors=True)
         raise
+    library = os.path.join(outdir, LIBRARY_DIR)
+    profile = os.path.join(outdir, PROFILE_FILE)
     n_kernels = sum(len(lst) for op in ops for lst in op.kernels.values())
     r = {"name": name, "torch_version": torch.__version__, "profile": profile, "library": library,
          "operators": len(ops), "kernels": n_kernels, "files": len(paths), "bytes": size,
@@ -159,7 +195,10 @@ def main(argv=None) -> int:
     ap.add_argument("--name", help="the profile's name (default: torch-<torch.__version__>)")
     ap.add_argument("--import", dest="imports", action="extend", nargs="+", default=[], metavar="MODULE",
                     help="import MODULE first (your extension: its operators, kernels and fallbacks are exported too; "
-                    "searched on sys.path and in the current directory)")
+                    "searched on sys.path, the current directory only with --import-from-cwd)")
+    ap.add_argument("--import-from-cwd", action="store_true",
+                    help="let imports find modules in the current directory too (as python3 -m would); off by "
+                    "default, so that a file there (a tqdm.py) is never imported and run in place of a library")
     ap.add_argument("--ops-per-file", type=int, default=200, metavar="N",
                     help="at most N operators per library file (default: %(default)s)")
     ap.add_argument("--no-verify", action="store_true",
@@ -172,9 +211,13 @@ def main(argv=None) -> int:
         return 0
     if not args.outdir:
         ap.error("OUTDIR is required")
-    # --import finds modules of the current directory too, as `python3 -m` and `-c` would.
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())
+    # Nothing is imported from the current directory unless asked: `python3
+    # -m`/`-c` put it first on sys.path, where a tqdm.py of the directory
+    # would shadow the library torch imports.
+    cwd = os.getcwd()
+    sys.path[:] = [p for p in sys.path if p == HERE or (p not in ("", ".") and os.path.abspath(p) != cwd)]
+    if args.import_from_cwd:
+        sys.path.append(cwd)
     try:
         export(args.outdir, args.name, args.ops_per_file, args.imports, verify=not args.no_verify)
     except ExportFailed as e:

@@ -29,11 +29,65 @@ using ReadFile = std::function<Expected<std::string, Diagnostic>(const std::stri
 // Diagnostic::code of a read that stopped at the budget (ReadBudget).
 inline constexpr std::string_view kInputTooLarge = "input-too-large";
 
-// Creates or replaces a regular file with `text`, never through a symbolic
-// link: the text goes to a new file beside it, which then replaces the path
-// (so the path is never half-written either). A path that names a symbolic
-// link, a directory, a FIFO or a device is refused. Errors as for ReadFile;
-// when only closing the file fails, the message is empty.
+// ---- The input policy (docs/security.md, "What it reads") -----------------
+//
+// Two kinds of path reach the core, and each has one way in:
+//
+// * A path the COMMAND LINE names (FILE operands, --profile, --config,
+//   --baseline, --context FILE) is the CI author's: FileSystem::read takes
+//   any kind of file -- "-" (standard input), a FIFO from <(...) (/dev/fd/N),
+//   /dev/stdin, a named FIFO, a device, a regular file through any link --
+//   with two refusals that keep a repository's committed symbolic links from
+//   hanging the run: a FIFO, socket or device is read only when the path names
+//   it without a symbolic link of its own (or is a descriptor name: /dev/fd/N,
+//   /proc/self/fd/N, /dev/stdin), and never when it is this process's own
+//   standard output or error (a pipe it would wait on forever). `--inside DIR`
+//   (the front end) turns every such path but "-" into the second kind, with
+//   DIR as root.
+//
+// * A path that a FILE or a DIRECTORY names -- a profile directory's
+//   profile.toml, a profile's [operator_library] paths, the lint
+//   configuration found in the current directory and the baseline and profile
+//   it names, the entries of --context DIR, the files the C++ reader's
+//   #include following opens -- is the repository's, and is read with
+//   FileSystem::read_inside(path, roots), which
+//     1. resolves every symbolic link of `path` (and of each root),
+//     2. refuses a result that is not strictly below one of `roots`
+//        (code kOutsideRoots; the message never says where the path led),
+//     3. opens the resolved path with O_NONBLOCK | O_NOFOLLOW (and, where the
+//        kernel has openat2, no symbolic link on the way: a link swapped in
+//        since step 1 is refused): a FIFO or device never blocks the open,
+//     4. refuses anything but a regular file (code kNotRegular),
+//     5. reads it against the same ReadBudget as `read` (kInputTooLarge).
+//   A missing file is the system's reason ("No such file or directory").
+//   Errors are located at `path` (display_path); callers say what they were
+//   reading with read_error(), as for `read`.
+//
+// How a caller with its own notion of roots uses it, e.g. a reader that
+// follows `#include "x.h"` from `dir/a.cpp` inside the repository `.`:
+//
+//     auto text = fs.read_inside("dir/x.h", {"."});
+//     if (!text) return unexpected(read_error(std::move(text.error()), "dir/x.h", "cannot read included file"));
+//
+// or, where a ReadFile is wanted, `reader_inside(fs, {"."})`. Roots are
+// directories, relative to the current directory or absolute; "." is the
+// current directory. Safe to call from several threads at once.
+using Roots = std::vector<std::string>;
+using ReadInside = std::function<Expected<std::string, Diagnostic>(const std::string& path, const Roots& roots)>;
+
+// Diagnostic::code of read_inside's refusals.
+inline constexpr std::string_view kOutsideRoots = "outside-roots";
+inline constexpr std::string_view kNotRegular = "not-regular";
+
+// Creates or replaces a regular file with `text`. The directory it goes in
+// is reached from the current directory (or /) without a symbolic link: a
+// path whose directory part passes through a link (`reports/m.html` with
+// `reports -> elsewhere`) is refused, and so is a path that names a symbolic
+// link, a directory, a FIFO or a device. The text goes to a new file in that
+// directory, which then replaces the path (so the path is never half-written
+// either); the new file has the replaced file's permission bits without
+// setuid, setgid and sticky (else 0666 minus the umask). Errors as for
+// ReadFile; when only closing the file fails, the message is empty.
 using WriteFile = std::function<Expected<Ok, Diagnostic>(const std::string& path, std::string_view text)>;
 
 // What a path names (symbolic links followed); Other also when it cannot be
@@ -53,25 +107,45 @@ using RealPath = std::function<Expected<std::string, Diagnostic>(const std::stri
 // How many bytes reads may return: per file, and all files of the process
 // together. Checked while reading, so that an endless stream stops at the
 // limit. Shared by the functions of a FileSystem; the front end sets the
-// limits from --max-input-size and --max-total-input-size before reading.
+// limits from --max-input-size (the total is four times it) before reading.
 struct ReadBudget {
   std::size_t per_file = limits::kInputBytes;
   std::size_t total = limits::kTotalInputBytes;
   std::atomic<std::size_t> used{0};
 };
 
+// Where reads may lead: with roots (--inside DIR), `read` reads every path
+// but "-" as read_inside(path, inside), and read_inside(path, roots) wants
+// the path below `inside` too. Shared like the budget; the front end sets it
+// before reading.
+struct ReadScope {
+  Roots inside;
+};
+
 // Everything the core asks of a file system.
 struct FileSystem {
-  ReadFile read;  // any file: regular, FIFO, character device, "-" (standard input)
-  // Only a regular file (symbolic links followed): for what a repository's
-  // configuration names, which must not block on a FIFO or read a device.
-  ReadFile read_regular;
+  ReadFile read;           // a path the command line names (above)
+  ReadInside read_inside;  // a path a file or directory names (above)
   WriteFile write;
   FileKindOf kind;
   ListDirectory list;
   RealPath real_path;
-  std::shared_ptr<ReadBudget> budget;  // what read and read_regular may return
+  std::shared_ptr<ReadBudget> budget;  // what read and read_inside may return
+  std::shared_ptr<ReadScope> scope;    // where read may lead (null: anywhere)
 };
+
+// A ReadFile that reads every path with fs.read_inside(path, roots).
+ReadFile reader_inside(const FileSystem& fs, Roots roots);
+
+// read_inside's steps 1, 2 and 4 over a FileSystem's real_path, kind and
+// read, for file systems that have no descriptors (the tests' in-memory one,
+// the playground's): resolve, refuse outside the roots, refuse what is not a
+// regular file, read.
+ReadInside read_inside_over(RealPath real_path, FileKindOf kind, ReadFile read);
+
+// Whether the resolved `path` lies strictly below one of the resolved
+// `roots` (absolute paths, as real_path gives them).
+bool lies_below(std::string_view path, const Roots& roots);
 
 // The process's file system and standard input.
 FileSystem real_filesystem();

@@ -4,19 +4,98 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 namespace dt {
 
+namespace {
+
+// The code point at text[i] and its length in bytes, or length 0 where the
+// bytes are not valid UTF-8 (overlong forms, surrogates and values past
+// U+10FFFF included).
+struct CodePoint {
+  char32_t value = 0;
+  std::size_t size = 0;
+};
+CodePoint decode(std::string_view text, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+  const unsigned char c = b(0);
+  if (c < 0x80) return {c, 1};
+  std::size_t n = 0;
+  char32_t v = 0;
+  if (c >= 0xc2 && c <= 0xdf) {
+    n = 2;
+    v = c & 0x1fU;
+  } else if (c >= 0xe0 && c <= 0xef) {
+    n = 3;
+    v = c & 0x0fU;
+  } else if (c >= 0xf0 && c <= 0xf4) {
+    n = 4;
+    v = c & 0x07U;
+  } else {
+    return {};
+  }
+  if (i + n > text.size()) return {};
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(k) & 0xc0U) != 0x80) return {};
+    v = (v << 6) | (b(k) & 0x3fU);
+  }
+  const char32_t min = n == 2 ? 0x80 : n == 3 ? 0x800 : 0x10000;
+  if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) return {};
+  return {v, n};
+}
+
+// What a terminal or a reader would act on: C1 controls, bidi controls, line
+// and paragraph separators (text.hpp, append_printable).
+bool acted_on(char32_t v) {
+  return (v >= 0x80 && v <= 0x9f) || v == 0x61c || v == 0x200e || v == 0x200f || (v >= 0x202a && v <= 0x202e) ||
+         (v >= 0x2066 && v <= 0x2069) || v == 0x2028 || v == 0x2029;
+}
+
+// White space as .NET's String.Trim() sees it (the Actions runner trims each line).
+bool runner_space(char32_t v) {
+  return v == ' ' || (v >= 0x09 && v <= 0x0d) || v == 0x85 || v == 0xa0 || v == 0x1680 ||
+         (v >= 0x2000 && v <= 0x200a) || v == 0x2028 || v == 0x2029 || v == 0x202f || v == 0x205f || v == 0x3000;
+}
+
+// Appends the character at text[i] (escaped when it must be); returns its length.
+// `keep`: the C0 characters written as they are.
+std::size_t append_char(std::string_view text, std::size_t i, std::string& out, std::string_view keep) {
+  const CodePoint cp = decode(text, i);
+  const auto u = static_cast<unsigned char>(text[i]);
+  if (cp.size == 0) {
+    out += fmt::format("\\x{:02x}", u);
+    return 1;
+  }
+  if (cp.size == 1) {
+    if ((u < 0x20 || u == 0x7f) && keep.find(text[i]) == std::string_view::npos)
+      out += fmt::format("\\x{:02x}", u);
+    else
+      out += text[i];
+    return 1;
+  }
+  if (acted_on(cp.value))
+    out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp.value));
+  else
+    out.append(text.substr(i, cp.size));
+  return cp.size;
+}
+
+}  // namespace
+
 void append_printable(std::string_view text, std::string& out, int newline_indent) {
-  for (const char ch : text) {
-    const auto u = static_cast<unsigned char>(ch);
-    if (ch == '\n' && newline_indent >= 0) {
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t k = i;  // a run of printable ASCII: copied whole
+    while (k < text.size() && text[k] >= 0x20 && text[k] < 0x7f) ++k;
+    if (k > i) {
+      out.append(text.substr(i, k - i));
+      i = k;
+    } else if (text[i] == '\n' && newline_indent >= 0) {
       out += '\n';
       out.append(static_cast<std::size_t>(newline_indent), ' ');
-    } else if ((u < 0x20 && ch != '\t') || u == 0x7f) {
-      out += fmt::format("\\x{:02x}", u);
+      ++i;
     } else {
-      out += ch;
+      i += append_char(text, i, out, "\t");
     }
   }
 }
@@ -26,6 +105,42 @@ std::string printable(std::string_view text) {
   out.reserve(text.size());
   append_printable(text, out);
   return out;
+}
+
+void append_inert(std::string_view text, std::string& out, bool color) {
+  const std::string_view keep = color ? std::string_view("\n\t\x1b", 3) : std::string_view("\n\t");
+  bool line_start = true;
+  for (std::size_t i = 0; i < text.size();) {
+    if (line_start) {
+      line_start = false;
+      std::size_t j = i;
+      for (CodePoint cp;
+           j < text.size() && text[j] != '\n' && (cp = decode(text, j)).size != 0 && runner_space(cp.value);)
+        j += cp.size;
+      while (i < j) i += append_char(text, i, out, keep);
+      if (text.substr(j).starts_with("::")) {
+        out += "\\x3a";
+        ++i;
+      }
+      continue;
+    }
+    // A run of printable ASCII other than '#' needs no look: copied whole.
+    std::size_t k = i;
+    while (k < text.size() && text[k] >= 0x20 && text[k] < 0x7f && text[k] != '#') ++k;
+    if (k > i) {
+      out.append(text.substr(i, k - i));
+      i = k;
+    } else if (text[i] == '\n') {
+      out += '\n';
+      ++i;
+      line_start = true;
+    } else if (text.substr(i).starts_with("##[")) {
+      out += "##\\x5b";
+      i += 3;
+    } else {
+      i += append_char(text, i, out, keep);
+    }
+  }
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
@@ -73,9 +188,23 @@ std::string json_quote(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 2);
   out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
+  for (std::size_t i = 0; i < s.size();) {
+    const CodePoint cp = decode(s, i);
+    if (cp.size == 0) {
+      out += "\xef\xbf\xbd";  // U+FFFD for a byte that is not UTF-8
+      ++i;
+      continue;
+    }
+    if (cp.size > 1) {
+      if (acted_on(cp.value))
+        out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp.value));
+      else
+        out.append(s.substr(i, cp.size));
+      i += cp.size;
+      continue;
+    }
+    const char ch = s[i];
+    switch (ch) {
       case '"':
         out += "\\\"";
         break;
@@ -97,12 +226,21 @@ std::string json_quote(std::string_view s) {
       case '\t':
         out += "\\t";
         break;
+      case '#':
+        if (s.substr(i).starts_with("##[")) {
+          out += "##\\u005b";
+          i += 3;
+          continue;
+        }
+        out += ch;
+        break;
       default:
-        if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(static_cast<unsigned char>(ch)));
         else
           out += ch;
     }
+    ++i;
   }
   out += '"';
   return out;
@@ -162,21 +300,7 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 bool is_glob(std::string_view pattern) { return pattern.find_first_of("*?[") != std::string_view::npos; }
 
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0U; };
-  const unsigned c = b(0);
-  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(k) >= lo && b(k) <= hi; };
-  if (i >= s.size()) return 0;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
-  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
-  if (c >= 0xE1 && c <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
-  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) { return i < s.size() ? decode(s, i).size : 0; }
 
 bool is_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {

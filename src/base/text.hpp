@@ -23,13 +23,27 @@ std::vector<std::string_view> split(std::string_view s, std::string_view sep);
 std::vector<std::string_view> split_list(std::string_view s, std::string_view sep = ",");
 
 // Input strings (kernel names, debug strings) shown to people must not cut the
-// text short (NUL), rewrite the terminal (CR, escape sequences) or pass for
-// lines of their own: control characters other than tab are written as \xNN.
-// A newline is kept and followed by `newline_indent` spaces, or, with
-// kEscapeNewlines, written as \x0a too.
+// text short (NUL), rewrite the terminal (CR, escape sequences, C1 controls
+// such as U+009B CSI and U+009D OSC), reorder what a reader sees (the bidi
+// embeddings, overrides and isolates U+202A-U+202E, U+2066-U+2069, and the
+// marks U+061C, U+200E, U+200F) or pass for lines of their own (U+2028,
+// U+2029): C0 controls other than tab, DEL and bytes that are not UTF-8 are
+// written as \xNN, those code points as \uXXXX. A newline is kept and
+// followed by `newline_indent` spaces, or, with kEscapeNewlines, written as
+// \x0a too.
 inline constexpr int kEscapeNewlines = -1;
 void append_printable(std::string_view text, std::string& out, int newline_indent = kEscapeNewlines);
 std::string printable(std::string_view text);  // newlines escaped too
+
+// The last pass over every text output (docs/security.md, "Output that
+// cannot be forged"): `text` as append_printable writes data, but for the
+// newlines and tabs, which are the text's own lines, and ESC when `color`
+// (the text's own colour codes) -- plus what a CI runner acts on: a line
+// whose first non-blank characters are "::" (a GitHub Actions workflow
+// command; the runner trims Unicode white space) has that first ':' written
+// \x3a, and "##[" anywhere (the runner's legacy command syntax) is written
+// "##\x5b". Text without any of these comes out unchanged.
+void append_inert(std::string_view text, std::string& out, bool color = false);
 
 // `text` in an ANSI colour when `on`: "\x1b[" SGR "m" text "\x1b[0m", where
 // `sgr` is a Select Graphic Rendition code such as "32" (green) or "1;31"
@@ -49,8 +63,12 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 // Whether `s` is well-formed UTF-8 throughout.
 bool is_utf8(std::string_view s);
 
-// A JSON string literal (quotes included), UTF-8 passed through, control
-// characters escaped. Also a valid TOML basic string.
+// A JSON string literal (quotes included): valid UTF-8 passed through, but
+// for control characters (C0, DEL, C1), the bidi controls and U+2028/U+2029
+// (as for append_printable), written \uXXXX, and "##[" written "##\u005b"
+// (a CI log shows JSON too); each byte that is not part of valid UTF-8 is
+// replaced by U+FFFD, so the document is always valid UTF-8. Also a valid
+// TOML basic string.
 std::string json_quote(std::string_view s);
 
 }  // namespace dt

@@ -18,10 +18,18 @@
 
 namespace dt::cli {
 
-void report(const Io& io, const Diagnostic& d) {
-  const std::string text = format(d);
-  std::fwrite(text.data(), 1, text.size(), io.err);
+void write_out(std::FILE* f, std::string_view text, Output kind) {
+  if (kind == Output::Exact) {
+    std::fwrite(text.data(), 1, text.size(), f);
+    return;
+  }
+  std::string inert;
+  inert.reserve(text.size());
+  append_inert(text, inert, kind == Output::ColorText);
+  std::fwrite(inert.data(), 1, inert.size(), f);
 }
+
+void report(const Io& io, const Diagnostic& d) { write_out(io.err, format(d), Output::Text); }
 
 void report_warnings(const Io& io, const LoadResult& loaded) {
   for (const auto& w : loaded.source_warnings) report(io, w);
@@ -32,14 +40,20 @@ int usage_error(const Io& io, const std::string& message) {
   std::string text = "dispatchtool: error: ";
   append_printable(message, text);  // a value from the command line must not cut or split the line
   text += '\n';
-  std::fwrite(text.data(), 1, text.size(), io.err);
+  write_out(io.err, text, Output::Text);
   return kExitError;
 }
 
-void add_max_input_size_option(CLI::App& sub, std::string& value) {
-  sub.add_option("--max-input-size", value,
+void add_read_options(CLI::App& sub, ReadOptions& o) {
+  sub.add_option("--max-input-size", o.max_input_size,
                  "read at most BYTES per file (K, M, G: KiB, MiB, GiB) and 4 times that in all [default: " +
                      byte_count(limits::kInputBytes) + "]");
+  sub.add_option("--inside", o.inside,
+                 "read only regular files inside DIR, symbolic links followed (every file but -, and what they name; "
+                 "repeatable): for CI on untrusted pull requests, e.g. --inside . (docs/security.md)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
 namespace {
@@ -74,7 +88,14 @@ std::optional<std::size_t> parse_byte_count(std::string_view text) {
 
 }  // namespace
 
-bool apply_max_input_size(const Io& io, const std::string& value) {
+bool apply_read_options(const Io& io, const ReadOptions& o) {
+  for (const auto& dir : o.inside)
+    if (io.fs.kind(dir) != FileKind::Directory) {
+      usage_error(io, fmt::format("--inside: '{}' is not a directory", dir));
+      return false;
+    }
+  if (!o.inside.empty() && io.fs.scope) io.fs.scope->inside = o.inside;
+  const std::string& value = o.max_input_size;
   if (value.empty() || !io.fs.budget) return true;
   const auto bytes = parse_byte_count(value);
   if (!bytes) {
@@ -157,7 +178,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   add_profile_option(sub, o.profile);
-  add_max_input_size_option(sub, o.max_input_size);
+  add_read_options(sub, o.read);
   sub.add_option("--op", o.ops, "only this operator (repeatable; ns::name.overload, or unqualified if unambiguous)")
       ->expected(1)
       ->allow_extra_args(false)
@@ -204,9 +225,9 @@ Style style_of(const std::string& style, bool raw) {
   return Style::Human;
 }
 
-void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     const RenderText& python_dispatcher, const RenderOp& human) {
-  Writer w(io.out);
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, bool color,
+                     const RenderOp& raw, const RenderText& python_dispatcher, const RenderOp& human) {
+  Writer w(io.out, style == Style::Human ? text_output(color) : Output::Exact);
   std::string text;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const Operator& op = *ops[i];
@@ -231,14 +252,16 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 }
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
-                                                     const std::optional<Location>& given_at) {
-  // A profile a repository's configuration names: only a regular file is read.
-  auto p = load_profile(spec, given_at ? io.fs.read_regular : io.fs.read, io.fs.kind);
+                                                     const std::optional<Location>& given_at, const Roots& roots) {
+  // A profile a repository's configuration names is read inside the repository.
+  auto p = load_profile(spec, roots.empty() ? io.fs.read : reader_inside(io.fs, roots), &io.fs);
   if (!p) {
     Diagnostic d = std::move(p.error());
     if (given_at && !d.where.known()) {
-      // "cannot open profile file" names no file once it is located in the config.
-      if (spec.ends_with(".toml")) d.message = fmt::format("profile '{}': {}", spec, d.message);
+      // "cannot open profile file" names no file once it is located in the
+      // config: the file it was (the profile, or a profile directory's profile.toml).
+      if (!d.where.file.empty() && d.where.file.view() != "--profile")
+        d.message = fmt::format("profile '{}': {}", d.where.file.view(), d.message);
       d.where = *given_at;
     }
     report(io, d);
@@ -387,7 +410,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
 }  // namespace
 
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
-  if (!apply_max_input_size(io, o.max_input_size)) return std::nullopt;
+  if (!apply_read_options(io, o.read)) return std::nullopt;
   Session s;
   auto profile = open_profile(io, o.profile);
   if (!profile) return std::nullopt;
@@ -512,7 +535,14 @@ int run(int argc, const char* const* argv, const Io& io) {
       return usage_error(io, fmt::format("unknown command '{}'{}; commands: {}", argv[1], did_you_mean(argv[1], names),
                                          fmt::join(names, ", ")));
   }
-  const std::vector<std::string> args = rewrite_diff_separator(argc, argv);
+  std::vector<std::string> diff_options;
+  for (const auto& c : commands)
+    if (c.sub->get_name() == "diff")
+      for (const CLI::Option* opt : c.sub->get_options()) {
+        for (const auto& l : opt->get_lnames()) diff_options.push_back("--" + l);
+        for (const auto& s : opt->get_snames()) diff_options.push_back("-" + s);
+      }
+  const std::vector<std::string> args = rewrite_diff_separator(argc, argv, diff_options);
   std::vector<const char*> arg_ptrs;
   for (const auto& a : args) arg_ptrs.push_back(a.c_str());
   try {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/text.hpp"
 #include "keys/profile.hpp"
 #include "readers/inputs.hpp"
 #include "registry/library.hpp"
@@ -35,28 +37,61 @@ struct Io {
   bool no_color_env = false;  // NO_COLOR is set
 };
 
+// What a writer writes: bytes as rendered (--raw, PyTorch's own strings;
+// JSON, SARIF, TOML, HTML: formats whose quoting already makes them inert), or
+// text for people and CI logs, which goes through append_inert (base/text.hpp:
+// nothing a terminal or a CI runner acts on) -- with the text's own colour
+// codes kept when it is coloured.
+enum class Output : std::uint8_t { Exact, Text, ColorText };
+inline Output text_output(bool color) { return color ? Output::ColorText : Output::Text; }
+
 // Buffered writer: appends to a string, writes it out in large chunks. The
 // buffer has room for a chunk plus one operator's output, so it is allocated
-// (and its pages touched) once.
+// (and its pages touched) once. Text is made inert a whole line at a time:
+// what follows the last newline waits for the next flush.
 class Writer {
  public:
-  explicit Writer(std::FILE* f) : f_(f) { buf_.reserve(2 * kChunk); }
+  explicit Writer(std::FILE* f, Output kind = Output::Exact) : f_(f), kind_(kind) { buf_.reserve(2 * kChunk); }
   ~Writer() { flush(); }
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
   std::string& buf() { return buf_; }
   void maybe_flush() {
-    if (buf_.size() >= kChunk) flush();
+    if (buf_.size() >= kChunk) flush(false);
   }
-  void flush() {
-    if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
-    buf_.clear();
+  // Writes everything (`all`), or, for text, every complete line.
+  void flush(bool all = true) {
+    if (kind_ == Output::Exact || buf_.empty()) {
+      if (!buf_.empty()) std::fwrite(buf_.data(), 1, buf_.size(), f_);
+      buf_.clear();
+      return;
+    }
+    const std::size_t end = all ? buf_.size() : buf_.rfind('\n') + 1;  // npos + 1 == 0: no line yet
+    std::string text;
+    text.reserve(end + end / 8);
+    append_inert(std::string_view(buf_).substr(0, end), text, kind_ == Output::ColorText);
+    std::fwrite(text.data(), 1, text.size(), f_);
+    buf_.erase(0, end);
   }
 
  private:
   static constexpr std::size_t kChunk = 256 << 10;
   std::FILE* f_;
+  Output kind_;
   std::string buf_;
+};
+
+// Writes `text` to `f` whole, as `kind` says (Writer).
+void write_out(std::FILE* f, std::string_view text, Output kind);
+
+// How the subcommands that read files read them: --max-input-size BYTES (K,
+// M, G suffixes: KiB, MiB, GiB; each file read at most BYTES, all of them
+// together at most 4 * BYTES) and --inside DIR (repeatable: every path read
+// but -, and every path those files name, must lie inside one of them,
+// symbolic links followed, and be a regular file: FileSystem::read_inside).
+struct ReadOptions {
+  std::string max_input_size;
+  std::vector<std::string> inside;
 };
 
 // Options shared by the subcommands that read registration files.
@@ -71,7 +106,7 @@ struct InputOptions {
   bool all = false;                         // --all: every operator of the library too
   bool no_library = false;                  // --no-library: only the files' registrations
   OpFilter filter;                          // --tag, --exclude-tag
-  std::string max_input_size;               // --max-input-size
+  ReadOptions read;                         // --max-input-size, --inside
   std::string build;                        // --build cuda|mps|xpu|mtia: that build's library
   SourceOptions sources;                    // -D -U -I -p --compile-commands --exclude
 };
@@ -107,12 +142,10 @@ std::string no_input_message(bool has_library);
 // The help of a command's file arguments: `what` ("registration files"),
 // then the kinds of file the readers take (by extension) and what - reads.
 std::string files_help(std::string_view what);
-// --max-input-size BYTES (K, M, G suffixes: KiB, MiB, GiB): each file read at
-// most BYTES, all of them together at most 4 * BYTES.
-void add_max_input_size_option(CLI::App& sub, std::string& value);
-// Sets the read budget of io.fs from the option's value (empty: the
+void add_read_options(CLI::App& sub, ReadOptions& o);
+// Sets the read budget and scope of io.fs from the options (empty: the
 // defaults); false after a usage error.
-bool apply_max_input_size(const Io& io, const std::string& value);
+bool apply_read_options(const Io& io, const ReadOptions& o);
 void add_input_options(CLI::App& sub, InputOptions& o);
 
 // A check that the value is one of `values`; otherwise CLI11 reports
@@ -158,16 +191,21 @@ struct Session {
 using RenderOp = std::function<void(const Operator&, std::string&)>;
 // PythonDispatcher's view of an operator's raw dump.
 using RenderText = std::function<void(const std::string& raw, std::string&)>;
-void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, const RenderOp& raw,
-                     const RenderText& python_dispatcher, const RenderOp& human);
+// --raw and python-dispatcher are PyTorch's bytes, written as they are; the
+// human view is text (Output), coloured when `color`.
+void print_operators(const Io& io, const std::vector<const Operator*>& ops, Style style, bool color,
+                     const RenderOp& raw, const RenderText& python_dispatcher, const RenderOp& human);
 
 // Loads the profile and the files, applies --op/--keys. Prints errors and
 // warnings; returns std::nullopt after an error (exit status 2).
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal = OnRefusal::Fail);
 // `given_at`: where a configuration file names the profile; errors that have
 // no position of their own (unknown name, unreadable file) are reported there.
+// `roots`: for a profile file a configuration names, the directories it must
+// lie in (FileSystem::read_inside); none: the command line's (FileSystem::read).
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
-                                                     const std::optional<Location>& given_at = std::nullopt);
+                                                     const std::optional<Location>& given_at = std::nullopt,
+                                                     const Roots& roots = {});
 bool use_color(const Io& io, const std::string& mode);
 
 // Subcommands: each registers itself and returns the action to run after parsing.
@@ -190,7 +228,11 @@ Command add_diff_command(CLI::App& app, const Io& io);
 Command add_import_command(CLI::App& app, const Io& io);
 // `diff OLD... -- NEW...`: the arguments after "--" become --new=ARG (CLI11
 // would merge them with the positional old files); other commands unchanged.
-std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv);
+// After "--" a word is an option only if it names one of `options` (diff's
+// long options, "--format" or "--format=json"): a file named "-x.toml" or
+// "--write-baseline=b.toml" is a new file, never an option.
+std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv,
+                                                const std::vector<std::string>& options);
 
 int run(int argc, const char* const* argv, const Io& io);
 

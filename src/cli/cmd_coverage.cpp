@@ -21,7 +21,7 @@ struct CoverageOptions {
   std::string color = "auto";
   bool no_library = false;
   std::string build;  // --build
-  std::string max_input_size;  // --max-input-size
+  ReadOptions read;   // --max-input-size, --inside
   OpFilter filter;  // --namespace, --name, --tag, --exclude-tag
   SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
@@ -84,7 +84,7 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   auto statuses = parse_statuses(io, "--status", o.status);
   auto fail_on = parse_statuses(io, "--fail-on", o.fail_on);
   if (!statuses || !fail_on) return kExitError;
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   const bool against = !o.against.empty();
   if (against && std::find(o.files.begin(), o.files.end(), "-") != o.files.end())
     return usage_error(io, "coverage --against reads the files twice: give them as files, not - (standard input)");
@@ -101,7 +101,7 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   const auto view_of = [&](const CoverageSide& s) {
     return CoverageView{&s.loaded->registry, s.keys, s.ops.size() - s.dangling, use_color(io, o.color), s.dangling};
   };
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : text_output(use_color(io, o.color)));
   if (against) {
     const std::vector<CoverageChange> changes = compare_coverage(side.rows, next.rows);
     if (o.format == "json")
@@ -137,7 +137,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   sub->add_option("--against", o->against,
                   "what changes from --profile (the release you ship on) to this release: counts under both, and "
                   "the operators whose status changes (--fail-on applies to this release)");
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   auto repeatable = [](CLI::Option* opt) {
     opt->expected(1)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   };

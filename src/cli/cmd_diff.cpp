@@ -27,8 +27,8 @@ struct DiffOptions {
   bool expand = false;
   bool locations = false;
   bool no_library = false;
-  std::string max_input_size;  // --max-input-size
-  SourceOptions sources;        // -D -U -I -p --compile-commands --exclude (both sides)
+  ReadOptions read;       // --max-input-size, --inside
+  SourceOptions sources;  // -D -U -I -p --compile-commands --exclude (both sides)
 };
 
 // One side: its profile, registrations and operators (members point into
@@ -72,7 +72,7 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, s
 }
 
 int run_diff(const Io& io, const DiffOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   const bool against = !o.against.empty();
   if (against && !o.new_files.empty())
     return usage_error(io, "diff takes OLD... -- NEW... or --against PROFILE FILE..., not both");
@@ -115,7 +115,7 @@ int run_diff(const Io& io, const DiffOptions& o) {
   DiffView v{
       &d,          {o.profile, o.old_files}, {against ? o.against : o.profile, new_files}, use_color(io, o.color),
       o.expand,    o.locations};
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : text_output(v.color));
   if (o.format == "json")
     render_diff_json(v, w.buf());
   else
@@ -125,14 +125,16 @@ int run_diff(const Io& io, const DiffOptions& o) {
 
 }  // namespace
 
-std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv) {
+std::vector<std::string> rewrite_diff_separator(int argc, const char* const* argv,
+                                                const std::vector<std::string>& options) {
   std::vector<std::string> out(argv, argv + argc);
   if (argc < 2 || std::string_view(argv[1]) != "diff") return out;
   auto sep = std::find(out.begin() + 2, out.end(), "--");
   if (sep == out.end()) return out;
   // Options may still follow the new files ("A -- B --format json"): a word
-  // starting with '-' (but "-", standard input) stays an option, and so does
-  // the value of the options that take one.
+  // that names one of diff's options stays an option, and so does the value
+  // of the options that take one; any other word ("-", standard input; a
+  // file named "-x.toml") is a new file.
   static constexpr std::array<std::string_view, 6> kTakesValue = {"--profile", "--against", "--op",
                                                                   "--keys",    "--format",  "--color"};
   bool value_next = false;
@@ -141,7 +143,8 @@ std::vector<std::string> rewrite_diff_separator(int argc, const char* const* arg
       value_next = false;
       continue;
     }
-    if (it->size() > 1 && it->front() == '-') {
+    const std::string_view name = std::string_view(*it).substr(0, it->find('='));
+    if (it->size() > 1 && it->front() == '-' && std::find(options.begin(), options.end(), name) != options.end()) {
       value_next = std::find(kTakesValue.begin(), kTakesValue.end(), *it) != kTakesValue.end();
       continue;
     }
@@ -178,7 +181,7 @@ Command add_diff_command(CLI::App& app, const Io& io) {
                 "also list entries that only moved: the same kernel whose text is only where it was registered "
                 "(\"registered at FILE:LINE\", PyTorch's own kernels between releases); never a difference");
   sub->add_flag("--no-library", o->no_library, "without PyTorch's own operators: only the files' registrations");
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
       ->capture_default_str();

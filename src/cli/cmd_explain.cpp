@@ -31,7 +31,7 @@ Command add_explain_command(CLI::App& app, const Io& io) {
               return usage_error(
                   io, fmt::format("explain needs one operator; {} match (choose one with --op)", s->ops.size()));
             const Resolver resolver(s->loaded->registry);
-            Writer w(io.out);
+            Writer w(io.out, is_json(opts->format) ? Output::Exact : text_output(s->color));
             if (is_json(opts->format)) {
               render_explain_json(resolver, *s->ops.front(), s->table_filter.keys, json_document(o->profile, w),
                                   w.buf());

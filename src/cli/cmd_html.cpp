@@ -61,9 +61,11 @@ Command add_html_command(CLI::App& app, const Io& io) {
                                                     : fmt::format("html: cannot write '{}': {}", o->output, reason));
             }
             const auto s_if = [](std::size_t n) { return n == 1 ? "" : "s"; };
-            std::fprintf(io.err, "dispatchtool html: wrote %s: %zu operator%s × %zu key%s, %zu distinct cell%s\n",
-                         o->output.c_str(), stats.operators, s_if(stats.operators), stats.keys, s_if(stats.keys),
-                         stats.cells, s_if(stats.cells));
+            write_out(io.err,
+                      fmt::format("dispatchtool html: wrote {}: {} operator{} × {} key{}, {} distinct cell{}\n",
+                                  printable(o->output), stats.operators, s_if(stats.operators), stats.keys,
+                                  s_if(stats.keys), stats.cells, s_if(stats.cells)),
+                      Output::Text);
             return kExitOk;
           }};
 }

@@ -6,6 +6,7 @@
 #include "base/io.hpp"
 #include "cli/cli.hpp"
 #include "readers/readers.hpp"
+#include "registry/loader.hpp"
 
 namespace dt::cli {
 
@@ -15,12 +16,33 @@ struct ImportOptions {
   std::vector<std::string> files;
   std::string profile = std::string(kDefaultProfile);
   std::string output;          // -o FILE ("" or "-": standard output)
-  std::string max_input_size;  // --max-input-size
+  ReadOptions read;            // --max-input-size, --inside
   SourceOptions sources;       // -D -U -I -p --compile-commands --exclude
 };
 
+// Whether the translation loads as every command would read it (the TOML
+// itself: its syntax and encoding, schemas, keys; PyTorch's refusals are
+// lint's business): import never prints or writes TOML that does not.
+// `name`: what the text would be called (the output file, or standard output).
+Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& name, const std::string& text) {
+  if (detect_source(name, text) != SourceKind::Toml)
+    return unexpected(make_error(fmt::format("-o: '{}' would be read as {}, not as TOML; name the output file .toml",
+                                             name, to_string(detect_source(name, text)))));
+  LoadOptions lo;
+  lo.on_refusal = OnRefusal::Record;
+  lo.threads = 1;
+  auto loaded = load(
+      profile, {name}, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; }, lo);
+  if (!loaded) {
+    Diagnostic d = std::move(loaded.error());
+    d.message = "the translation does not load, so it was not written: " + d.message;
+    return unexpected(std::move(d));
+  }
+  return Ok{};
+}
+
 int run_import(const Io& io, const ImportOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   std::vector<TomlBlock> blocks;
@@ -66,7 +88,13 @@ int run_import(const Io& io, const ImportOptions& o) {
   }
   if (text.empty()) text = std::move(toml);
   else text += toml;
-  if (o.output.empty() || o.output == "-") {
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  if (auto loads = check_loads(**profile, to_stdout ? std::string("-") : o.output, text); !loads) {
+    if (!loads.error().where.known()) return usage_error(io, loads.error().message);
+    report(io, loads.error());
+    return kExitError;
+  }
+  if (to_stdout) {
     Writer w(io.out);
     w.buf().swap(text);  // one write of the whole text, not a copy
     return kExitOk;
@@ -88,7 +116,7 @@ Command add_import_command(CLI::App& app, const Io& io) {
       ->required();
   add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("-o,--output", o->output, "write the TOML to this file (default: standard output)");
   sub->footer(
       "Every entry is preceded by a comment naming its source FILE:LINE:COL; registrations the readers\n"

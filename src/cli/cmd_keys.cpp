@@ -13,7 +13,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
     std::string profile = std::string(kDefaultProfile);
     bool names = false;
     bool meanings = false;
-    std::string max_input_size;
+    ReadOptions read;
     bool no_library = false;
     std::string format = "text";
     SourceOptions sources;
@@ -26,7 +26,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
                   "and backend fallbacks are shown");
   add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   CLI::Option* names = sub->add_flag(
       "--names", o->names, "only the names a registration may use, one per line (for scripts and completion)");
   CLI::Option* meanings = sub->add_flag(
@@ -46,7 +46,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
       "  dispatchtool keys --format json --profile torch-1.13 configs/examples/npu_backend/npu_fallback.toml\n"
       "  dispatchtool keys --names | grep Autograd");
   return {sub, [o, &io]() -> int {
-            if (!apply_max_input_size(io, o->max_input_size)) return kExitError;
+            if (!apply_read_options(io, o->read)) return kExitError;
             auto p = open_profile(io, o->profile);
             if (!p) return kExitError;
             LoadOptions lo;
@@ -60,7 +60,7 @@ Command add_keys_command(CLI::App& app, const Io& io) {
               return kExitError;
             }
             report_warnings(io, *loaded);
-            Writer w(io.out);
+            Writer w(io.out, is_json(o->format) && !o->names && !o->meanings ? Output::Exact : Output::Text);
             if (o->names)
               render_key_names(**p, w.buf());
             else if (o->meanings)

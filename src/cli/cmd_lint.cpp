@@ -28,7 +28,7 @@ struct LintOptions {
   bool no_config = false;
   std::string baseline, write_baseline;
   bool list_rules = false;
-  std::string max_input_size;
+  ReadOptions read;         // --max-input-size, --inside
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
   std::string build;        // --build
   std::vector<std::string> ignore_tags;
@@ -115,10 +115,10 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   options.on_refusal = OnRefusal::Record;
   std::vector<std::string> linted = o.files;
   if (!prepare_sources(io, o.sources, linted, options)) return std::nullopt;
-  std::vector<std::string> paths = *context;
+  std::vector<std::string> paths = context->paths;
   paths.insert(paths.end(), linted.begin(), linted.end());
   if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
-  auto loaded = load(profile, paths, io.fs.read, options);
+  auto loaded = load(profile, paths, lint::context_reader(io.fs, *context), options);
   if (!loaded) {
     report(io, loaded.error());
     return std::nullopt;
@@ -126,7 +126,8 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<lint::Finding> findings = lint::run(*loaded);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->empty() || options.library != nullptr) lint::keep_linted(findings, linted, options.library.get());
+  if (!context->paths.empty() || options.library != nullptr)
+    lint::keep_linted(findings, linted, options.library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }
@@ -137,7 +138,7 @@ int write_baseline(const Io& io, const std::string& path, const std::vector<lint
   const std::string line = fmt::format("dispatchtool lint: wrote {}: {} {} accepting {} {}\n", printable(path),
                                        b->entries.size(), b->entries.size() == 1 ? "entry" : "entries", findings.size(),
                                        findings.size() == 1 ? "finding" : "findings");
-  std::fwrite(line.data(), 1, line.size(), io.err);
+  write_out(io.err, line, Output::Text);
   return kExitOk;
 }
 
@@ -145,14 +146,15 @@ int run_lint(const Io& io, const LintOptions& o) {
   if (o.list_rules) {
     std::string out;
     lint::render_rule_list(out);
-    std::fwrite(out.data(), 1, out.size(), io.out);
+    write_out(io.out, out, Output::Text);
     return kExitOk;
   }
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   const auto config = configuration(io, o);
   if (!config) return kExitError;
   if (o.files.empty()) return usage_error(io, "no input files (give the registration files to lint: TOML, C++, Python or yaml)");
-  auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where);
+  auto profile = open_profile(io, config->profile.value_or(std::string(kDefaultProfile)), config->profile_where,
+                              config->profile_where ? Roots{config->directory} : Roots{});
   if (!profile) return kExitError;
   if (auto tags = lint::check_ignore_tags(*config, **profile); !tags) {
     if (tags.error().where.known()) {
@@ -168,7 +170,9 @@ int run_lint(const Io& io, const LintOptions& o) {
 
   lint::BaselineUse baselined;
   if (config->baseline) {
-    auto baseline = lint::load_baseline(io.fs, *config->baseline, config->baseline_where.has_value());
+    // A baseline the configuration names is the repository's: read inside its directory.
+    auto baseline =
+        lint::load_baseline(io.fs, *config->baseline, config->baseline_where ? Roots{config->directory} : Roots{});
     if (!baseline) {
       report(io, baseline.error());
       return kExitError;
@@ -180,10 +184,13 @@ int run_lint(const Io& io, const LintOptions& o) {
   std::error_code ec;
   const lint::OutputInfo info{DT_VERSION, (*profile)->name(), std::filesystem::current_path(ec).string()};
   std::string out;
-  lint::render(*lint::parse_format(o.format), *findings, info, summary, out, use_color(io, o.color));
-  std::fwrite(out.data(), 1, out.size(), io.out);  // all of it: a NUL in a kernel name must not end it
-  const std::string summary_text = "dispatchtool lint: " + lint::summary_line(summary) + "\n";
-  std::fwrite(summary_text.data(), 1, summary_text.size(), io.err);
+  const lint::Format format = *lint::parse_format(o.format);
+  const bool color = use_color(io, o.color);
+  lint::render(format, *findings, info, summary, out, color);
+  // All of it (a NUL in a kernel name must not end it); the text format as
+  // text (nothing a CI log acts on), the others as their own quoting made them.
+  write_out(io.out, out, format == lint::Format::Text ? text_output(color) : Output::Exact);
+  write_out(io.err, "dispatchtool lint: " + lint::summary_line(summary) + "\n", Output::Text);
   return lint::fails(*findings, config->fail_on.value_or(Severity::Error)) ? kExitFindings : kExitOk;
 }
 
@@ -240,7 +247,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");
   sub->add_flag("--list-rules", o->list_rules, "list the rules with their default severity and exit");
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->footer(
       "Exit status: 0 nothing at or above --fail-on, 1 findings, 2 bad input or usage.\n"
       "Examples:\n"

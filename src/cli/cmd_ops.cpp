@@ -18,12 +18,12 @@ struct OpsOptions {
   bool list_tags = false;
   bool no_library = false;
   std::string build;  // --build
-  std::string max_input_size;  // --max-input-size
-  SourceOptions sources;        // -D -U -I -p --compile-commands --exclude
+  ReadOptions read;       // --max-input-size, --inside
+  SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
 
 int list_tags(const Io& io, const Profile& p) {
-  Writer w(io.out);
+  Writer w(io.out, Output::Text);
   std::size_t width = 0;
   for (const auto& t : p.tags()) width = std::max(width, t.name.size());
   for (const auto& t : p.tags()) w.buf() += fmt::format("{:<{}}  {}\n", t.name, width, t.description);
@@ -31,7 +31,7 @@ int list_tags(const Io& io, const Profile& p) {
 }
 
 int run_ops(const Io& io, const OpsOptions& o) {
-  if (!apply_max_input_size(io, o.max_input_size)) return kExitError;
+  if (!apply_read_options(io, o.read)) return kExitError;
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
@@ -42,7 +42,7 @@ int run_ops(const Io& io, const OpsOptions& o) {
   reg.materialize_all();
   const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
   const OpsView view{&reg, DT_VERSION};
-  Writer w(io.out);
+  Writer w(io.out, o.format == "json" ? Output::Exact : Output::Text);
   if (o.count)
     (o.format == "json" ? render_ops_count_json : render_ops_count_text)(ops, view, w.buf());
   else
@@ -68,7 +68,7 @@ Command add_ops_command(CLI::App& app, const Io& io) {
                   files_help("registration files loaded on top of PyTorch's own"));
   add_source_options(*sub, o->sources);
   add_profile_option(*sub, o->profile);
-  add_max_input_size_option(*sub, o->max_input_size);
+  add_read_options(*sub, o->read);
   sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)")
       ->expected(1)
       ->allow_extra_args(false)

@@ -36,7 +36,7 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
             }
             const HumanStyle human{s->color, false, false, false};
             print_operators(
-                io, s->ops, style_of(o->style, o->raw),
+                io, s->ops, style_of(o->style, o->raw), s->color,
                 [&](const Operator& op, std::string& out) {
                   render_registrations_raw(reg, op, s->registration_filter, out);
                 },
@@ -48,7 +48,7 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
                 });
             if (style_of(o->style, o->raw) == Style::Human) {
               // The files' backend fallbacks, after the operators (or alone).
-              Writer w(io.out);
+              Writer w(io.out, text_output(s->color));
               if (s->ops.empty()) render_no_operators(reg, w.buf());
               std::string fallbacks;
               render_fallbacks_human(reg, s->registration_filter, human, fallbacks);

@@ -46,7 +46,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
         }
         const HumanStyle human{s->color, o->fallbacks, o->expand, o->all_keys};
         print_operators(
-            io, s->ops, style_of(o->style, o->raw),
+            io, s->ops, style_of(o->style, o->raw), s->color,
             [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },
             [&](const std::string& raw, std::string& out) { render_table_python_dispatcher(*s->profile, raw, out); },
             [&](const Operator& op, std::string& out) {
@@ -54,7 +54,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
             });
         if (style_of(o->style, o->raw) == Style::Human) {
           // The files' fallbacks serve every operator: counted even when no operator is shown.
-          Writer w(io.out);
+          Writer w(io.out, text_output(s->color));
           const Registry& reg = s->loaded->registry;
           if (s->ops.empty()) render_no_operators(reg, w.buf());
           std::string count;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,12 @@ int main(int argc, char** argv) {
     auto profile = dt::Profile::parse(*text, path);
     if (!profile) return fail(dt::format(profile.error()));
     if (profile->operator_library().empty()) continue;
-    // Exactly what the tool does with a profile file that names a library.
-    auto library = dt::open_library(*profile, fs, {});
+    // What the tool does with a profile file that names a library, but for
+    // where the library may lie: the built-in profiles (configs/profiles/)
+    // name theirs in the repository's configs/library/, beside their own
+    // directory, so the roots are configs/ rather than the profile's directory.
+    const std::filesystem::path configs = std::filesystem::path(path).parent_path().parent_path();
+    auto library = dt::open_library(*profile, fs, {}, {configs.empty() ? std::string(".") : configs.string()});
     if (!library) return fail(dt::format(library.error()));
     const std::string_view blob = (*library)->blob();
     const std::string var = fmt::format("kLibrary{}", i - 2);

@@ -263,7 +263,7 @@ class Profile {
 
   friend class ProfileBuilder;
   friend Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read,
-                                                    const FileKindOf& kind);
+                                                    const FileSystem* dirs);
 };
 
 struct EmbeddedProfile {
@@ -276,9 +276,11 @@ const std::vector<EmbeddedProfile>& embedded_profiles();
 inline constexpr std::string_view kDefaultProfile = "torch-2.14";
 
 // `spec` is an embedded profile name, a path ending in ".toml" (read with
-// `read`), or -- given `kind` -- a directory holding profile.toml (what
-// dispatchtool-export writes), whose operator library is then read from disk.
+// `read`), or -- given `dirs` -- a directory holding profile.toml (what
+// dispatchtool-export writes), whose profile.toml is read with
+// dirs->read_inside(file, {directory}) (a link in the directory must not lead
+// out of it) and whose operator library is then read from disk.
 Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read,
-                                           const FileKindOf& kind = {});
+                                           const FileSystem* dirs = nullptr);
 
 }  // namespace dt

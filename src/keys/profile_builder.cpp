@@ -1,10 +1,9 @@
-// Profiles from TOML (docs/profile-format.md): Profile::parse, load_profile
-// and the ProfileBuilder that expands a profile file exactly as c10 lays out
-// its DispatchKey enum and keysets.
+// Profiles from TOML (docs/profile-format.md): Profile::parse and the
+// ProfileBuilder that expands a profile file exactly as c10 lays out its
+// DispatchKey enum and keysets. Which profile a name means: profile_resolve.cpp.
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <unordered_set>
 
 #include "base/operator_name.hpp"
@@ -551,97 +550,6 @@ Expected<Profile, Diagnostic> Profile::parse(std::string_view text, const std::s
   auto root = parse_toml(text, file);
   if (!root) return unexpected(std::move(root.error()));
   return ProfileBuilder(file).build(*root);
-}
-
-namespace {
-
-// The profile file of a profile directory.
-constexpr std::string_view kProfileFileInDir = "profile.toml";
-
-Diagnostic profile_arg_error(std::string message) {
-  Diagnostic d;
-  d.where.file = "--profile";
-  d.message = std::move(message);
-  return d;
-}
-
-// A profile directory (dispatchtool-export's OUTDIR): its profile.toml.
-Expected<Profile, Diagnostic> load_profile_dir(const std::string& dir, const ReadFile& read, const FileKindOf& kind) {
-  const std::string file = (std::filesystem::path(dir) / kProfileFileInDir).lexically_normal().string();
-  const FileKind k = kind(file);
-  if (k != FileKind::Regular)
-    return unexpected(profile_arg_error(
-        fmt::format("profile directory '{}' holds no {} ({}; dispatchtool-export writes a profile directory)", dir,
-                    kProfileFileInDir, k == FileKind::Missing ? "no such file" : "not a regular file")));
-  auto text = read(file);
-  if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot open profile file"));
-  return Profile::parse(*text, file);
-}
-
-}  // namespace
-
-Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read, const FileKindOf& kind) {
-  for (const auto& e : embedded_profiles())
-    if (spec == e.name) {
-      auto p = Profile::parse(e.text, e.path);
-      if (p) p->builtin_ = true;
-      return p;
-    }
-  const std::string path(spec);
-  if (path.size() > 5 && path.ends_with(".toml")) {
-    auto text = read(path);
-    if (!text) return unexpected(read_error(std::move(text.error()), path, "cannot open profile file"));
-    return Profile::parse(*text, path);
-  }
-  if (kind && !path.empty()) {
-    switch (kind(path)) {
-      case FileKind::Directory:
-        return load_profile_dir(path, read, kind);
-      case FileKind::Regular:
-        return unexpected(profile_arg_error(
-            fmt::format("profile '{}' is neither a built-in profile, a file ending in .toml nor a directory", spec)));
-      case FileKind::Missing:
-        if (path.find('/') != std::string::npos)
-          return unexpected(profile_arg_error(fmt::format(
-              "no profile directory '{}' (no such file or directory; a profile is a built-in name, a file ending in "
-              ".toml or a directory holding {})",
-              spec, kProfileFileInDir)));
-        break;
-      case FileKind::Other:  // a FIFO, a device, or a name the system refuses (too long): not a profile
-        break;
-    }
-  }
-  std::vector<std::string_view> names;
-  std::vector<std::string> listed;
-  for (const auto& e : embedded_profiles()) {
-    names.emplace_back(e.name);
-    listed.emplace_back(e.name);
-  }
-  // "torch-2.1" names a release with no built-in profile: pointing at
-  // another release ("did you mean 'torch-1.13'?") would mislead. Digits
-  // swapped ("torch-1.31") are a typo of a built-in and get the suggestion.
-  const auto sorted = [](std::string_view v) {
-    std::string s(v);
-    std::sort(s.begin(), s.end());
-    return s;
-  };
-  const bool names_a_release =
-      spec.starts_with("torch-") && spec.size() > 6 &&
-      std::all_of(spec.begin() + 6, spec.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); }) &&
-      std::none_of(names.begin(), names.end(), [&](std::string_view n) { return sorted(n) == sorted(spec); });
-  Diagnostic d;
-  d.where.file = "--profile";
-  d.message = names_a_release
-                  ? fmt::format(
-                        "unknown profile '{}': no built-in profile describes that release; built-in profiles: {} (for "
-                        "another release, export yours with dispatchtool-export and give its directory, or give a "
-                        "profile file ending in .toml)",
-                        spec, join(listed, ", "))
-                  : fmt::format(
-                        "unknown profile '{}'{}; built-in profiles: {} (or give a path ending in .toml, or a "
-                        "directory holding {})",
-                        spec, did_you_mean(spec, names), join(listed, ", "), kProfileFileInDir);
-  return unexpected(std::move(d));
 }
 
 }  // namespace dt

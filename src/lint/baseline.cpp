@@ -129,8 +129,8 @@ BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findi
   return use;
 }
 
-Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path, bool regular_only) {
-  auto text = regular_only ? fs.read_regular(path) : fs.read(path);
+Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path, const Roots& roots) {
+  auto text = roots.empty() ? fs.read(path) : fs.read_inside(path, roots);
   if (!text) return unexpected(read_error(std::move(text.error()), path, "cannot read lint baseline"));
   return parse_baseline(*text, path);
 }

@@ -42,9 +42,10 @@ struct BaselineUse {
 BaselineUse apply_baseline(const Baseline& baseline, std::vector<Finding>& findings, const Config& config);
 
 // Reads and parses a baseline file. Errors: "cannot read lint baseline:
-// REASON" at the file, or parse_baseline's.
-// `regular_only`: for a baseline a repository's configuration names (no FIFO, no device).
-Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path, bool regular_only = false);
+// REASON" at the file, or parse_baseline's. With `roots` (a baseline a
+// repository's configuration names) it is read with fs.read_inside(path,
+// roots), else as the command line names it (fs.read).
+Expected<Baseline, Diagnostic> load_baseline(const FileSystem& fs, const std::string& path, const Roots& roots = {});
 // Writes make_baseline(findings) to `path` and returns it. The error has no
 // location: "cannot write baseline 'PATH': REASON".
 Expected<Baseline, Diagnostic> save_baseline(const FileSystem& fs, const std::string& path,

@@ -154,13 +154,7 @@ std::optional<Diagnostic> outside_repository(const FileSystem& fs, const std::st
   const auto root = fs.real_path(dir.empty() ? std::string(".") : dir);
   const auto target = fs.real_path(path);
   if (!root) return root.error();
-  if (target) {
-    const std::string& r = *root;
-    std::string t = *target;
-    while (t.size() > 1 && t.ends_with('/')) t.pop_back();
-    const bool inside = t.size() > r.size() && t.starts_with(r) && (r.ends_with('/') || t[r.size()] == '/');
-    if (inside) return std::nullopt;
-  }
+  if (target && lies_below(*target, {*root})) return std::nullopt;
   // The path is not echoed: the location shows the value, and an error must
   // not confirm what exists outside the repository.
   return make_error(where, fmt::format("{} names a file outside the repository: a path in a lint configuration must "
@@ -182,13 +176,14 @@ Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string
                                    "cannot read lint configuration: not a regular file (or a loop of symbolic links)"));
     file = std::string(kConfigFileName);
   }
-  // A discovered configuration is the repository's: only a regular file is read.
-  auto text = path.empty() ? fs.read_regular(file) : fs.read(file);
+  // A discovered configuration is the repository's: a regular file inside it.
+  auto text = path.empty() ? fs.read_inside(file, {"."}) : fs.read(file);
   if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot read lint configuration"));
   auto config = parse_config(*text, file);
   if (!config) return config;
   // Relative baseline and profile paths are relative to the configuration file.
   const std::string dir = std::filesystem::path(file).parent_path().string();
+  config->directory = dir.empty() ? std::string(".") : dir;
   const auto beside_config = [&](const std::string& p) {
     return (std::filesystem::path(file).parent_path() / p).lexically_normal().string();
   };

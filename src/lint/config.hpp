@@ -33,8 +33,12 @@ struct Config {
   // command line), so that an unusable profile is reported there.
   std::optional<Location> profile_where;
   // Where a configuration file gives `baseline` (unset when it comes from the
-  // command line): such a baseline is read only if it is a regular file.
+  // command line): such a baseline is read with FileSystem::read_inside,
+  // inside `directory`.
   std::optional<Location> baseline_where;
+  // The configuration file's directory ("." for the current one): what a
+  // baseline or profile it names must lie below (the repository).
+  std::string directory = ".";
   // Operator tags whose operators' findings are dropped (ignore-tags,
   // --ignore-tag), each with where a configuration file gives it (none for the
   // command line): checked against the profile's tags once it is known.
@@ -44,14 +48,16 @@ struct Config {
 // The file auto-discovered in the current directory.
 inline constexpr std::string_view kConfigFileName = ".dispatchtool-lint.toml";
 
-// The configuration file `path` (--config), or, when `path` is empty and
-// `discover` is set, kConfigFileName in the current directory if it is a
-// file; an empty Config when there is none. Relative baseline and profile
-// paths in it become relative to its directory. Errors: "cannot read lint
-// configuration: REASON" at the file, or parse_config's. A baseline or
-// profile path in the file must stay inside the file's directory (the
-// repository), symbolic links resolved: otherwise an error at the value (the
-// command line's --baseline and --profile may name any file).
+// The configuration file `path` (--config, read as the command line names
+// it), or, when `path` is empty and `discover` is set, kConfigFileName in the
+// current directory (read with FileSystem::read_inside: a regular file inside
+// the current directory, symbolic links followed); an empty Config when
+// there is none. Relative baseline and profile paths in it become relative
+// to its directory. Errors: "cannot read lint configuration: REASON" at the
+// file, or parse_config's. A baseline or profile path in the file must stay
+// inside the file's directory (the repository), symbolic links resolved:
+// otherwise an error at the value (the command line's --baseline and
+// --profile may name any file).
 Expected<Config, Diagnostic> load_config(const FileSystem& fs, const std::string& path, bool discover);
 
 // Parses a config file: select, ignore, ignore-tags, fail-on, baseline,

@@ -9,12 +9,11 @@
 
 namespace dt::lint {
 
-Expected<std::vector<std::string>, Diagnostic> context_files(const FileSystem& fs,
-                                                             const std::vector<std::string>& paths) {
-  std::vector<std::string> out;
+Expected<ContextFiles, Diagnostic> context_files(const FileSystem& fs, const std::vector<std::string>& paths) {
+  ContextFiles out;
   for (const auto& path : paths) {
     if (fs.kind(path) != FileKind::Directory) {
-      out.push_back(path);
+      out.paths.push_back(path);
       continue;
     }
     auto entries = fs.list(path);
@@ -24,9 +23,17 @@ Expected<std::vector<std::string>, Diagnostic> context_files(const FileSystem& f
       if (std::filesystem::path(entry).extension() == ".toml") found.push_back(std::move(entry));
     if (found.empty()) return unexpected(make_error(fmt::format("no .toml files in '{}'", path)));
     std::sort(found.begin(), found.end());
-    out.insert(out.end(), found.begin(), found.end());
+    for (const auto& f : found) out.listed.emplace(f, path);
+    out.paths.insert(out.paths.end(), found.begin(), found.end());
   }
   return out;
+}
+
+ReadFile context_reader(const FileSystem& fs, const ContextFiles& context) {
+  return [read = fs.read, read_inside = fs.read_inside, listed = context.listed](const std::string& path) {
+    const auto it = listed.find(path);
+    return it == listed.end() ? read(path) : read_inside(path, {it->second});
+  };
 }
 
 void keep_linted(std::vector<Finding>& findings, const std::vector<std::string>& linted, const OpLibrary* library) {

@@ -3,6 +3,7 @@
 // whose own findings are not reported.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,19 @@
 namespace dt::lint {
 
 // The files the --context paths name: a file itself, a directory every
-// *.toml in it (sorted by name). Errors have no location: "cannot list 'DIR':
-// REASON", "no .toml files in 'DIR'".
-Expected<std::vector<std::string>, Diagnostic> context_files(const FileSystem& fs,
-                                                             const std::vector<std::string>& paths);
+// *.toml in it (sorted by name).
+struct ContextFiles {
+  std::vector<std::string> paths;             // in the order given
+  std::map<std::string, std::string> listed;  // a directory's entry -> that directory
+};
+// Errors have no location: "cannot list 'DIR': REASON", "no .toml files in 'DIR'".
+Expected<ContextFiles, Diagnostic> context_files(const FileSystem& fs, const std::vector<std::string>& paths);
+
+// How lint reads the context files and the linted ones: a directory's entry
+// is the directory's (a committed symbolic link among them must not lead
+// out of it or block): fs.read_inside(entry, {directory}); every other path
+// is the command line's: fs.read.
+ReadFile context_reader(const FileSystem& fs, const ContextFiles& context);
 
 // Keeps the findings that involve a linted file (`linted`: paths as given on
 // the command line, "-" for standard input), anchored there: a finding in a

@@ -634,8 +634,8 @@ class Preprocessor {
       return unexpected(make_error(at, fmt::format("#include nested deeper than {} files (limit: {}); an include "
                                                    "cycle without a guard?",
                                                    kCppMaxIncludeDepth, kCppMaxIncludeDepth)));
-    if (o_.fs == nullptr || !o_.fs->read_regular) return true;
-    auto text = o_.fs->read_regular(path);
+    if (o_.fs == nullptr || !o_.fs->read_inside) return true;
+    auto text = o_.fs->read_inside(path, include_roots());
     if (!text) {
       if (text.error().code == kInputTooLarge) return unexpected(std::move(text.error()));
       warn(at, fmt::format("cannot read the included file '{}': {}", printable(path), text.error().message));
@@ -650,6 +650,24 @@ class Preprocessor {
     (void)forced;
     frames_.push_back(Frame{std::move(lexed->tokens), 0, id, groups_.size(), dir_of(path)});
     return true;
+  }
+
+  // Where an included file may lie (FileSystem::read_inside): below --inside's
+  // directories when the front end set them (CI on a pull request), else below
+  // the current directory or the source's own; and below the include
+  // directories the flags name. A regular file only, never a device or FIFO.
+  const Roots& include_roots() {
+    if (!roots_.empty()) return roots_;
+    if (o_.fs->scope != nullptr && !o_.fs->scope->inside.empty()) {
+      roots_ = o_.fs->scope->inside;
+    } else {
+      roots_.emplace_back(".");
+      std::string top = dir_of(out_.files[0].view());
+      roots_.push_back(top.empty() ? std::string(".") : std::move(top));
+    }
+    for (const auto& d : o_.quote_dirs) roots_.push_back(d);
+    for (const auto& d : o_.include_dirs) roots_.push_back(d);
+    return roots_;
   }
 
   // ---- output ----
@@ -679,6 +697,7 @@ class Preprocessor {
   std::unordered_set<std::string> once_;
   std::unordered_set<std::string> prelude_names_;
   std::unordered_set<std::string, CppNameHash, std::equal_to<>> undefined_;  // the names -U undefined
+  Roots roots_;                                                              // include_roots()
   std::vector<CppMacro> prelude_defs_;
   std::vector<std::string> defined_names_;
   std::uint32_t counter_ = 0;

@@ -171,7 +171,7 @@ Expected<Sources, Diagnostic> prepare_sources(const FileSystem& fs, const std::v
   std::string db_path = o.compile_commands;
   if (db_path.empty() && !o.build_dir.empty()) db_path = o.build_dir + "/compile_commands.json";
   if (db_path.empty()) return out;
-  auto text = fs.read_regular ? fs.read_regular(db_path) : fs.read(db_path);
+  auto text = fs.read(db_path);  // named on the command line
   if (!text) return unexpected(read_error(std::move(text.error()), display_path(db_path), "cannot read the compilation database"));
   auto db = parse_compile_commands(*text, display_path(db_path));
   if (!db) return unexpected(std::move(db.error()));

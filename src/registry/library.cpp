@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/text.hpp"
 #include "registry/blob.hpp"
 #include "registry/loader.hpp"
 #include "registry/model.hpp"
@@ -310,12 +311,34 @@ void OpLibrary::materialize(std::size_t i, Operator& op) const {
 
 // ---- where a profile's library comes from ---------------------------------------
 
+Roots library_roots(const Profile& profile) {
+  const std::string dir = std::filesystem::path(profile.source()).parent_path().string();
+  return {dir.empty() ? std::string(".") : dir};
+}
+
 Expected<std::vector<std::string>, Diagnostic> library_files(const Profile& profile, const FileSystem& fs) {
+  return library_files(profile, fs, library_roots(profile));
+}
+
+Expected<std::vector<std::string>, Diagnostic> library_files(const Profile& profile, const FileSystem& fs,
+                                                             const Roots& roots) {
   // Lexical path operations only; the file system is the injected one.
   const std::filesystem::path base = std::filesystem::path(profile.source()).parent_path();
+  Roots real_roots;
+  for (const auto& root : roots)
+    if (auto r = fs.real_path(root)) real_roots.push_back(std::move(*r));
   std::vector<std::string> out;
   for (const std::string& entry : profile.operator_library()) {
     const std::string path = (base / entry).lexically_normal().string();
+    // A profile is a repository's file: its library stays inside the
+    // profile's directory (the path is not echoed resolved: where it leads
+    // outside is not said).
+    if (auto real = fs.real_path(path); !real || !lies_below(*real, real_roots))
+      return unexpected(make_error(
+          profile.operator_library_where(),
+          fmt::format("operator library '{}' lies outside the profile's directory (symbolic links followed): a "
+                      "profile's operator library must be inside the directory of its profile file",
+                      printable(entry))));
     switch (fs.kind(path)) {
       case FileKind::Regular:
         out.push_back(path);
@@ -345,7 +368,8 @@ Expected<std::vector<std::string>, Diagnostic> library_files(const Profile& prof
 }
 
 Expected<std::shared_ptr<const OpLibrary>, Diagnostic> open_library(const Profile& profile, const FileSystem& fs,
-                                                                    std::span<const EmbeddedLibrary> embedded) {
+                                                                    std::span<const EmbeddedLibrary> embedded,
+                                                                    const Roots& roots) {
   using Result = std::shared_ptr<const OpLibrary>;
   if (profile.operator_library().empty()) return Result();
   if (profile.builtin())
@@ -355,9 +379,10 @@ Expected<std::shared_ptr<const OpLibrary>, Diagnostic> open_library(const Profil
         if (!lib) return unexpected(std::move(lib.error()));
         return Result(std::make_shared<const OpLibrary>(std::move(*lib)));
       }
-  auto files = library_files(profile, fs);
+  const Roots inside = roots.empty() ? library_roots(profile) : roots;
+  auto files = library_files(profile, fs, inside);
   if (!files) return unexpected(std::move(files.error()));
-  auto loaded = load(profile, *files, fs.read);
+  auto loaded = load(profile, *files, reader_inside(fs, inside));
   if (!loaded) return unexpected(std::move(loaded.error()));
   const std::string origin =
       (std::filesystem::path(profile.source()).parent_path() / profile.operator_library().front())

@@ -106,14 +106,24 @@ std::span<const EmbeddedLibrary> embedded_libraries();
 
 // The TOML files of the library `profile` names, in load order: each named
 // file, and the *.toml files of each named directory sorted by name; names
-// are relative to the profile file's directory. Errors are located at the
-// profile's operator_library field.
+// are relative to the profile file's directory. Each must lie below one of
+// `roots` (library_roots: the profile file's directory), symbolic links
+// followed: a profile is a repository's file, and its paths are read with
+// FileSystem::read_inside. Errors are located at the profile's
+// operator_library field.
+Expected<std::vector<std::string>, Diagnostic> library_files(const Profile& profile, const FileSystem& fs,
+                                                             const Roots& roots);
 Expected<std::vector<std::string>, Diagnostic> library_files(const Profile& profile, const FileSystem& fs);
 
+// Where a profile's operator library must lie: the profile file's directory.
+Roots library_roots(const Profile& profile);
+
 // The operator library of `profile`: the one embedded for a built-in profile
-// (from `embedded`), else its operator_library files loaded and serialized.
+// (from `embedded`), else its operator_library files (library_files, inside
+// `roots`; none given: library_roots(profile)) loaded and serialized.
 // nullptr when the profile names none.
 Expected<std::shared_ptr<const OpLibrary>, Diagnostic> open_library(const Profile& profile, const FileSystem& fs,
-                                                                    std::span<const EmbeddedLibrary> embedded);
+                                                                    std::span<const EmbeddedLibrary> embedded,
+                                                                    const Roots& roots = {});
 
 }  // namespace dt

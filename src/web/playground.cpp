@@ -28,7 +28,6 @@ dt::FileSystem memory_filesystem(const std::string& text) {
     if (path == kFileName) return text;
     return dt::unexpected(missing(path));
   };
-  fs.read_regular = fs.read;
   fs.write = [](const std::string& path, std::string_view) -> dt::Expected<dt::Ok, dt::Diagnostic> {
     return dt::unexpected(dt::make_error(dt::Location{dt::display_path(path), 0, 0}, "Read-only file system"));
   };
@@ -39,7 +38,9 @@ dt::FileSystem memory_filesystem(const std::string& text) {
   fs.real_path = [](const std::string& path) -> dt::Expected<std::string, dt::Diagnostic> {
     return path.starts_with("/") ? path : "/" + path;
   };
+  fs.read_inside = dt::read_inside_over(fs.real_path, fs.kind, fs.read);
   fs.budget = std::make_shared<dt::ReadBudget>();
+  fs.scope = std::make_shared<dt::ReadScope>();
   return fs;
 }
 

@@ -12,6 +12,11 @@
 - the entry run the way pre-commit runs it (entry + args + file names) exits
   0 on a clean file and 1 on a file with an error finding, in TOML and in a
   C++ file and a Python module that define the same operator;
+- no file name becomes an option (issue 32): the hook's args end with "--",
+  and so do the args of docs/ci.md's .pre-commit-config.yaml example; a
+  committed file named `--write-baseline=lint-baseline.toml` holding an error
+  finding fails the hook (exit 1) and writes no baseline, through the entry
+  and through `pre-commit try-repo`;
 - with pre-commit installed (Debian's `pre-commit`), `pre-commit try-repo`
   runs the hook from this checkout on a scratch repository: it passes on a
   clean file and fails, showing the finding, on a conflicting one.
@@ -59,6 +64,10 @@ lib.define("f(Tensor x) -> Tensor")
 '''
 
 
+# A file name pre-commit would pass that reads as an option (issue 32).
+OPTION_NAMED = "--write-baseline=lint-baseline.toml"
+
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from checks import Checks  # noqa: E402
 
@@ -99,6 +108,16 @@ def main():
         checks.check(selected(path) == want, f"files/exclude {'select' if want else 'skip'} {path}")
     checks.check(hook.get("require_serial") is True, "require_serial: true (cross-file conflicts)")
     checks.check(hook.get("pass_filenames", True) is True, "the staged files are passed")
+    checks.check(list(hook.get("args", []))[-1:] == ["--"], f"the hook's args end with '--': {hook.get('args')}")
+    with open(os.path.join(root, "docs", "ci.md"), encoding="utf-8") as f:
+        ci_md = f.read()
+    examples = [yaml.safe_load(b) for b in re.findall(r"^```yaml\n(.*?)^```", ci_md, re.M | re.S)
+                if "dispatchtool-lint" in b and "repos:" in b]
+    checks.check(len(examples) == 1, "docs/ci.md has one .pre-commit-config.yaml example")
+    for ex in examples:
+        for h in (h for r in ex["repos"] for h in r["hooks"] if h["id"] == "dispatchtool-lint"):
+            checks.check("args" not in h or list(h["args"])[-1:] == ["--"],
+                         f"docs/ci.md's example args end with '--': {h.get('args')}")
     entry = shlex.split(hook["entry"])
     checks.check(entry[:2] == ["dispatchtool", "lint"], f"entry is 'dispatchtool lint': {entry}")
     top_help = subprocess.run([tool, "--help"], capture_output=True, text=True).stdout
@@ -116,6 +135,9 @@ def main():
             f.write(CLEAN_CPP)
         with open(os.path.join(repo, "ops.py"), "w") as f:
             f.write(SECOND_DEF_PY)
+        # A committed file named like an option, holding an error finding (issue 32).
+        with open(os.path.join(repo, OPTION_NAMED), "w") as f:
+            f.write(CLEAN + '[[def]]\nschema = "f(Tensor x) -> Tensor"\n')
         # As pre-commit runs it: entry, args, then the file names.
         cmd = entry + list(hook.get("args", []))
         r = subprocess.run(cmd + ["ops/a.toml"], cwd=repo, env=env, capture_output=True, text=True)
@@ -129,6 +151,18 @@ def main():
         checks.check(r.returncode == 1 and "ops.py:4:1: error:" in r.stdout and "duplicate-def" in r.stdout,
                      f"entry on a C++ file and a Python module defining one operator exits 1 with duplicate-def "
                      f"at ops.py:4:1, got {r.returncode}: {r.stdout}")
+        r = subprocess.run(cmd + ["ops/a.toml", OPTION_NAMED], cwd=repo, env=env, capture_output=True, text=True)
+        checks.check(r.returncode == 1 and f"{OPTION_NAMED}:" in r.stdout and "duplicate-def" in r.stdout,
+                     f"entry on a file named {OPTION_NAMED} lints it: exit 1 with its finding, got {r.returncode}: "
+                     f"{r.stdout} {r.stderr}")
+        checks.check(not os.path.exists(os.path.join(repo, "lint-baseline.toml")),
+                     f"entry on a file named {OPTION_NAMED} writes no baseline")
+        # Without the '--' (the hook before issue 32) the name is an option: what the check guards against.
+        r = subprocess.run(entry + ["ops/a.toml", OPTION_NAMED], cwd=repo, env=env, capture_output=True, text=True)
+        checks.check(r.returncode == 0 and os.path.exists(os.path.join(repo, "lint-baseline.toml")),
+                     f"(control) without '--' the file name is taken as --write-baseline: {r.returncode} {r.stderr}")
+        if os.path.exists(os.path.join(repo, "lint-baseline.toml")):
+            os.remove(os.path.join(repo, "lint-baseline.toml"))
 
         if shutil.which("pre-commit") is None:
             print("note: pre-commit is not installed: `pre-commit try-repo` not run "
@@ -158,6 +192,20 @@ def main():
             checks.check(r.returncode == 1 and "Failed" in r.stdout and "ops.py:4:1: error:" in r.stdout,
                          f"pre-commit try-repo on conflicting C++ and Python fails with the finding: "
                          f"{r.returncode} {r.stdout} {r.stderr}")
+            # pre-commit's own --files cannot take a name that starts with "--": a repository of its own,
+            # every file of it (as a CI run of pre-commit on a pull request does).
+            repo2 = os.path.join(tmp, "repo2")
+            os.makedirs(os.path.join(repo2, "ops"))
+            shutil.copy(os.path.join(repo, "ops", "a.toml"), os.path.join(repo2, "ops", "a.toml"))
+            shutil.copy(os.path.join(repo, OPTION_NAMED), os.path.join(repo2, OPTION_NAMED))
+            subprocess.run(["git", "init", "-q", repo2], check=True, env=genv)
+            subprocess.run(["git", "add", "-A"], cwd=repo2, check=True, env=genv)
+            r = subprocess.run(["pre-commit", "try-repo", root, "dispatchtool-lint", "--verbose", "--all-files"],
+                               cwd=repo2, env=genv, capture_output=True, text=True, timeout=300)
+            checks.check(r.returncode == 1 and "Failed" in r.stdout and "duplicate-def" in r.stdout and
+                         not os.path.exists(os.path.join(repo2, "lint-baseline.toml")),
+                         f"pre-commit try-repo on a committed file named {OPTION_NAMED} fails with its finding and "
+                         f"writes no baseline: {r.returncode} {r.stdout} {r.stderr}")
 
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0

@@ -3,14 +3,15 @@
 
     check_workflow.py --tool build/dispatchtool --root .
 
-Runs the steps of docs/ci/dispatchtool-lint.yml from the step `lint` on, and
-the workflow excerpt in docs/lint.md, the way GitHub Actions runs them: each
-`run:` script with `bash --noprofile --norc -eo pipefail` (the workflow's
-`shell: bash`; the excerpt gets Actions' default `bash -e`), the workflow,
-job and step `env`, `$GITHUB_OUTPUT` read back into `steps.<id>.outputs`, and
-every step's `if:` evaluated (a small evaluator for the expressions these
-files use: success(), failure(), always(), steps.*.outputs.*, env.*, ==, !=,
-&&, ||, !). `github/codeql-action/upload-sarif` is replaced by a check that
+Runs the steps of docs/ci/dispatchtool-lint.yml from the step `base` (the
+base branch's lint configuration) on, and the workflow excerpt in
+docs/lint.md, the way GitHub Actions runs them: each `run:` script with
+`bash --noprofile --norc -eo pipefail` (the workflow's `shell: bash`; the
+excerpt gets Actions' default `bash -e`), the workflow, job and step `env`,
+`$GITHUB_OUTPUT` read back into `steps.<id>.outputs`, `$RUNNER_TEMP`,
+`$GITHUB_BASE_REF`, and every step's `if:` evaluated (a small evaluator for
+the expressions these files use: success(), failure(), always(),
+steps.*.outputs.*, env.*, github.event_name, ==, !=, &&, ||, !). `github/codeql-action/upload-sarif` is replaced by a check that
 the file is a SARIF 2.1.0 log, and is recorded as an upload. dispatchtool is
 the real binary, on a clean file (exit 0), a file with an error finding
 (exit 1) and a file with a TOML syntax error (exit 2):
@@ -18,6 +19,17 @@ the real binary, on a clean file (exit 0), a file with an error finding
     exit 0 -> job passes, SARIF uploaded (no results)
     exit 1 -> SARIF uploaded (with results), job fails; passes with FAIL_ON_FINDINGS=false
     exit 2 -> job fails, nothing uploaded
+
+and on a pull request from a stranger (issue 32), in a git repository whose
+`origin` has the base branch:
+
+    the pull request's .dispatchtool-lint.toml demotes the error to info -> job fails
+      (the same checkout on a push, where the configuration is the repository's: passes)
+    the pull request rewrites the baseline the base's configuration names -> job fails
+    a committed file named --write-baseline=lint-baseline.toml (OPS: *.toml)
+      -> linted as a file: job fails with its finding, no baseline written
+    a committed ops/zz.toml -> /proc/self/fd/2 (stderr a pipe), -> /etc/passwd
+      -> job fails (exit 2) in seconds, nothing uploaded, nothing of the target in the log
 
 docs/ci.md must quote the workflow file verbatim, and no YAML block of the
 docs may end a dispatchtool command in `|| true`.
@@ -54,7 +66,8 @@ _TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<op>==|!=|&&|\|\||!|\(|\)
 
 
 def evaluate(expr, ctx):
-    """Evaluates an `if:` expression; ctx: {'steps': {...}, 'env': {...}, 'status': 'success'|'failure'}."""
+    """Evaluates an `if:` expression; ctx: {'steps': {...}, 'env': {...}, 'github': {...},
+    'status': 'success'|'failure'}."""
     expr = expr.strip()
     if expr.startswith("${{") and expr.endswith("}}"):
         expr = expr[3:-2].strip()
@@ -76,7 +89,7 @@ def evaluate(expr, ctx):
             return {"success()": ctx["status"] == "success", "failure()": ctx["status"] == "failure",
                     "always()": True, "cancelled()": False}[text]
         parts = text.split(".")
-        cur = {"steps": ctx["steps"], "env": ctx["env"]}
+        cur = {"steps": ctx["steps"], "env": ctx["env"], "github": ctx.get("github", {})}
         for p in parts:
             cur = cur.get(p, "") if isinstance(cur, dict) else ""
         return cur
@@ -143,9 +156,10 @@ def truthy(v):
 
 
 # ---- running steps ----------------------------------------------------------
-def run_steps(steps, workdir, env, shell, tool_dir):
-    """Runs the steps like Actions would. Returns (job passed, [uploaded SARIF logs], log)."""
-    ctx = {"steps": {}, "env": dict(env), "status": "success"}
+def run_steps(steps, workdir, env, shell, tool_dir, github=None):
+    """Runs the steps like Actions would. Returns (job passed, [uploaded SARIF logs], log).
+    A step that runs past 60 s fails (a hang)."""
+    ctx = {"steps": {}, "env": dict(env), "github": dict(github or {"event_name": "push"}), "status": "success"}
     uploads, log = [], []
     for n, step in enumerate(steps):
         cond = step.get("if")
@@ -178,10 +192,15 @@ def run_steps(steps, workdir, env, shell, tool_dir):
             open(out_file, "w").close()
             step_env.update(GITHUB_OUTPUT=out_file, GITHUB_WORKSPACE=workdir,
                             PATH=tool_dir + os.pathsep + os.environ.get("PATH", ""))
-            r = subprocess.run(shell + [script], cwd=workdir, env=step_env, capture_output=True, text=True)
-            ok = r.returncode == 0
-            log.append(f"step {n} ({step.get('name', step.get('id', ''))}): exit {r.returncode} "
-                       f"{r.stdout.strip()} {r.stderr.strip()}")
+            try:
+                r = subprocess.run(shell + [script], cwd=workdir, env=step_env, capture_output=True, text=True,
+                                   errors="replace", timeout=60)
+                ok = r.returncode == 0
+                log.append(f"step {n} ({step.get('name', step.get('id', ''))}): exit {r.returncode} "
+                           f"{r.stdout.strip()} {r.stderr.strip()}")
+            except subprocess.TimeoutExpired:
+                ok = False
+                log.append(f"step {n} ({step.get('name', step.get('id', ''))}): TIMED OUT after 60 s (a hang)")
             for line in open(out_file).read().splitlines():
                 if "=" in line:
                     k, v = line.split("=", 1)
@@ -191,6 +210,96 @@ def run_steps(steps, workdir, env, shell, tool_dir):
         if not ok:
             ctx["status"] = "failure"
     return ctx["status"] == "success", uploads, log
+
+
+# ---- pull requests from strangers (issue 32) ---------------------------------
+GIT_ENV = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@example.invalid", GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull)
+GIT_ENV.pop("GIT_DIR", None)
+DEMOTE = '[severity]\nduplicate-def = "info"\n'
+OPTION_NAMED = "--write-baseline=lint-baseline.toml"
+
+
+def git(cwd, *args):
+    subprocess.run(["git", *args], cwd=cwd, env=GIT_ENV, check=True, capture_output=True)
+
+
+def write_files(root, files):
+    for name, text in files.items():
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+
+
+def checkout(tmp, name, base_files, pr_files=None, links=None):
+    """A checkout of a pull request: `origin` has the base branch `main` with `base_files`; the checkout has
+    them changed by `pr_files` and `links` (name -> target)."""
+    origin, seed, ws = (os.path.join(tmp, name + s) for s in ("-origin.git", "-seed", ""))
+    git(tmp, "init", "-q", "--bare", origin)
+    git(tmp, "init", "-q", "-b", "main", seed)
+    write_files(seed, base_files)
+    git(seed, "add", "-A")
+    git(seed, "commit", "-q", "-m", "base")
+    git(seed, "push", "-q", origin, "main")
+    git(tmp, "clone", "-q", "-b", "main", origin, ws)
+    write_files(ws, pr_files or {})
+    for link, target in (links or {}).items():
+        os.makedirs(os.path.dirname(os.path.join(ws, link)), exist_ok=True)
+        os.symlink(target, os.path.join(ws, link))
+    return ws
+
+
+def untrusted_pull_requests(checks, tool, tool_dir, tmp, steps, workflow_env):
+    shell = ["bash", "--noprofile", "--norc", "-eo", "pipefail"]
+
+    def run(ws, event, **env):
+        runner_temp = ws + "-runner"
+        os.makedirs(runner_temp, exist_ok=True)
+        env = dict(workflow_env, FAIL_ON_FINDINGS="true", HOME=ws, RUNNER_TEMP=runner_temp, GITHUB_BASE_REF="main",
+                   **env)
+        return run_steps(steps, ws, env, shell, tool_dir, {"event_name": event})
+
+    # The pull request demotes the error to info in its own configuration.
+    ws = checkout(tmp, "pr-demote", {"ops/a.toml": FINDING}, {".dispatchtool-lint.toml": DEMOTE})
+    passed, uploads, log = run(ws, "pull_request")
+    checks.check(not passed and len(uploads) == 1 and uploads[0]["runs"][0]["results"],
+                 "a pull request whose .dispatchtool-lint.toml demotes the error fails, with the finding uploaded\n  "
+                 + "\n  ".join(log))
+    shutil.rmtree(ws + "-runner")
+    subprocess.run(["git", "worktree", "prune"], cwd=ws, env=GIT_ENV)
+    passed, _, log = run(ws, "push")
+    checks.check(passed, "(control) the same checkout on a push, with the repository's own configuration, "
+                 "passes\n  " + "\n  ".join(log))
+
+    # The base's configuration names a baseline; the pull request rewrites it to accept its finding.
+    ws = checkout(tmp, "pr-baseline", {".dispatchtool-lint.toml": 'baseline = "lint-baseline.toml"\n',
+                                       "lint-baseline.toml": "version = 1\n", "ops/a.toml": CLEAN},
+                  {"ops/a.toml": FINDING})
+    r = subprocess.run([tool, "lint", "--write-baseline", "lint-baseline.toml", "ops/a.toml"], cwd=ws,
+                       capture_output=True, text=True)
+    checks.check(r.returncode == 0 and "accepting 1 finding" in r.stderr, f"the pull request's baseline: {r.stderr}")
+    passed, uploads, log = run(ws, "pull_request")
+    checks.check(not passed and len(uploads) == 1 and uploads[0]["runs"][0]["results"],
+                 "a pull request that rewrites the baseline to accept its finding fails\n  " + "\n  ".join(log))
+
+    # A committed file named like an option among the matches.
+    ws = checkout(tmp, "option-named", {"a.toml": CLEAN, OPTION_NAMED: FINDING})
+    passed, uploads, log = run(ws, "push", OPS="*.toml")
+    checks.check(not passed and len(uploads) == 1 and uploads[0]["runs"][0]["results"] and
+                 not os.path.exists(os.path.join(ws, "lint-baseline.toml")),
+                 f"a committed file named {OPTION_NAMED} is linted: the job fails with its finding, and no "
+                 "baseline is written\n  " + "\n  ".join(log))
+
+    # Committed links out of the checkout: standard error (a pipe: reading it never ends), /etc/passwd.
+    for target in ("/proc/self/fd/2", "/etc/passwd"):
+        ws = checkout(tmp, "link-" + target.replace("/", "-"), {"ops/a.toml": CLEAN}, links={"ops/zz.toml": target})
+        passed, uploads, log = run(ws, "pull_request")
+        text = "\n  ".join(log)
+        checks.check(not passed and not uploads and "TIMED OUT" not in text and "root:" not in text and
+                     "ops/zz.toml: error:" in text,
+                     f"a committed ops/zz.toml -> {target}: the job fails at once with an error at ops/zz.toml, "
+                     "nothing uploaded, nothing of the target shown\n  " + text)
 
 
 def yaml_blocks(markdown):
@@ -235,6 +344,11 @@ def main():
     lint_step = steps[ids.index("lint")]
     checks.check("--format sarif" in lint_step["run"] and upload and upload[0]["with"]["sarif_file"]
                  in lint_step["run"], "the lint step writes the SARIF file the upload step reads")
+    checks.check("base" in ids and ids.index("base") < ids.index("lint") and
+                 "pull_request" in str(steps[ids.index("base")].get("if", "")),
+                 "a step 'base' before 'lint' takes the base branch's configuration on pull requests")
+    checks.check(re.search(r"dispatchtool lint [^\n]*--inside \. [^\n]*-- \$OPS", lint_step["run"]) is not None,
+                 "the lint step reads only inside the checkout (--inside .) and ends the options before $OPS (--)")
     install = steps[ids.index("install")]["run"]
     checks.check("cmake --install" in install and "-DDT_BUILD_TESTS=OFF" in install,
                  "the install step builds without tests and installs")
@@ -253,7 +367,7 @@ def main():
 
     workflow_env = {k: str(v) for k, v in (wf.get("env") or {}).items()}
     workflow_env.update({k: str(v) for k, v in (job.get("env") or {}).items()})
-    from_lint = steps[ids.index("lint"):]
+    from_lint = steps[ids.index("base"):]
     scenarios = [("clean", CLEAN, 0), ("finding", FINDING, 1), ("bad-input", BAD_INPUT, 2)]
     with tempfile.TemporaryDirectory() as tmp:
         for name, content, status in scenarios:
@@ -291,6 +405,8 @@ def main():
                 else:
                     checks.check(not passed, f"{what}: the job fails\n  " + "\n  ".join(log))
                     checks.check(uploads == [], f"{what}: nothing is uploaded")
+
+        untrusted_pull_requests(checks, tool, tool_dir, tmp, from_lint, workflow_env)
 
     print(f"{checks.passed} passed, {checks.failed} failed")
     if checks.passed < 30:

@@ -48,7 +48,6 @@ inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
     if (it == files.end()) return unexpected(make_error(Location{path, 0, 0}, "No such file or directory"));
     return it->second;
   };
-  fs.read_regular = fs.read;
   fs.write = [&files](const std::string& path, std::string_view text) -> Expected<Ok, Diagnostic> {
     files[path] = std::string(text);
     return Ok{};
@@ -70,6 +69,7 @@ inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
   fs.real_path = [](const std::string& path) -> Expected<std::string, Diagnostic> {
     return (std::filesystem::path("/cwd") / path).lexically_normal().string();
   };
+  fs.read_inside = read_inside_over(fs.real_path, fs.kind, fs.read);
   return fs;
 }
 

@@ -76,6 +76,11 @@ TEST_CASE("save_baseline and load_baseline: a baseline file through the FileSyst
   CHECK(loaded->entries == saved->entries);
   CHECK(format(lint::load_baseline(fs, "none.toml").error()) ==
         "none.toml: error: cannot read lint baseline: No such file or directory\n");
+  // A baseline a configuration names is read inside its roots (issue 32).
+  files["repo/b.toml"] = files.at("base.toml");
+  CHECK(lint::load_baseline(fs, "repo/b.toml", {"repo"}).has_value());
+  CHECK(format(lint::load_baseline(fs, "base.toml", {"repo"}).error()) ==
+        "base.toml: error: cannot read lint baseline: the path leads outside 'repo' (symbolic links followed)\n");
 }
 
 TEST_CASE("save_baseline: why a baseline could not be written (no location)") {

@@ -111,6 +111,43 @@ TEST_CASE("load_config: baseline and profile paths stay inside the configuration
   CHECK_FALSE(merged.baseline_where.has_value());
 }
 
+TEST_CASE(
+    "load_config: the discovered configuration is read inside the current directory, --config as named "
+    "(issue 32)") {
+  std::map<std::string, std::string> files{{std::string(lint::kConfigFileName), "baseline = \"b.toml\"\n"},
+                                           {"ci/other.toml", "fail-on = \"warning\"\n"}};
+  FileSystem fs = memory_filesystem(files);
+  std::vector<std::pair<std::string, Roots>> inside;
+  std::vector<std::string> named;
+  const ReadInside read_inside = fs.read_inside;
+  const ReadFile read = fs.read;
+  fs.read_inside = [&](const std::string& path, const Roots& roots) {
+    inside.emplace_back(path, roots);
+    return read_inside(path, roots);
+  };
+  fs.read = [&](const std::string& path) {
+    named.push_back(path);
+    return read(path);
+  };
+  auto found = lint::load_config(fs, "", true);
+  REQUIRE(found.has_value());
+  CHECK(found->directory == ".");
+  CHECK(inside == std::vector<std::pair<std::string, Roots>>{{std::string(lint::kConfigFileName), Roots{"."}}});
+  CHECK(named.empty());
+  auto given = lint::load_config(fs, "ci/other.toml", true);
+  REQUIRE(given.has_value());
+  CHECK(given->directory == "ci");  // what its baseline and profile must lie below
+  CHECK(named == std::vector<std::string>{"ci/other.toml"});
+  // A discovered configuration that leads outside is not read.
+  fs.real_path = [](const std::string& path) -> Expected<std::string, Diagnostic> {
+    return path == lint::kConfigFileName ? std::string("/etc/passwd") : "/cwd/" + path;
+  };
+  fs.read_inside = read_inside_over(fs.real_path, fs.kind, read);
+  CHECK(format(lint::load_config(fs, "", true).error()) ==
+        ".dispatchtool-lint.toml: error: cannot read lint configuration: the path leads outside the current "
+        "directory (symbolic links followed)\n");
+}
+
 TEST_CASE("load_config: a file that cannot be read or parsed") {
   std::map<std::string, std::string> files{{"bad.toml", "select = 3\n"}};
   const FileSystem fs = memory_filesystem(files);

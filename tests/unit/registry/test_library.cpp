@@ -228,4 +228,41 @@ TEST_CASE("library: a profile file's own library, read through the FileSystem") 
   CHECK(missing.error().message == "operator library 'dir/lib' is not a file or directory");
 }
 
+TEST_CASE("library: a profile's operator library lies inside the profile's directory, read inside it (issue 32)") {
+  std::map<std::string, std::string> files;
+  for (const auto& [name, text] : kCore) files["dir/" + name] = text;  // dir/lib/a.toml, dir/lib/b.toml
+  std::string profile_text = read_text(std::string(DT_SOURCE_DIR) + "/configs/profiles/torch-1.13.toml");
+  const std::string original = "paths = [\"../library/torch-1.13\"]";
+  const auto with_paths = [&](const std::string& paths) {
+    std::string t = profile_text;
+    t.replace(t.find(original), original.size(), "paths = " + paths);
+    auto p = Profile::parse(t, "dir/p.toml");
+    REQUIRE(p.has_value());
+    return std::move(*p);
+  };
+  FileSystem fs = memory_filesystem(files);
+  std::vector<std::pair<std::string, Roots>> inside;
+  const ReadInside read_inside = fs.read_inside;
+  fs.read_inside = [&](const std::string& path, const Roots& roots) {
+    inside.emplace_back(path, roots);
+    return read_inside(path, roots);
+  };
+  CHECK(library_roots(with_paths("[\"lib\"]")) == Roots{"dir"});
+  auto lib = open_library(with_paths("[\"lib\"]"), fs, embedded_libraries());
+  REQUIRE_MESSAGE(lib.has_value(), (lib ? "" : format(lib.error())));
+  CHECK(inside ==
+        std::vector<std::pair<std::string, Roots>>{{"dir/lib/a.toml", Roots{"dir"}}, {"dir/lib/b.toml", Roots{"dir"}}});
+  // Outside: an absolute path, '..', a file beside the profile's directory; the error is at `paths`.
+  files["other/x.toml"] = "";
+  for (const char* paths : {"[\"/etc/passwd\"]", "[\"../..\"]", "[\"../other/x.toml\"]", "[\"lib\", \"/proc/kmsg\"]"}) {
+    CAPTURE(paths);
+    auto out = library_files(with_paths(paths), fs);
+    REQUIRE_FALSE(out.has_value());
+    CHECK(format(out.error()).starts_with("dir/p.toml:"));
+    CHECK(out.error().message.find("lies outside the profile's directory") != std::string::npos);
+  }
+  // The built-ins' generator gives wider roots: configs/ for configs/profiles/*.toml.
+  CHECK(library_files(with_paths("[\"../other/x.toml\"]"), fs, {"."}).has_value());
+}
+
 }  // namespace dt::test
