@@ -76,14 +76,21 @@ Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(prof
 Registry::Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library) : Registry(profile) {
   library_ = std::move(library);
   if (!library_) return;
-  libraries_ = library_->libraries();
+  for (const Library& lib : library_->libraries()) add_library(lib);
   // PyTorch's registrations come first: the inputs' are numbered after them.
   seq_ = library_->kernel_count();
 }
 
 std::uint32_t Registry::add_library(Library lib) {
+  const auto index = static_cast<std::uint32_t>(libraries_.size());
+  if (lib.kind == LibraryKind::Def) def_libraries_.try_emplace(lib.ns, index);
   libraries_.push_back(std::move(lib));
-  return static_cast<std::uint32_t>(libraries_.size() - 1);
+  return index;
+}
+
+const Library* Registry::def_library(const std::string& ns) const {
+  const auto it = def_libraries_.find(ns);
+  return it == def_libraries_.end() ? nullptr : &libraries_[it->second];
 }
 
 Operator& Registry::add_operator(std::string_view name) {

@@ -191,6 +191,8 @@ class Registry {
 
   std::uint32_t add_library(Library lib);
   [[nodiscard]] const std::vector<Library>& libraries() const { return libraries_; }
+  // The first DEF (TORCH_LIBRARY) block of namespace `ns` among libraries(); null if none.
+  [[nodiscard]] const Library* def_library(const std::string& ns) const;
 
   // Dispatcher-level registrations; a refusal is a Diagnostic with PyTorch's
   // message and every location involved.
@@ -229,6 +231,7 @@ class Registry {
   const Profile* profile_;
   std::shared_ptr<const OpLibrary> library_;
   std::vector<Library> libraries_;
+  std::unordered_map<std::string, std::uint32_t> def_libraries_;  // namespace -> first DEF block in libraries_
   std::deque<Operator> ops_;
   std::unordered_map<std::string, std::uint32_t> index_;
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot

@@ -10,6 +10,18 @@
 
 namespace dt::test {
 
+TEST_CASE("def_library: the first DEF block of a namespace, PyTorch's own (from the library) first") {
+  Registry reg(profile("torch-main"));
+  CHECK(reg.def_library("t") == nullptr);
+  reg.add_library(Library{"t", LibraryKind::Fragment, true, std::nullopt, Location{"a.toml", 1, 1}});
+  CHECK(reg.def_library("t") == nullptr);
+  const std::uint32_t first = reg.add_library(Library{"t", LibraryKind::Def, true, std::nullopt, Location{"b.toml", 1, 1}});
+  reg.add_library(Library{"t", LibraryKind::Def, true, std::nullopt, Location{"c.toml", 1, 1}});
+  REQUIRE(reg.def_library("t") != nullptr);
+  CHECK(reg.def_library("t") == &reg.libraries()[first]);
+  CHECK(reg.def_library("u") == nullptr);
+}
+
 TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", kDef}}) ==
         "b.toml:2:1: error: Tried to register an operator (t::foo(Tensor x) -> Tensor) with the same name and "
