@@ -10,6 +10,7 @@
 #include "base/limits.hpp"
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
+#include "keys/old_key_names.hpp"
 
 namespace dt {
 
@@ -205,7 +206,7 @@ std::optional<KeyId> FileLoader::key(const std::string& name, const Location& wh
           p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
         renamed.push_back(p_.display_name(k, pu1));
   for (const auto& n : renamed) names.emplace_back(n);
-  set_error(where, fmt::format("unknown dispatch key '{}'{}", name, p_.suggest_key(name, names, pu1)));
+  set_error(where, unknown_key_message(name, p_.suggest_key(name, names, pu1)));
   return std::nullopt;
 }
 
