@@ -31,7 +31,9 @@ Explanation Explainer::explain(KeyId key) const {
   Explanation e;
   e.key = key;
   Trace trace;
+  trace.reserve(8);  // the steps of C.2
   e.result = r_->compute(view_, static_cast<std::size_t>(p.key(key).slot), &trace);
+  e.steps.reserve(trace.size());
   e.runtime = runtime_->answer(op(), key);
   for (const TraceStep& t : trace) {
     ExplainStep s;
