@@ -133,11 +133,22 @@ void RuntimeTable::replay() {
   // Every registration has its own seq.
   std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.seq < b.seq; });
   replayed_ = events.size() + start_->fallbacks.size();
-  for (const Event& e : events) {
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
     replay_fallbacks_before(e.seq);
     const bool added = !has_kernel_[e.key];
     has_kernel_[e.key] = true;
     r_->prepare_key(e.key, e.kernel, added, view_);
+    // A refresh reads the kernels and fallbacks, never the table: when the
+    // operator's next kernel refreshes every row this one does (an override
+    // on the same key, or any catch-all), this one's rows and mask bits are
+    // all written again, so they need not be now (fallbacks between the two
+    // refresh their own rows with the same kernels either way). N overrides
+    // of a catch-all cost one full refresh, not N.
+    if (i + 1 < events.size()) {
+      const Event& next = events[i + 1];
+      if (next.kernel->catch_all || (!e.kernel->catch_all && next.key == e.key)) continue;
+    }
     if (e.kernel->catch_all) {  // updateDispatchTableFull_
       refresh(0);
       for (std::size_t slot = 1; slot < p.runtime_keys().size(); ++slot) update(p.runtime_keys()[slot]);

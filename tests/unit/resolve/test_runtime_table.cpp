@@ -146,7 +146,7 @@ bool same(const Entry& a, const Entry& b) {
 }
 
 // Random registrations: files of kernels on random keys (aliases and
-// catch-alls among them) of three operators, interleaved with files of
+// catch-alls among them, runs of overrides) of three operators, interleaved with files of
 // fallbacks (alias fallbacks, fallthroughs, many on a key that allows many).
 Files random_files(std::mt19937& rng, const std::vector<std::string>& keys, const std::vector<std::string>& fallback_keys) {
   Files files;
@@ -165,9 +165,14 @@ Files random_files(std::mt19937& rng, const std::vector<std::string>& keys, cons
       }
     } else {
       text = "namespace = \"t\"\nkind = \"FRAGMENT\"\n";
+      std::string key = pick(keys);
+      auto op = rng() % 3;
       for (int j = 0, m = 1 + static_cast<int>(rng() % 12); j < m; ++j) {
-        const std::string key = pick(keys);
-        text += "[[impl]]\nop = \"f" + std::to_string(rng() % 3) + "\"\n";
+        if (rng() % 3 != 0) {  // else: the same operator and key again (runs of overrides)
+          key = pick(keys);
+          op = rng() % 3;
+        }
+        text += "[[impl]]\nop = \"f" + std::to_string(op) + "\"\n";
         if (key != "CatchAll") text += "key = \"" + key + "\"\n";
         if (rng() % 5 == 0) {
           text += "fallthrough = true\n";
