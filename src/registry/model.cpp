@@ -200,11 +200,18 @@ std::string prefix_lines(std::string_view prefix) {
   return out;
 }
 
-std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p) {
+std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p,
+                                              SignatureCache& parsed) {
   if (!op.def || !k.signature || *k.signature == op.signature_checked) return std::nullopt;
-  auto inferred = parse_schema(*k.signature);
-  if (!inferred) return std::nullopt;  // validated by the loader
-  auto reason = schema_mismatch_reason(op.def->schema, *inferred);
+  // Operators share signatures (PyTorch's 13,321 kernels have 1,022): each is parsed once.
+  auto it = parsed.find(*k.signature);
+  if (it == parsed.end()) {
+    auto inferred = parse_schema(*k.signature);
+    if (!inferred) return std::nullopt;  // validated by the loader
+    if (parsed.size() >= kSignatureCacheSize) parsed.clear();  // bounded, whatever the input
+    it = parsed.emplace(*k.signature, std::move(*inferred)).first;
+  }
+  auto reason = schema_mismatch_reason(op.def->schema, it->second);
   if (!reason) {
     op.signature_checked = *k.signature;
     return std::nullopt;
@@ -292,7 +299,7 @@ std::vector<Diagnostic> Registry::define(Definition def) {
   std::vector<Diagnostic> refused;
   for (auto& kk : op.kernels)
     kk.kernels.erase_if([&](const Kernel& k) {
-      auto d = check_kernel_schema(op, k, *profile_);
+      auto d = check_kernel_schema(op, k, *profile_, parsed_signatures_);
       if (!d) return false;
       // Reported when the second of the two arrives: here, the def.
       std::swap(d->where, d->notes.front().where);
@@ -317,7 +324,7 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
     const bool typed = !k.boxed_only || k.signature != nullptr;
     if (typed && !slot) slot = CppSignatureRecord{k.debug, k.signature, key, k.catch_all, k.where};
   }
-  if (auto d = check_kernel_schema(op, k, p)) {
+  if (auto d = check_kernel_schema(op, k, p, parsed_signatures_)) {
     d->key = p.name_of(key);
     return unexpected(std::move(*d));
   }

@@ -165,6 +165,10 @@ enum class OnRefusal : std::uint8_t { Fail, Record };
 
 class OpLibrary;
 
+// Kernels' inferred schemas by their text, parsed once (at most kSignatureCacheSize kept).
+using SignatureCache = std::unordered_map<std::string, Schema>;
+inline constexpr std::size_t kSignatureCacheSize = 4096;
+
 class Registry {
  public:
   explicit Registry(const Profile& profile);
@@ -232,6 +236,7 @@ class Registry {
   std::shared_ptr<const OpLibrary> library_;
   std::vector<Library> libraries_;
   std::unordered_map<std::string, std::uint32_t> def_libraries_;  // namespace -> first DEF block in libraries_
+  SignatureCache parsed_signatures_;  // kernels' inferred schemas, parsed (check_kernel_schema)
   std::deque<Operator> ops_;
   std::unordered_map<std::string, std::uint32_t> index_;
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot

@@ -30,6 +30,19 @@ TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
         "a.toml:2:1: note: the original definition is here\n");
 }
 
+TEST_CASE("a kernel signature parsed for one operator is compared afresh with the next one's schema") {
+  // The same signature text on two operators: it fits f and not g (the
+  // second comparison uses the parse kept from the first).
+  const std::string file = "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                           "[[def]]\nschema = \"g(Tensor x, int n) -> Tensor\"\n"
+                           "[[impl]]\nop = \"f\"\nkey = \"CPU\"\nkernel = \"kf\"\nsignature = \"(Tensor _0) -> Tensor _0\"\n"
+                           "[[impl]]\nop = \"g\"\nkey = \"CPU\"\nkernel = \"kg\"\nsignature = \"(Tensor _0) -> Tensor _0\"\n";
+  const std::string err = error_of({{"a.toml", file}});
+  CHECK(err.starts_with("a.toml:13:7: error: Inferred operator schema for a C++ kernel function doesn't match"));
+  CHECK(err.find("operator: t::g") != std::string::npos);
+  CHECK(err.find("reason: The number of arguments is different. 2 vs 1.") != std::string::npos);
+}
+
 TEST_CASE("schema mismatch prints the def with real types, as torch 1.13 does") {
   // Text of torch 1.13 for _dispatch_library("IMPL", "h7", "CPU").impl_t_t("foo", "CPU", "k").
   CHECK(error_of({{"a.toml",
