@@ -43,6 +43,12 @@ bool glob_match(std::string_view pattern, std::string_view text);
 // Whether `pattern` uses any of glob_match's special characters.
 bool is_glob(std::string_view pattern);
 
+// The length of the well-formed UTF-8 sequence at s[i] (Unicode's table
+// 3-7: no overlong forms, surrogates or code points past U+10FFFF), 0 if none.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+// Whether `s` is well-formed UTF-8 throughout.
+bool is_utf8(std::string_view s);
+
 // A JSON string literal (quotes included), UTF-8 passed through, control
 // characters escaped. Also a valid TOML basic string.
 std::string json_quote(std::string_view s);

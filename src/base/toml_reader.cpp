@@ -178,7 +178,11 @@ Expected<toml::table, Diagnostic> parse_toml(std::string_view text, FileName fil
 
 TableReader::TableReader(const toml::table& table, FileName file, std::string_view what,
                          std::optional<Diagnostic>* error)
-    : table_(table), file_(file), what_(what), error_(error) {}
+    : table_(&table), file_(file), what_(what), error_(error) {}
+
+TableReader::TableReader(const std::vector<TomlField>& fields, Location self, FileName file, std::string_view what,
+                         std::optional<Diagnostic>* error)
+    : list_(&fields), self_(std::move(self)), file_(file), what_(what), error_(error) {}
 
 void TableReader::fail(Location where, std::string message) {
   if (error_->has_value()) return;
@@ -188,72 +192,126 @@ void TableReader::fail(Location where, std::string message) {
   *error_ = std::move(d);
 }
 
+namespace {
+
+// A reader's string that TOML cannot hold (dispatchtool import could not write it).
+std::string not_utf8(std::string_view key) {
+  return fmt::format("'{}' holds bytes that are not UTF-8: names, schemas and debug strings are UTF-8 text here, "
+                     "as in TOML (dispatchtool import)",
+                     key);
+}
+
+// The TOML type a reader's field value has, as TableReader's messages name it.
+toml::node_type type_of(const TomlField& f) {
+  if (std::holds_alternative<std::string>(f.value)) return toml::node_type::string;
+  if (std::holds_alternative<bool>(f.value)) return toml::node_type::boolean;
+  return toml::node_type::array;
+}
+
+}  // namespace
+
 void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
   indexed_ = true;
   field_count_ = 0;
   for (auto name : allowed) {
     if (field_count_ == kMaxFields) std::abort();  // a programming error: raise kMaxFields
-    fields_[field_count_++] = {name, nullptr};
+    fields_[field_count_++] = {name, Found{}};
   }
   const auto fields = std::span(fields_.data(), field_count_);
-  for (auto&& [k, v] : table_) {
-    const std::string_view key(k.str());
+  const auto take = [&](std::string_view key, Found found, const Location& key_at) {
     auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
     if (it != fields.end()) {
-      it->second = &v;
-      continue;
+      it->second = found;
+      return true;
     }
     if (key.size() > limits::kNameBytes) {
-      fail(location_of(k.source(), file_), name_too_long(fmt::format("a field in {}", what_), key.size()));
-      return;
+      fail(key_at, name_too_long(fmt::format("a field in {}", what_), key.size()));
+      return false;
     }
     const std::vector<std::string_view> names(allowed);
-    fail(location_of(k.source(), file_),
-         fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
-    return;
+    fail(key_at, fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
+    return false;
+  };
+  if (table_ != nullptr) {
+    for (auto&& [k, v] : *table_)
+      if (!take(k.str(), Found{&v, nullptr}, location_of(k.source(), file_))) return;
+  } else {
+    for (const TomlField& f : *list_)
+      if (!take(f.key, Found{nullptr, &f}, f.at)) return;
   }
 }
 
-const toml::node* TableReader::lookup(std::string_view key) const {
-  if (!indexed_) return table_.get(key);
-  for (const auto& [name, node] : std::span(fields_.data(), field_count_))
-    if (name == key) return node;
-  return nullptr;
+TableReader::Found TableReader::lookup(std::string_view key) const {
+  if (indexed_) {
+    for (const auto& [name, found] : std::span(fields_.data(), field_count_))
+      if (name == key) return found;
+    return Found{};
+  }
+  if (table_ != nullptr) return Found{table_->get(key), nullptr};
+  for (const TomlField& f : *list_)
+    if (f.key == key) return Found{nullptr, &f};
+  return Found{};
+}
+
+Location TableReader::where_of(const Found& f) const {
+  return f.node != nullptr ? location_of(f.node->source(), file_) : f.field->at;
 }
 
 Location TableReader::where(std::string_view key) const {
-  if (const auto* n = lookup(key)) return location_of(n->source(), file_);
+  if (const Found f = lookup(key)) return where_of(f);
   return self();
 }
 
-const toml::node* TableReader::get(std::string_view key, toml::node_type type, std::string_view tname) {
-  const toml::node* n = lookup(key);
-  if (n == nullptr || failed()) return nullptr;
-  if (n->type() != type) {
-    fail(location_of(n->source(), file_),
-         fmt::format("field '{}' in {} must be {}, not {}", key, what_, tname, type_name(n->type())));
-    return nullptr;
+TableReader::Found TableReader::get(std::string_view key, toml::node_type type, std::string_view tname) {
+  const Found f = lookup(key);
+  if (!f || failed()) return Found{};
+  const toml::node_type actual = f.node != nullptr ? f.node->type() : type_of(*f.field);
+  if (actual != type) {
+    fail(where_of(f), fmt::format("field '{}' in {} must be {}, not {}", key, what_, tname, type_name(actual)));
+    return Found{};
   }
-  return n;
+  return f;
 }
 
 std::optional<Located<std::string>> TableReader::str(std::string_view key) {
-  const auto* n = get(key, toml::node_type::string, "a string");
-  if (n == nullptr) return std::nullopt;
-  return Located<std::string>{std::string(n->as_string()->get()), location_of(n->source(), file_)};
+  const Found f = get(key, toml::node_type::string, "a string");
+  if (!f) return std::nullopt;
+  if (f.field != nullptr) {
+    const std::string& v = std::get<std::string>(f.field->value);
+    if (!is_utf8(v)) {
+      fail(f.field->at, not_utf8(key));
+      return std::nullopt;
+    }
+    return Located<std::string>{v, f.field->at, f.field->span, true};
+  }
+  return Located<std::string>{std::string(f.node->as_string()->get()), location_of(f.node->source(), file_)};
 }
 
 std::optional<Located<bool>> TableReader::boolean(std::string_view key) {
-  const auto* n = get(key, toml::node_type::boolean, "a boolean");
-  if (n == nullptr) return std::nullopt;
-  return Located<bool>{n->as_boolean()->get(), location_of(n->source(), file_)};
+  const Found f = get(key, toml::node_type::boolean, "a boolean");
+  if (!f) return std::nullopt;
+  if (f.field != nullptr) return Located<bool>{std::get<bool>(f.field->value), f.field->at};
+  return Located<bool>{f.node->as_boolean()->get(), location_of(f.node->source(), file_)};
 }
 
 std::optional<std::vector<Located<std::string>>> TableReader::str_array(std::string_view key) {
-  const auto* n = get(key, toml::node_type::array, "an array of strings");
-  if (n == nullptr) return std::nullopt;
+  const Found f = get(key, toml::node_type::array, "an array of strings");
+  if (!f) return std::nullopt;
   std::vector<Located<std::string>> out;
-  for (const auto& e : *n->as_array()) {
+  if (f.field != nullptr) {
+    // An array of a reader is not its source's text character for character
+    // (C++'s {at::Tag::a, ...}, Python's ("cpu",)): every element is located
+    // where the array starts.
+    for (const std::string& e : std::get<std::vector<std::string>>(f.field->value)) {
+      if (!is_utf8(e)) {
+        fail(f.field->at, not_utf8(key));
+        return std::nullopt;
+      }
+      out.push_back({e, f.field->at, 1, true});
+    }
+    return out;
+  }
+  for (const auto& e : *f.node->as_array()) {
     if (!e.is_string()) {
       fail(location_of(e.source(), file_),
            fmt::format("field '{}' in {} must be an array of strings; found {}", key, what_, type_name(e.type())));
@@ -284,22 +342,33 @@ std::optional<std::vector<Located<std::string>>> TableReader::name_array(std::st
   return v;
 }
 
+std::optional<std::vector<Located<std::string>>> TableReader::name_or_names(std::string_view key) {
+  const Found f = lookup(key);
+  if (!f) return std::nullopt;
+  if (f.node != nullptr ? f.node->is_string() : std::holds_alternative<std::string>(f.field->value)) {
+    auto one = name(key);
+    if (!one) return std::nullopt;
+    return std::vector<Located<std::string>>{std::move(*one)};
+  }
+  return name_array(key);
+}
+
 const toml::array* TableReader::table_array(std::string_view key) {
-  const auto* n = get(key, toml::node_type::array, "an array of tables");
-  if (n == nullptr) return nullptr;
-  for (const auto& e : *n->as_array()) {
+  const Found f = get(key, toml::node_type::array, "an array of tables");
+  if (!f || f.node == nullptr) return nullptr;
+  for (const auto& e : *f.node->as_array()) {
     if (!e.is_table()) {
       fail(location_of(e.source(), file_),
            fmt::format("'{}' must be an array of tables ([[{}]]); found {}", key, key, type_name(e.type())));
       return nullptr;
     }
   }
-  return n->as_array();
+  return f.node->as_array();
 }
 
 const toml::table* TableReader::table(std::string_view key) {
-  const auto* n = get(key, toml::node_type::table, "a table");
-  return n == nullptr ? nullptr : n->as_table();
+  const Found f = get(key, toml::node_type::table, "a table");
+  return f.node == nullptr ? nullptr : f.node->as_table();
 }
 
 }  // namespace dt

@@ -16,14 +16,9 @@
 
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
+#include "base/located.hpp"
 
 namespace dt {
-
-template <class T>
-struct Located {
-  T value;
-  Location where;
-};
 
 // Parses TOML text; syntax errors become "FILE:LINE:COL: error: ...". The
 // text is checked first (toml_guard.hpp): nesting limits, and what toml++
@@ -43,16 +38,22 @@ std::string name_too_long(std::string_view what, std::size_t bytes);
 // `start` if there is no string at `start`.
 Location string_offset_location(std::string_view text, const Location& start, std::size_t offset);
 
+// One table of a TOML file, or one entry (or library block header) of a
+// reader's registrations (a list of TomlFields, located.hpp): the loader reads
+// both through the same accessors, with the same messages.
 class TableReader {
  public:
   TableReader(const toml::table& table, FileName file, std::string_view what, std::optional<Diagnostic>* error);
+  // `self`: where the entry is (its statement in the source).
+  TableReader(const std::vector<TomlField>& fields, Location self, FileName file, std::string_view what,
+              std::optional<Diagnostic>* error);
 
   // Reports the first field not in `allowed` (with a did-you-mean). The
   // allowed names must outlive the reader (string literals); afterwards the
   // accessors read the fields found in this single pass over the table.
   void allow_only(std::initializer_list<std::string_view> allowed);
 
-  [[nodiscard]] bool contains(std::string_view key) const { return lookup(key) != nullptr; }
+  [[nodiscard]] bool contains(std::string_view key) const { return static_cast<bool>(lookup(key)); }
   std::optional<Located<std::string>> str(std::string_view key);
   std::optional<Located<bool>> boolean(std::string_view key);
   std::optional<std::vector<Located<std::string>>> str_array(std::string_view key);
@@ -60,28 +61,43 @@ class TableReader {
   // most limits::kNameBytes each, else an error at the value.
   std::optional<Located<std::string>> name(std::string_view key);
   std::optional<std::vector<Located<std::string>>> name_array(std::string_view key);
+  // A name or an array of names ("cpu" or ["cpu", "cuda"]); nullopt when absent or after an error.
+  std::optional<std::vector<Located<std::string>>> name_or_names(std::string_view key);
   // An array of tables ([[name]]); each element handed to `fn(const toml::table&, Location)`.
   const toml::array* table_array(std::string_view key);
   const toml::table* table(std::string_view key);
   Location where(std::string_view key) const;  // of the value (or of the table)
-  [[nodiscard]] Location self() const { return location_of(table_.source(), file_); }
+  [[nodiscard]] Location self() const { return table_ != nullptr ? location_of(table_->source(), file_) : self_; }
 
   void fail(Location where, std::string message);
   [[nodiscard]] bool failed() const { return error_->has_value(); }
   [[nodiscard]] FileName file() const { return file_; }
 
  private:
-  const toml::node* get(std::string_view key, toml::node_type type, std::string_view type_name);
-  [[nodiscard]] const toml::node* lookup(std::string_view key) const;
+  // A field found: a TOML node, or a reader's field.
+  struct Found {
+    const toml::node* node = nullptr;
+    const TomlField* field = nullptr;
+    explicit operator bool() const { return node != nullptr || field != nullptr; }
+  };
+  Found get(std::string_view key, toml::node_type type, std::string_view type_name);
+  [[nodiscard]] Found lookup(std::string_view key) const;
+  [[nodiscard]] Location where_of(const Found& f) const;
 
-  const toml::table& table_;
+  const toml::table* table_ = nullptr;
+  const std::vector<TomlField>* list_ = nullptr;
+  Location self_;
   FileName file_;
   std::string_view what_;  // a string literal: "an [[impl]] entry"
   std::optional<Diagnostic>* error_;
   bool indexed_ = false;
   // After allow_only: each allowed name and its node (no allocation per entry).
   static constexpr std::size_t kMaxFields = 64;
-  std::array<std::pair<std::string_view, const toml::node*>, kMaxFields> fields_{};
+  struct Slot {
+    std::string_view first;
+    Found second;
+  };
+  std::array<Slot, kMaxFields> fields_{};
   std::size_t field_count_ = 0;
 };
 

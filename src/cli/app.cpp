@@ -232,14 +232,12 @@ namespace {
 Expected<std::shared_ptr<const OpLibrary>, Diagnostic> build_library(const Profile& profile,
                                                                      std::shared_ptr<const OpLibrary> cpu,
                                                                      std::string_view build) {
-  auto toml = build_registrations(profile, build);
-  if (!toml) return unexpected(std::move(toml.error()));
-  const std::string name = fmt::format("{}-{}-build.toml", profile.name(), build);
+  auto blocks = build_registrations(profile, build);
+  if (!blocks) return unexpected(std::move(blocks.error()));
   LoadOptions lo;
   lo.library = std::move(cpu);
   lo.threads = 1;
-  const std::string& text = *toml;
-  auto loaded = load(profile, {name}, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; }, lo);
+  auto loaded = load_blocks(profile, std::move(*blocks), fmt::format("{}-{}-build", profile.name(), build), lo);
   if (!loaded) return unexpected(std::move(loaded.error()));
   loaded->registry.materialize_all();
   auto blob = std::make_shared<const std::string>(OpLibrary::serialize(

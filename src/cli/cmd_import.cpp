@@ -51,8 +51,7 @@ int run_import(const Io& io, const ImportOptions& o) {
   for (const auto& w : warnings) report(io, w);
   std::string title = "read by dispatchtool import from ";
   for (std::size_t i = 0; i < names.size(); ++i) title += (i != 0 ? ", " : "") + names[i];
-  // The text only: import prints it, nothing is located in it.
-  RenderedToml r = render_toml(blocks, title, /*with_map=*/false);
+  std::string toml = render_toml(blocks, title);
   std::string text;
   for (const auto& w : warnings) {
     std::string one = format(w);
@@ -61,8 +60,8 @@ int run_import(const Io& io, const ImportOptions& o) {
       if (c == '\n') c = ' ';
     text += fmt::format("# {}\n", one);
   }
-  if (text.empty()) text = std::move(r.text);
-  else text += r.text;
+  if (text.empty()) text = std::move(toml);
+  else text += toml;
   if (o.output.empty() || o.output == "-") {
     Writer w(io.out);
     w.buf().swap(text);  // one write of the whole text, not a copy

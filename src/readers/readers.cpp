@@ -82,13 +82,4 @@ Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind
                                fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
 }
 
-Expected<Translation, Diagnostic> translate(const Profile& profile, SourceKind kind, FileName file,
-                                            std::string_view text) {
-  auto read = read_blocks(profile, kind, file, text);
-  if (!read) return unexpected(std::move(read.error()));
-  RenderedToml r = render_toml(read->blocks, fmt::format("{} ({}), read by dispatchtool", file, to_string(kind)));
-  Translation t{std::move(r.text), std::move(r.map), read->blocks.size(), std::move(read->warnings)};
-  return t;
-}
-
 }  // namespace dt

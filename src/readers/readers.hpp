@@ -3,8 +3,9 @@
 // yaml for gen_backend_stubs) — translated into the TOML contract
 // (docs/input-format.md), the registry's input model. A layer of its own:
 // it knows the profile's keys and names, nothing of the registry or of
-// resolution. The loader (registry/loader.hpp) calls translate() for every
-// file that is not TOML; `dispatchtool import` prints the same translation.
+// resolution. The loader (registry/loader.hpp) compiles the blocks
+// read_blocks() reads from every file that is not TOML; `dispatchtool
+// import` prints the same blocks as TOML (render_toml).
 #pragma once
 
 #include <array>
@@ -15,7 +16,6 @@
 
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
-#include "base/source_map.hpp"
 #include "keys/profile.hpp"
 #include "readers/toml_writer.hpp"
 
@@ -35,19 +35,12 @@ std::string cpp_extension_list();
 // (standard input, no extension) is TOML.
 SourceKind detect_source(std::string_view path, std::string_view text);
 
-struct Translation {
-  std::string toml;  // one library block, or [[block]] tables for several
-  SourceMap map;     // the TOML's lines back to the original file
-  std::size_t blocks = 0;
-  // Registrations the reader saw but could not read statically (a macro of
-  // the user's, a loop, an #if branch): located warnings, never a guess.
-  std::vector<Diagnostic> warnings;
-};
-
 // What one file registers, as the readers read it.
 struct Blocks {
   std::vector<TomlBlock> blocks;
-  std::vector<Diagnostic> warnings;  // as Translation::warnings
+  // Registrations the reader saw but could not read statically (a macro of
+  // the user's, a loop, an #if branch): located warnings, never a guess.
+  std::vector<Diagnostic> warnings;
 };
 
 // `file`: the name locations carry (as given on the command line). `kind`
@@ -55,9 +48,5 @@ struct Blocks {
 // read at all.
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
                                          std::string_view text);
-
-// read_blocks, rendered (render_toml) with the title "FILE (KIND), read by dispatchtool".
-Expected<Translation, Diagnostic> translate(const Profile& profile, SourceKind kind, FileName file,
-                                            std::string_view text);
 
 }  // namespace dt

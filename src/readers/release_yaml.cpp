@@ -20,7 +20,7 @@ const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& b
   return builds;
 }
 
-Expected<std::string, Diagnostic> build_registrations(const Profile& profile, std::string_view build) {
+Expected<Blocks, Diagnostic> build_registrations(const Profile& profile, std::string_view build) {
   const std::vector<std::string_view>* keys = nullptr;
   std::string names;
   for (const auto& [name, k] : build_backends()) {
@@ -38,11 +38,11 @@ Expected<std::string, Diagnostic> build_registrations(const Profile& profile, st
   NativeYamlOptions o;
   for (std::string_view k : *keys) o.keys.emplace_back(k);
   o.debug_file = "aten/src/ATen/native/native_functions.yaml";
-  if (o.keys.empty()) return std::string{};
+  if (o.keys.empty()) return Blocks{};
   auto read = read_native_yaml(profile, FileName(yaml->path), yaml->text, o);
   if (!read) return unexpected(std::move(read.error()));
   for (TomlBlock& b : read->blocks) b.note = fmt::format("the {} build of {}", build, profile.name());
-  return render_toml(read->blocks, fmt::format("{} build of {}: from {}", build, profile.name(), yaml->path)).text;
+  return std::move(*read);
 }
 
 }  // namespace dt

@@ -28,9 +28,9 @@ const std::vector<EmbeddedYaml>& embedded_yaml();
 const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& build_backends();
 
 // What building `build` adds to the CPU library of `profile`: the
-// registrations its native_functions.yaml makes on the build's keys, as TOML
-// (render_toml; kernels "registered at aten/src/ATen/native/native_functions.yaml:LINE").
-// Errors: an unknown build, a profile without an embedded yaml.
-Expected<std::string, Diagnostic> build_registrations(const Profile& profile, std::string_view build);
+// registrations its native_functions.yaml makes on the build's keys (kernels
+// "registered at aten/src/ATen/native/native_functions.yaml:LINE"); none for
+// "cpu". Errors: an unknown build, a profile without an embedded yaml.
+Expected<Blocks, Diagnostic> build_registrations(const Profile& profile, std::string_view build);
 
 }  // namespace dt

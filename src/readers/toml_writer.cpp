@@ -1,4 +1,4 @@
-// render_toml (toml_writer.hpp): TomlBlocks as TOML text with a SourceMap.
+// render_toml (toml_writer.hpp): TomlBlocks as TOML text.
 #include "readers/toml_writer.hpp"
 
 #include <fmt/format.h>
@@ -68,29 +68,13 @@ void append_number(std::string& out, std::uint32_t n) {
   out.append(buf, r.ptr);
 }
 
-// The length of the well-formed UTF-8 sequence at s[i] (Unicode's table 3-7), 0 if none.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0U; };
-  const unsigned c = b(0);
-  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) { return b(k) >= lo && b(k) <= hi; };
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
-  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
-  if (c >= 0xE1 && c <= 0xEF) return cont(1) && cont(2) ? 3 : 0;
-  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
-
 // A comment's text on one line, as a TOML comment may hold it: a line break
 // (a source's text may hold them) as a space, other control characters and
 // bytes that are not UTF-8 (from the source's string literals) as \xNN.
 void append_one_line(std::string& out, std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const auto u = static_cast<unsigned char>(s[i]);
-    const std::size_t n = utf8_length(s, i);
+    const std::size_t n = utf8_sequence_length(s, i);
     if (u == '\n' || u == '\r') {
       out += ' ';
     } else if (n == 0 || (u < 0x20 && u != '\t') || u == 0x7f) {
@@ -104,25 +88,17 @@ void append_one_line(std::string& out, std::string_view s) {
   }
 }
 
-// The text and its SourceMap, appended line by line into one buffer.
+// The text, appended line by line into one buffer.
 class Writer {
  public:
-  Writer(std::size_t reserve, bool with_map) : with_map_(with_map) { out_.text.reserve(reserve); }
+  explicit Writer(std::size_t reserve) { out_.reserve(reserve); }
   // The current line's text so far (end() closes it).
-  std::string& text() { return out_.text; }
-  void end(const Location* from = nullptr, std::uint32_t anchor = 1, std::uint32_t span = 0) {
-    ++n_;
-    out_.text += '\n';
-    if (with_map_ && from != nullptr && from->known()) out_.map.add(n_, *from, anchor, span);
-  }
+  std::string& text() { return out_; }
+  void end() { out_ += '\n'; }
   void field(const TomlField& f) {
-    std::string& t = out_.text;
-    const std::size_t start = t.size();
+    std::string& t = out_;
     t += f.key;
     t += " = ";
-    // The value's first character (after an opening quote) is where the
-    // original value starts: columns inside a string keep their offset.
-    const auto anchor = static_cast<std::uint32_t>(t.size() - start + 2);
     if (const auto* s = std::get_if<std::string>(&f.value)) {
       append_quoted(t, *s);
     } else if (const auto* b = std::get_if<bool>(&f.value)) {
@@ -136,15 +112,11 @@ class Writer {
       }
       t += ']';
     }
-    // An array (or a boolean) is not the source's text character for
-    // character (C++'s {at::Tag::a, ...}, Python's ("cpu",)): a column inside
-    // it maps to where it starts (an error in a tag's bytes past the line's
-    // end otherwise: found by fuzz_cpp_reader).
-    end(&f.at, anchor, f.span != 0 || std::holds_alternative<std::string>(f.value) ? f.span : 1);
+    end();
   }
   // "# FILE:LINE:COL[: note]" (the file's printable name is kept for the next one).
   void comment(const Location& at, std::string_view note) {
-    std::string& t = out_.text;
+    std::string& t = out_;
     t += "# ";
     if (at.known()) {
       if (at.file != file_ || !have_file_) file_ = at.file, have_file_ = true, printable_ = printable(at.file.view());
@@ -162,12 +134,10 @@ class Writer {
     }
     end();
   }
-  RenderedToml take() { return std::move(out_); }
+  std::string take() { return std::move(out_); }
 
  private:
-  RenderedToml out_;
-  bool with_map_;
-  std::uint32_t n_ = 0;
+  std::string out_;
   FileName file_;
   bool have_file_ = false;
   std::string printable_;
@@ -182,10 +152,10 @@ std::string toml_quote(std::string_view s) {
   return out;
 }
 
-RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view title, bool with_map) {
+std::string render_toml(const std::vector<TomlBlock>& blocks, std::string_view title) {
   std::size_t entries = 0;
   for (const auto& b : blocks) entries += b.entries.size();
-  Writer w(256 + entries * 160, with_map);  // about the size of an [[impl]] of three fields with its comment
+  Writer w(256 + entries * 160);  // about the size of an [[impl]] of three fields with its comment
   w.text() += "# ";
   append_one_line(w.text(), title);
   w.end();
@@ -195,7 +165,7 @@ RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view 
     w.comment(b.at, b.note);
     if (several) {
       w.text() += "[[block]]";
-      w.end(&b.at);
+      w.end();
     }
     for (const auto& f : b.header) w.field(f);
     for (const auto& e : b.entries) {
@@ -204,7 +174,7 @@ RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view 
       w.text() += several ? "[[block." : "[[";
       w.text() += e.kind;
       w.text() += "]]";
-      w.end(&e.at);
+      w.end();
       for (const auto& f : e.fields) w.field(f);
     }
   }

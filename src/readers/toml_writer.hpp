@@ -1,9 +1,9 @@
 // The readers' common output: registrations as the TOML contract
 // (docs/input-format.md) holds them, each field with where it was read.
-// Every reader (C++, Python, yaml) fills TomlBlocks; render() writes them as
-// one TOML document (a plain file for one block, [[block]] tables for more)
-// and the SourceMap that takes every line of it back to its origin, so that
-// `dispatchtool import` prints exactly what the loader compiles.
+// Every reader (C++, Python, yaml) fills TomlBlocks; the loader compiles
+// them as they are (registry/file_loader.hpp), and render_toml() writes them
+// as one TOML document (a plain file for one block, [[block]] tables for
+// more), so that `dispatchtool import` prints exactly what the loader compiles.
 #pragma once
 
 #include <string>
@@ -11,19 +11,9 @@
 #include <vector>
 
 #include "base/diagnostic.hpp"
-#include "base/source_map.hpp"
+#include "base/located.hpp"
 
 namespace dt {
-
-struct TomlField {
-  std::string key;
-  std::variant<std::string, bool, std::vector<std::string>> value;
-  Location at;  // where the value is written in the original file
-  // How many columns after `at` keep their offset in the written value (0:
-  // all). A value joined from several literals ("a(" "Tensor x)") keeps them
-  // only up to the end of the first: a column past it maps to `at` itself.
-  std::uint32_t span = 0;
-};
 
 // One [[def]], [[impl]], [[fallback]] or [[custom_op]].
 struct TomlEntry {
@@ -50,15 +40,10 @@ struct TomlBlock {
   TomlBlock& add(std::string key, std::string value, Location where);
 };
 
-struct RenderedToml {
-  std::string text;
-  SourceMap map;
-};
-
-// `title`: the first comment line ("translated from ops.cpp by dispatchtool import").
-// Every entry gets a comment naming its source "FILE:LINE:COL". Without
-// `with_map` the SourceMap is left empty (a caller that prints the text only).
-RenderedToml render_toml(const std::vector<TomlBlock>& blocks, std::string_view title, bool with_map = true);
+// The blocks as one TOML document (`dispatchtool import`): `title` is the
+// first comment line ("translated from ops.cpp by dispatchtool import"); every
+// block and entry gets a comment naming its source "FILE:LINE:COL".
+std::string render_toml(const std::vector<TomlBlock>& blocks, std::string_view title);
 
 // A TOML basic string: "..." with the escapes TOML needs.
 std::string toml_quote(std::string_view s);

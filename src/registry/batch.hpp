@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "base/diagnostic.hpp"
-#include "base/source_map.hpp"
+#include "readers/toml_writer.hpp"
 #include "registry/model.hpp"
 
 namespace dt {
@@ -39,24 +39,17 @@ struct Batch {
   std::vector<Stmt> stmts;
   std::optional<Diagnostic> error;  // an input error after the statements
   // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
-  // an unknown key or device): the main thread compiles this document itself.
+  // an unknown key or device): the main thread compiles this block itself,
+  // a TOML document (with the file's text, for locations inside its strings)
+  // or a reader's block.
   std::optional<toml::table> deferred;
-  std::string deferred_text;  // the file's text, for the deferred compile
-  // A block of a file with several ([[block]] tables): where it starts.
+  std::string deferred_text;
+  std::shared_ptr<const TomlBlock> deferred_block;
+  // A block of a file with several ([[block]] tables, or a reader's blocks): where it starts.
   std::optional<Location> block_where;
-  // A file the readers translated (C++, Python, yaml): the translation's
-  // lines back to the original file. Locations are remapped once compiled
-  // (remap_batch); a deferred compile remaps after compiling again.
-  std::shared_ptr<const SourceMap> map;
   // The reader's warnings (registrations it could not read statically),
   // on the first batch of the file.
   std::vector<Diagnostic> source_warnings;
 };
-
-// Moves every location of a compiled batch (its library, statements,
-// refusals and error, and the "FILE:LINE"s of `file` inside debug strings and
-// messages) from the generated TOML, compiled under the name `file`
-// (translated_name), back to the original source through `map`.
-void remap_batch(Batch& b, const SourceMap& map, FileName file);
 
 }  // namespace dt

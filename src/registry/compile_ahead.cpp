@@ -14,23 +14,6 @@ namespace dt {
 
 namespace {
 
-Location remap(const SourceMap& map, FileName file, const Location& at) {
-  return at.file == file ? map.remap(at) : at;
-}
-
-// Also the "FILE:LINE"s of the translation inside messages. The translation
-// is compiled under its own name (translated_name), so a "FILE:LINE" of the
-// source in a text (a debug string a reader took from the source, or one
-// FileLoader::registered_at wrote in the source's lines) is never touched.
-void remap_diagnostic(Diagnostic& d, const SourceMap& map, FileName file) {
-  d.where = remap(map, file, d.where);
-  for (auto& n : d.notes) {
-    n.where = remap(map, file, n.where);
-    n.message = map.remap_text(n.message, file);
-  }
-  d.message = map.remap_text(d.message, file);
-}
-
 Batch error_batch(Diagnostic d) {
   Batch b;
   b.error = std::move(d);
@@ -61,8 +44,36 @@ Expected<std::vector<std::pair<toml::table*, std::optional<Location>>>, Diagnost
   return out;
 }
 
-// Reads (translating C++, Python and yaml into TOML), parses and compiles one
-// file into one batch per library block (runs on a worker thread).
+}  // namespace
+
+std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName shown, const LoadOptions& options) {
+  std::vector<Batch> out;
+  for (TomlBlock& block : read.blocks) {
+    Batch b;
+    b.block_where = block.at;
+    FileLoader fl(profile, nullptr, shown, {}, options, b);
+    fl.compile(block);
+    if (fl.deferred()) {
+      Batch again;
+      again.deferred_block = std::make_shared<const TomlBlock>(std::move(block));
+      again.block_where = again.deferred_block->at;
+      out.push_back(std::move(again));
+      continue;
+    }
+    const bool failed = b.error.has_value();
+    out.push_back(std::move(b));
+    if (failed) break;  // loading stops at this block's error
+  }
+  if (out.empty()) out.emplace_back();
+  out.front().source_warnings = std::move(read.warnings);
+  return out;
+}
+
+namespace {
+
+// Reads, parses and compiles one file into one batch per library block (runs
+// on a worker thread): C++, Python and yaml through their readers, TOML
+// through toml++.
 std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Diagnostic> text,
                                 const std::string& path, const LoadOptions& options) {
   std::vector<Batch> out;
@@ -71,50 +82,37 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     out.push_back(error_batch(read_error(std::move(text.error()), shown, "cannot read file")));
     return out;
   }
-  std::string source = std::move(*text);
-  std::shared_ptr<const SourceMap> map;
-  std::vector<Diagnostic> warnings;
+  const std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
-    auto translated = translate(profile, kind, shown, source);
-    if (!translated) {
-      out.push_back(error_batch(std::move(translated.error())));
+    auto read = read_blocks(profile, kind, shown, source);
+    if (!read) {
+      out.push_back(error_batch(std::move(read.error())));
       return out;
     }
-    source = std::move(translated->toml);
-    map = std::make_shared<const SourceMap>(std::move(translated->map));
-    warnings = std::move(translated->warnings);
+    return compile_blocks(profile, std::move(*read), shown, options);
   }
-  auto finish = [&] {
-    if (out.empty()) out.emplace_back();
-    out.front().source_warnings = std::move(warnings);
-    return std::move(out);
-  };
-  const FileName toml_name = map ? translated_name(shown) : shown;
-  auto root = parse_toml(source, toml_name);
+  auto root = parse_toml(source, shown);
   if (!root) {
     Batch b = error_batch(std::move(root.error()));
-    if (map) remap_diagnostic(*b.error, *map, toml_name);
     // A file whose name does not say TOML was read as TOML for want of an
     // extension of another kind (standard input, a FIFO as from <(git show ...)):
     // say so, since the text may well be C++ or Python.
-    if (!map && !path.ends_with(".toml"))
+    if (!path.ends_with(".toml"))
       b.error->message += fmt::format(
           " (read as TOML: only files named {}, .py, .yaml or .yml are read as C++, Python or yaml)",
           cpp_extension_list());
     out.push_back(std::move(b));
-    return finish();
+    return out;
   }
-  auto blocks = blocks_of(*root, toml_name);
+  auto blocks = blocks_of(*root, shown);
   if (!blocks) {
     out.push_back(error_batch(std::move(blocks.error())));
-    if (map) remap_diagnostic(*out.back().error, *map, toml_name);
-    return finish();
+    return out;
   }
   for (const auto& [table, where] : *blocks) {
     Batch b;
     b.block_where = where;
-    b.map = map;
-    FileLoader fl(profile, nullptr, toml_name, source, options, b);
+    FileLoader fl(profile, nullptr, shown, source, options, b);
     fl.compile(*table);
     if (fl.deferred()) {
       Batch again;
@@ -122,40 +120,18 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
       again.deferred = std::move(*table);
       again.deferred_text = source;
       again.block_where = where;
-      again.map = map;
       out.push_back(std::move(again));
       continue;
     }
-    if (map) remap_batch(b, *map, toml_name);
     const bool failed = b.error.has_value();
     out.push_back(std::move(b));
     if (failed) break;  // loading stops at this block's error
   }
-  return finish();
+  if (out.empty()) out.emplace_back();
+  return out;
 }
 
 }  // namespace
-
-void remap_batch(Batch& b, const SourceMap& map, FileName file) {
-  b.lib.where = remap(map, file, b.lib.where);
-  b.lib_debug = map.remap_text(b.lib_debug, file);
-  for (auto& stmt : b.stmts) {
-    if (auto* def = std::get_if<std::unique_ptr<Definition>>(&stmt)) {
-      (*def)->where = remap(map, file, (*def)->where);
-      (*def)->debug = map.remap_text((*def)->debug, file);
-    } else if (auto* im = std::get_if<Batch::Impl>(&stmt)) {
-      im->kernel.where = remap(map, file, im->kernel.where);
-      im->kernel.debug = map.remap_text(im->kernel.debug, file);
-    } else if (auto* fb = std::get_if<Fallback>(&stmt)) {
-      fb->where = remap(map, file, fb->where);
-      fb->debug = map.remap_text(fb->debug, file);
-      fb->debug_after_first = map.remap_text(fb->debug_after_first, file);
-    } else if (auto* refusal = std::get_if<Batch::Refusal>(&stmt)) {
-      remap_diagnostic(**refusal, map, file);
-    }
-  }
-  if (b.error) remap_diagnostic(*b.error, map, file);
-}
 
 CompileAhead::CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
                            const LoadOptions& options)

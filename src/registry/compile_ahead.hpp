@@ -20,6 +20,10 @@
 
 namespace dt {
 
+// The blocks a reader of C++, Python or yaml read from one file (`shown`),
+// compiled one batch each (the reader's warnings on the first).
+std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName shown, const LoadOptions& options);
+
 class CompileAhead {
  public:
   CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,

@@ -15,12 +15,18 @@
 namespace dt {
 
 void FileLoader::compile(const toml::table& root) {
-  out_.error = load(root);
+  TableReader r(root, file_, "the file's top level", &error_);
+  out_.error = load(r, nullptr);
   if (deferred_) out_.error.reset();
 }
 
-std::optional<Diagnostic> FileLoader::load(const toml::table& root) {
-  TableReader r(root, file_, "the file's top level", &error_);
+void FileLoader::compile(const TomlBlock& block) {
+  TableReader r(block.header, block.at, file_, "the file's top level", &error_);
+  out_.error = load(r, &block);
+  if (deferred_) out_.error.reset();
+}
+
+std::optional<Diagnostic> FileLoader::load(TableReader& r, const TomlBlock* block) {
   r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback", "custom_op"});
   auto ns = r.name("namespace");
   auto kind = r.name("kind");
@@ -31,7 +37,7 @@ std::optional<Diagnostic> FileLoader::load(const toml::table& root) {
   if (!read_library(ns, kind, dkey) || !check_library(ns)) return take();
   // Only one DEF block per namespace: checked against the registry when applied.
   out_.stmts.emplace_back(Batch::AddLibrary{lib_->kind == LibraryKind::Def && ns_given_});
-  if (!load_entries(r)) return take();
+  if (!load_entries(r, block)) return take();
   return std::nullopt;
 }
 
@@ -124,30 +130,44 @@ bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
   return true;
 }
 
-bool FileLoader::load_entries(TableReader& r) {
+bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
   enum class Kind { Def, Impl, Fallback, CustomOp };
   struct Entry {
     toml::source_position at;
     Kind kind;
-    const toml::table* table;
+    EntryRef ref;
   };
+  const auto run = [&](Kind kind, const EntryRef& ref) {
+    return kind == Kind::Def        ? load_def(ref)
+           : kind == Kind::Impl     ? load_impl(ref)
+           : kind == Kind::Fallback ? load_fallback(ref)
+                                    : load_custom_op(ref);
+  };
+  if (block != nullptr) {
+    // A reader's entries are in the order of the statements they were read from.
+    out_.stmts.reserve(out_.stmts.size() + block->entries.size());
+    for (const TomlEntry& e : block->entries) {
+      const Kind kind = e.kind == "def"        ? Kind::Def
+                        : e.kind == "impl"     ? Kind::Impl
+                        : e.kind == "fallback" ? Kind::Fallback
+                                               : Kind::CustomOp;
+      if (run(kind, EntryRef{nullptr, &e})) return false;
+    }
+    return true;
+  }
   std::vector<Entry> entries;
   for (auto [name, entry_kind] :
        {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}, {"custom_op", Kind::CustomOp}})
     if (const auto* arr = r.table_array(name))
-      for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, e.as_table()});
+      for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, EntryRef{e.as_table(), nullptr}});
   if (r.failed()) return false;
   out_.stmts.reserve(out_.stmts.size() + entries.size());
+  // TOML keeps each array's order, not the interleaving of [[def]] and [[impl]]: by position.
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
   });
-  for (const auto& e : entries) {
-    const bool stop = e.kind == Kind::Def        ? load_def(*e.table)
-                      : e.kind == Kind::Impl     ? load_impl(*e.table)
-                      : e.kind == Kind::Fallback ? load_fallback(*e.table)
-                                                 : load_custom_op(*e.table);
-    if (stop) return false;
-  }
+  for (const auto& e : entries)
+    if (run(e.kind, e.ref)) return false;
   return true;
 }
 
@@ -177,7 +197,7 @@ bool FileLoader::refuse(Location where, std::string msg, std::string op, std::st
 }
 
 std::string FileLoader::context() const {
-  const Location at = source_of(lib_->where);
+  const Location& at = lib_->where;
   return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), at.file,
                      at.line);
 }
@@ -277,7 +297,8 @@ std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
   }
   auto parsed = parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas});
   if (!parsed) {
-    set_error(string_offset_location(text_, s.where, parsed.error().offset),
+    set_error(s.from_reader ? offset_in(s.where, s.span, s.value, parsed.error().offset)
+                            : string_offset_location(text_, s.where, parsed.error().offset),
               fmt::format("malformed schema: {}", parsed.error().message));
     return std::nullopt;
   }
@@ -297,12 +318,7 @@ std::string FileLoader::debug_or_default(std::string_view name, const Location& 
 }
 
 std::string FileLoader::registered_at(const Location& where) const {
-  const Location at = source_of(where);
-  return fmt::format("registered at {}:{}", at.file, at.line);
-}
-
-Location FileLoader::source_of(const Location& where) const {
-  return out_.map && where.file == file_ ? out_.map->remap(where) : where;
+  return fmt::format("registered at {}:{}", where.file, where.line);
 }
 
 }  // namespace dt

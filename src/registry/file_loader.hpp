@@ -18,6 +18,7 @@
 
 #include "base/diagnostic.hpp"
 #include "base/toml_reader.hpp"
+#include "readers/toml_writer.hpp"
 #include "registry/batch.hpp"
 #include "registry/loader.hpp"
 
@@ -27,20 +28,34 @@ class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
   // main thread (Batch::deferred) what depends on earlier files.
-  // `text`: the file, for locations inside string values; it must outlive compile().
+  // `text`: a TOML file, for locations inside its string values; it must
+  // outlive compile() (a reader's block has its values' locations in it).
   FileLoader(const Profile& profile, Registry* reg, FileName file, std::string_view text, const LoadOptions& opt,
              Batch& out)
       : reg_(reg), p_(profile), file_(file), text_(text), opt_(opt), out_(out) {}
 
-  // `root`: the file's top level, or one of its [[block]] tables
+  // `root`: a TOML file's top level, or one of its [[block]] tables
   // (out.block_where says where that block starts).
   void compile(const toml::table& root);
+  // A library block a reader of C++, Python or yaml read (readers/): the
+  // same fields, each located in the original source.
+  void compile(const TomlBlock& block);
   [[nodiscard]] bool deferred() const { return deferred_; }
 
  private:
   // ---- the file's top level (file_loader.cpp) ----
-  // Returns an input error (compiling stops at the first one).
-  std::optional<Diagnostic> load(const toml::table& root);
+  // An entry to compile: a TOML table ([[def]], ...) or a reader's entry.
+  struct EntryRef {
+    const toml::table* table = nullptr;
+    const TomlEntry* entry = nullptr;
+  };
+  TableReader reader(const EntryRef& e, std::string_view what) {
+    return e.table != nullptr ? TableReader(*e.table, file_, what, &error_)
+                              : TableReader(e.entry->fields, e.entry->at, file_, what, &error_);
+  }
+  // Returns an input error (compiling stops at the first one). `block`:
+  // the reader's block whose header `top` reads (nullptr: a TOML file).
+  std::optional<Diagnostic> load(TableReader& top, const TomlBlock* block);
   // Unless said otherwise, the functions below return true to go on, and
   // false after an input error (error_), a deferral, or a refusal that stops
   // loading (see stopped()).
@@ -51,18 +66,15 @@ class FileLoader {
   bool check_library(const std::optional<Located<std::string>>& ns);
   // Entries run in document order, as the statements of a TORCH_LIBRARY
   // block do ([[def]], [[impl]] and [[fallback]] may interleave).
-  bool load_entries(TableReader& r);
+  bool load_entries(TableReader& r, const TomlBlock* block);
 
   // ---- one entry each; these return true when compiling must stop ----
-  bool load_def(const toml::table& t);        // file_loader_def.cpp
-  bool load_impl(const toml::table& t);       // file_loader_impl.cpp
-  bool load_fallback(const toml::table& t);   // file_loader_fallback.cpp
-  bool load_custom_op(const toml::table& t);  // file_loader_custom_op.cpp
+  bool load_def(const EntryRef& t);        // file_loader_def.cpp
+  bool load_impl(const EntryRef& t);       // file_loader_impl.cpp
+  bool load_fallback(const EntryRef& t);   // file_loader_fallback.cpp
+  bool load_custom_op(const EntryRef& t);  // file_loader_custom_op.cpp
 
   // ---- [[custom_op]] parts (file_loader_custom_op.cpp) ----
-  // Strings or arrays of strings ("cpu" or ["cpu", "cuda"]); nullopt when absent or after an error.
-  std::optional<std::vector<Located<std::string>>> one_or_more(TableReader& r, const toml::table& t,
-                                                               std::string_view field);
   // Whether the profile's torch.library has `api`; else a located error that
   // names the profiles that have it.
   bool require_api(std::string_view api, const Location& where);
@@ -121,13 +133,7 @@ class FileLoader {
   // A kernel's debug string: its name, or (like c10's debugString for an
   // empty one) where it is registered.
   [[nodiscard]] std::string debug_or_default(std::string_view name, const Location& where) const;
-  // "registered at FILE:LINE" for `where`, in the original file's lines
-  // when the text is a reader's translation (the Batch's SourceMap): a
-  // debug string the reader wrote itself is already in them and is kept as
-  // written.
-  // Where a location of this file is in the source a reader translated it
-  // from (the file and line that messages and debug strings name).
-  [[nodiscard]] Location source_of(const Location& where) const;
+  // "registered at FILE:LINE" for `where`.
   [[nodiscard]] std::string registered_at(const Location& where) const;
 
   Registry* reg_;

@@ -25,18 +25,6 @@ bool aliases(std::string_view type) { return type.find('(') != std::string_view:
 
 }  // namespace
 
-std::optional<std::vector<Located<std::string>>> FileLoader::one_or_more(TableReader& r, const toml::table& t,
-                                                                         std::string_view field) {
-  const toml::node* n = t.get(field);
-  if (n == nullptr) return std::nullopt;
-  if (n->is_string()) {
-    auto one = r.name(field);
-    if (!one) return std::nullopt;
-    return std::vector<Located<std::string>>{*one};
-  }
-  return r.name_array(field);
-}
-
 bool FileLoader::require_api(std::string_view api, const Location& where) {
   const TorchLibraryInfo& tl = p_.torch_library();
   if (tl.has(api)) return true;
@@ -125,20 +113,20 @@ std::optional<Schema> FileLoader::custom_op_schema(const Located<std::string>& t
   return schema;
 }
 
-bool FileLoader::load_custom_op(const toml::table& t) {
-  TableReader r(t, file_, "a [[custom_op]] entry", &error_);
+bool FileLoader::load_custom_op(const EntryRef& t) {
+  TableReader r = reader(t, "a [[custom_op]] entry");
   r.allow_only({"name", "schema", "mutates_args", "device_types", "tags", "register_kernel", "register_fake",
                 "register_autograd", "register_vmap", "register_autocast"});
   auto name = r.name("name");
   auto schema_text = r.str("schema");
   auto mutates = r.name_array("mutates_args");
-  auto devices = one_or_more(r, t, "device_types");
+  auto devices = r.name_or_names("device_types");
   auto tags = r.name_array("tags");
-  auto kernel_devices = one_or_more(r, t, "register_kernel");
+  auto kernel_devices = r.name_or_names("register_kernel");
   auto fake = r.boolean("register_fake");
   auto autograd = r.boolean("register_autograd");
   auto vmap = r.boolean("register_vmap");
-  auto autocast = one_or_more(r, t, "register_autocast");
+  auto autocast = r.name_or_names("register_autocast");
   if (r.failed()) return true;
   const Location where = r.self();
   if (!require_api("custom_op", where)) return true;

@@ -12,8 +12,8 @@
 
 namespace dt {
 
-bool FileLoader::load_def(const toml::table& t) {
-  TableReader r(t, file_, "a [[def]] entry", &error_);
+bool FileLoader::load_def(const EntryRef& t) {
+  TableReader r = reader(t, "a [[def]] entry");
   r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch", "differentiable"});
   auto schema_text = r.str("schema");
   auto name = r.name("name");

@@ -7,8 +7,8 @@
 
 namespace dt {
 
-bool FileLoader::load_fallback(const toml::table& t) {
-  TableReader r(t, file_, "a [[fallback]] entry", &error_);
+bool FileLoader::load_fallback(const EntryRef& t) {
+  TableReader r = reader(t, "a [[fallback]] entry");
   r.allow_only({"key", "kernel", "fallthrough", "raises", "message"});
   auto k1 = r.name("key");
   auto kernel = r.name("kernel");

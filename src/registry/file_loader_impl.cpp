@@ -31,8 +31,8 @@ std::vector<std::string> device_names(const Registry& reg) {
 
 }  // namespace
 
-bool FileLoader::load_impl(const toml::table& t) {
-  TableReader r(t, file_, "an [[impl]] entry", &error_);
+bool FileLoader::load_impl(const EntryRef& t) {
+  TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
                 "redispatches"});
   auto op = r.name("op");
@@ -93,7 +93,8 @@ bool FileLoader::load_impl(const toml::table& t) {
     kern.fallthrough = fallthrough;
     kern.boxed_only = boxed && boxed->value;
     kern.redispatches = redispatches && redispatches->value;
-    kern.where = kwhere.line == where.line && kwhere.column == where.column ? op->where : kwhere;
+    // Located at its key when the entry names one, else at its operator.
+    kern.where = k1 || ks || devs ? kwhere : op->where;
     register_impl(*qualified, k, std::move(kern));
   }
   return false;

@@ -95,6 +95,33 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
 
 }  // namespace
 
+namespace {
+
+// Applies one file's batches, compiling first those that depend on earlier files.
+std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> batches, FileName shown,
+                                     LoadResult& result, const LoadOptions& options) {
+  for (Batch& b : batches) {
+    for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
+    if (b.deferred || b.deferred_block) {
+      // Depends on earlier files (a renamed PrivateUse1): compile it now.
+      Batch again;
+      again.block_where = b.block_where;
+      if (b.deferred_block) {
+        FileLoader(profile, &result.registry, shown, {}, options, again).compile(*b.deferred_block);
+      } else {
+        const toml::table root = std::move(*b.deferred);
+        const std::string text = std::move(b.deferred_text);
+        FileLoader(profile, &result.registry, shown, text, options, again).compile(root);
+      }
+      b = std::move(again);
+    }
+    if (auto err = apply(b, result, options)) return err;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options) {
   // Standard input can be read once (and must not be read by two threads).
@@ -106,25 +133,17 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   // are applied here in command-line order, so results and the first error
   // reported do not depend on timing.
   CompileAhead ahead(profile, read, paths, options);
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    for (Batch& b : ahead.take(i)) {
-      for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
-      if (b.deferred) {
-        // Depends on earlier files (a renamed PrivateUse1): compile it now.
-        const toml::table root = std::move(*b.deferred);
-        const std::string text = std::move(b.deferred_text);
-        const FileName shown = display_path(paths[i]);
-        Batch again;
-        again.block_where = b.block_where;
-        again.map = b.map;
-        const FileName toml_name = b.map ? translated_name(shown) : shown;
-        FileLoader(profile, &result.registry, toml_name, text, options, again).compile(root);
-        if (b.map) remap_batch(again, *b.map, toml_name);
-        b = std::move(again);
-      }
-      if (auto err = apply(b, result, options)) return unexpected(std::move(*err));
-    }
-  }
+  for (std::size_t i = 0; i < paths.size(); ++i)
+    if (auto err = apply_file(profile, ahead.take(i), display_path(paths[i]), result, options))
+      return unexpected(std::move(*err));
+  return result;
+}
+
+Expected<LoadResult, Diagnostic> load_blocks(const Profile& profile, Blocks blocks, FileName name,
+                                             const LoadOptions& options) {
+  LoadResult result{Registry(profile, options.library), {}, {}};
+  if (auto err = apply_file(profile, compile_blocks(profile, std::move(blocks), name, options), name, result, options))
+    return unexpected(std::move(*err));
   return result;
 }
 

@@ -1,6 +1,6 @@
 // Loads registration files into a Registry: TOML (docs/input-format.md), and
-// C++, Python and yaml files, which the readers (readers/readers.hpp)
-// translate into TOML first; every location reported points at the original.
+// C++, Python and yaml files, whose readers (readers/readers.hpp) hand over
+// the same registrations, each field located in the original source.
 // Files are read, parsed and compiled into batches of registrations on worker
 // threads, a bounded window ahead; the batches are applied in command-line
 // order, so the result and the first error do not depend on timing. Memory is
@@ -15,6 +15,7 @@
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "base/io.hpp"
+#include "readers/readers.hpp"
 #include "registry/model.hpp"
 
 namespace dt {
@@ -42,5 +43,10 @@ struct LoadResult {
 // Errors are "FILE:LINE:COL: error: ..." diagnostics; warnings stay in the registry.
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options = {});
+
+// Registrations a reader made in memory, with no file to read (--build's,
+// from the release's own yaml), loaded as load() loads a file named `name`.
+Expected<LoadResult, Diagnostic> load_blocks(const Profile& profile, Blocks blocks, FileName name,
+                                             const LoadOptions& options = {});
 
 }  // namespace dt

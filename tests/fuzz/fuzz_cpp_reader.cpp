@@ -1,12 +1,12 @@
 // libFuzzer harness: the C++ reader (readers/cpp_scanner + cpp_reader) and
 // the loader behind it. Properties: an error or a warning is located inside
 // the text (line and column of an existing character, or just past the
-// last); the translation compiles as TOML, or the loader says why at a
-// place of the C++ source (bytes that are not UTF-8 in a string literal);
-// reading is deterministic.
+// last); the loader compiles what was read, or says why at a place of the
+// C++ source (bytes that are not UTF-8 in a string literal); what loads
+// also loads as `dispatchtool import` prints it (TOML); reading is
+// deterministic.
 #include <vector>
 
-#include "base/source_map.hpp"
 #include "base/toml_reader.hpp"
 #include "fuzz_common.hpp"
 #include "readers/cpp_reader.hpp"
@@ -53,24 +53,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& e : b.entries)
       for (const auto& f : e.fields)
         if (!inside(f.at)) fuzz::fail();
-  // Reading is deterministic: translate reads the text again.
-  auto translated = translate(p, SourceKind::Cpp, "f.cpp", text);
-  if (!translated || translated->blocks != read->blocks.size() || translated->warnings.size() != read->warnings.size())
+  // Reading is deterministic: the same blocks and warnings again.
+  auto again = read_cpp(p, "f.cpp", text);
+  if (!again || again->blocks.size() != read->blocks.size() || again->warnings.size() != read->warnings.size())
     fuzz::fail();
-  // Through the loader: a refusal or an input error is fine, a crash is not.
+  // Through the loader: a refusal or an input error is fine, a crash is not;
+  // an error is located in the C++ source.
   auto files = std::make_shared<std::map<std::string, std::string>>();
   (*files)["f.cpp"] = text;
   LoadOptions o;
   o.on_refusal = OnRefusal::Record;
   o.threads = 1;
   auto loaded = load(p, {"f.cpp"}, fuzz::memory_reader(files), o);
-  // The translation is TOML the loader parses. Where it does not (bytes that
-  // are not UTF-8 inside a string literal: TOML refuses them), the error is
-  // the loader's, located in the C++ source. (Tested on the translation
-  // itself: a loader's message may quote the input, which can say "TOML".
-  // A load that succeeded has parsed the same translation: not parsed again.)
-  if (!loaded && !parse_toml(translated->toml, translated_name("f.cpp")) &&
-      (loaded.error().where.file != "f.cpp" || !inside(loaded.error().where)))
-    fuzz::fail();
+  if (!loaded && (loaded.error().where.file != "f.cpp" || !inside(loaded.error().where))) fuzz::fail();
+  // What loads is TOML as import prints it, and it loads again.
+  if (loaded) {
+    (*files)["f.toml"] = render_toml(read->blocks, "f.cpp");
+    if (!load(p, {"f.toml"}, fuzz::memory_reader(files), o)) fuzz::fail();
+  }
   return 0;
 }

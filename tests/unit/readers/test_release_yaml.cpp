@@ -18,17 +18,19 @@ TEST_CASE("embedded_yaml: the releases' native_functions.yaml, as copied from th
 TEST_CASE("build_registrations: the build's keys only") {
   auto cuda = build_registrations(profile("torch-2.14"), "cuda");
   REQUIRE(cuda);
-  CHECK(cuda->find("op = \"aten::abs.out\"\nkey = \"CUDA\"") != std::string::npos);
-  CHECK(cuda->find("key = \"SparseCUDA\"") != std::string::npos);
-  CHECK(cuda->find("key = \"CPU\"") == std::string::npos);
-  CHECK(cuda->find("key = \"Meta\"") == std::string::npos);
-  CHECK(cuda->find("[[def]]") == std::string::npos);
-  CHECK(cuda->find("registered at aten/src/ATen/native/native_functions.yaml:") != std::string::npos);
+  const std::string text = render_toml(cuda->blocks, "cuda");
+  CHECK(text.find("op = \"aten::abs.out\"\nkey = \"CUDA\"") != std::string::npos);
+  CHECK(text.find("key = \"SparseCUDA\"") != std::string::npos);
+  CHECK(text.find("key = \"CPU\"") == std::string::npos);
+  CHECK(text.find("key = \"Meta\"") == std::string::npos);
+  CHECK(text.find("[[def]]") == std::string::npos);
+  CHECK(text.find("registered at aten/src/ATen/native/native_functions.yaml:") != std::string::npos);
   auto mps = build_registrations(profile("torch-2.14"), "mps");
   REQUIRE(mps);
-  CHECK(mps->find("key = \"MPS\"") != std::string::npos);
-  CHECK(mps->find("key = \"CUDA\"") == std::string::npos);
-  CHECK(build_registrations(profile("torch-2.14"), "cpu").value().empty());
+  const std::string mps_text = render_toml(mps->blocks, "mps");
+  CHECK(mps_text.find("key = \"MPS\"") != std::string::npos);
+  CHECK(mps_text.find("key = \"CUDA\"") == std::string::npos);
+  CHECK(build_registrations(profile("torch-2.14"), "cpu").value().blocks.empty());
   auto bad = build_registrations(profile("torch-2.14"), "tpu");
   REQUIRE(!bad);
   CHECK(bad.error().message == "unknown build 'tpu' (builds: cpu, cuda, mps, xpu, mtia)");

@@ -1,4 +1,4 @@
-// render_toml: TomlBlocks as TOML text, with the SourceMap back to the source.
+// render_toml: TomlBlocks as TOML text (what dispatchtool import prints).
 #include "readers/toml_writer.hpp"
 
 #include "base/toml_reader.hpp"
@@ -38,8 +38,8 @@ std::vector<TomlBlock> two_blocks() {
 }  // namespace
 
 TEST_CASE("render_toml: several blocks as [[block]] tables, each entry with its source as a comment") {
-  const RenderedToml r = render_toml(two_blocks(), "ops.cpp (C++), read by dispatchtool");
-  CHECK(r.text ==
+  const std::string text = render_toml(two_blocks(), "ops.cpp (C++), read by dispatchtool");
+  CHECK(text ==
         "# ops.cpp (C++), read by dispatchtool\n"
         "\n"
         "# ops.cpp:3:1: TORCH_LIBRARY(myops, m)\n"
@@ -63,27 +63,14 @@ TEST_CASE("render_toml: several blocks as [[block]] tables, each entry with its 
         "kernel = \"registered at ops.cpp:7\"\n"
         "keys = [\"CPU\", \"CUDA\"]\n"
         "boxed_only = true\n");
-  // Line 10 (schema = "foo...") comes from ops.cpp:4:10; the schema's 5th character is at column 14.
-  CHECK(r.map.remap(Location{"ops.cpp", 10, 11}) == Location{"ops.cpp", 4, 10});
-  CHECK(r.map.remap(Location{"ops.cpp", 10, 15}) == Location{"ops.cpp", 4, 14});
-  CHECK(r.map.remap(Location{"ops.cpp", 13, 1}) == Location{"ops.cpp", 7, 1});
-  CHECK(r.map.remap(Location{"ops.cpp", 8, 1}) == Location{"ops.cpp", 8, 1});  // a comment: unmapped
 }
 
 TEST_CASE("render_toml: one block is a plain file") {
   auto blocks = two_blocks();
   blocks.pop_back();
-  const RenderedToml r = render_toml(blocks, "t");
-  CHECK(r.text.find("[[block") == std::string::npos);
-  CHECK(r.text.find("\n[[def]]\n") != std::string::npos);
-}
-
-TEST_CASE("render_toml: without the SourceMap, the same text") {
-  const RenderedToml with = render_toml(two_blocks(), "t");
-  const RenderedToml without = render_toml(two_blocks(), "t", /*with_map=*/false);
-  CHECK(without.text == with.text);
-  CHECK(without.map.empty());
-  CHECK_FALSE(with.map.empty());
+  const std::string text = render_toml(blocks, "t");
+  CHECK(text.find("[[block") == std::string::npos);
+  CHECK(text.find("\n[[def]]\n") != std::string::npos);
 }
 
 TEST_CASE("render_toml: a note and a title with newlines stay on their comment line, unknown locations as (generated)") {
@@ -96,10 +83,10 @@ TEST_CASE("render_toml: a note and a title with newlines stay on their comment l
   e.add("op", "a\"b", Location{});
   b.entries.push_back(e);
   b.entries.push_back(e);
-  const RenderedToml r = render_toml({b}, "x\ny");
+  const std::string text = render_toml({b}, "x\ny");
   const std::string entry = "\n# " + to_string(e.at) + ": a  b\n[[impl]]\nop = \"a\\\"b\"\n";
   CHECK(to_string(e.at) == "o\\x0aps.cpp:2:5");
-  CHECK(r.text == "# x y\n\n# (generated): two lines\n" + entry + entry);
+  CHECK(text == "# x y\n\n# (generated): two lines\n" + entry + entry);
 }
 
 TEST_CASE("toml_quote escapes what TOML basic strings need") {
@@ -122,9 +109,9 @@ TEST_CASE("render_toml: a note's bytes that a TOML comment cannot hold are writt
   b.at = Location{"ops.cpp", 1, 1};
   b.note = "d\xe0" "cpp \x01 \xc3\xa9 \xed\xa0\x80";
   b.add("namespace", "t", Location{"ops.cpp", 1, 15});
-  const RenderedToml r = render_toml({b}, "t");
-  CHECK(r.text.find("# ops.cpp:1:1: d\\xe0cpp \\x01 \xc3\xa9 \\xed\\xa0\\x80\n") != std::string::npos);
-  CHECK(parse_toml(r.text, "t.toml").has_value());
+  const std::string text = render_toml({b}, "t");
+  CHECK(text.find("# ops.cpp:1:1: d\\xe0cpp \\x01 \xc3\xa9 \\xed\\xa0\\x80\n") != std::string::npos);
+  CHECK(parse_toml(text, "t.toml").has_value());
 }
 
 }  // namespace dt::test
