@@ -31,6 +31,13 @@ And the C++ reader's throughput over PyTorch's aten/src/ATen/native
 (bench/cpp_tree.py; --cpp runs only that): >= 50 MB/s.
 
 
+Shapes that were quadratic (`--only shapes` runs this part alone; issue 31):
+  overrides  table and lint of one [[def]] and N [[impl]]s of it on CPU, each
+             overriding the last, N = 10^4 and 10^5: 10^5 < 2 s and <= 12x 10^4 (CPU time)
+  def blocks lint --no-library of N lines TORCH_LIBRARY(nI, m) {} (C++), N =
+             64k, 128k, 256k: linear (CPU time <= 3x per doubling; quadratic is 4x)
+  html       html against table on the same 32,000 operators (4 kernels each)
+
 The yaml reader (`--only yaml` runs this part alone):
   yaml    dispatchtool import --profile torch-2.14 of 2.14's own
           native_functions.yaml (the whole process: every registration
@@ -38,7 +45,9 @@ The yaml reader (`--only yaml` runs this part alone):
           faster than torchgen's parse_native_yaml alone (timed in-process in
           the sid chroot, same run; the import of torchgen not counted)
 
-Usage: bench/run.py [--build build] [--runs 5] [--workdir build/bench-data] [--cpp] [--only yaml]
+`--only corpus` runs the corpus part alone (table, lint, floor, the real dispatcher).
+
+Usage: bench/run.py [--build build] [--runs 5] [--workdir build/bench-data] [--cpp] [--only corpus|shapes|yaml]
 """
 import argparse
 import hashlib
@@ -126,7 +135,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--cpp", action="store_true", help="only the C++ reader's throughput (bench/cpp_tree.py)")
-    ap.add_argument("--only", choices=["yaml"], help="run one part only")
+    ap.add_argument("--only", choices=["corpus", "shapes", "yaml"], help="run one part only")
     ap.add_argument("--python-only", action="store_true", help="only the Python reader's figures")
     a = ap.parse_args()
     tool = os.path.join(a.build, "dispatchtool")
@@ -144,6 +153,8 @@ def main():
     if a.python_only:
         python_reader(a, tool, workdir)
         return 0
+    if a.only == "shapes":
+        return shapes(a, tool, workdir)
     if subprocess.run([PYTHON, "-c", "import torch"], capture_output=True).returncode != 0:
         sys.exit("bench: /usr/bin/python3 cannot import torch (apt-get install python3-torch)")
     has_lint = subprocess.run([tool, "lint", "--help"], capture_output=True).returncode == 0
@@ -213,11 +224,75 @@ def main():
         l1, l10 = res[("lint", "1x")][0], res[("lint", "10x")][0]
         print(f"  lint / table           1x: {l1 / t1:5.2f}x   10x: {l10 / t10:5.2f}x   "
               f"target <= 1.50x   {verdict(max(l1 / t1, l10 / t10) <= 1.5)}")
+    if a.only == "corpus":
+        return 0 if same else 1
     library(a, tool)
     cpp_ok = cpp_tree(a.build, a.runs)
     yaml_reader(a, tool)
     python_reader(a, tool, workdir)
+    shapes(a, tool, workdir)
     return 0 if same and cpp_ok else 1
+
+
+def write_once(path, make):
+    """Writes make()'s text to path unless it is there already (inputs are kept in the workdir)."""
+    if not os.path.exists(path):
+        tmp = path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(make())
+        os.replace(tmp, path)
+    return path
+
+
+def shapes(a, tool, workdir):
+    """Inputs that were quadratic before issue 31, timed as whole processes:
+    N overrides of one operator and key (the runtime table's replay), N DEF
+    blocks (the second-DEF check), and html against table on many operators."""
+    def verdict(ok):
+        return "ok" if ok else "MISSED"
+
+    d = os.path.join(workdir, "shapes")
+    os.makedirs(d, exist_ok=True)
+
+    def overrides(n):
+        return "".join(['namespace = "h"\nkind = "FRAGMENT"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n'] +
+                       [f'[[impl]]\nop = "f"\nkey = "CPU"\nkernel = "k{i}"\n' for i in range(n)])
+
+    print("\nshapes that were quadratic (issue 31), best of %d runs:" % a.runs)
+    # Targets judged on CPU time (all threads), which a busy machine disturbs less than wall time.
+    ov = {}
+    for n in (10_000, 100_000):
+        f = write_once(os.path.join(d, f"overrides-{n}.toml"), lambda: overrides(n))
+        for cmd in ("table", "lint"):
+            ov[(cmd, n)] = best([tool, cmd, f], a.runs, ok=(0, 1))
+    for cmd in ("table", "lint"):
+        (t4, _, c4), (t5, _, c5) = ov[(cmd, 10_000)], ov[(cmd, 100_000)]
+        print(f"  {cmd:5} of N overrides of one operator and key: 10^4 {t4 * 1000:6.0f} ms ({c4 * 1000:.0f} ms CPU), "
+              f"10^5 {t5 * 1000:6.0f} ms ({c5 * 1000:.0f} ms CPU), CPU ratio {c5 / c4:5.1f}x   "
+              f"target 10^5 < 2 s and <= 12x   {verdict(c5 < 2 and c5 / c4 <= 12)}")
+    blocks = {}
+    for n in (64 << 10, 128 << 10, 256 << 10):
+        f = write_once(os.path.join(d, f"def-blocks-{n}.cpp"),
+                       lambda: "".join(f"TORCH_LIBRARY(n{i}, m) {{}}\n" for i in range(n)))
+        blocks[n] = best([tool, "lint", "--no-library", f], max(1, a.runs // 2))
+    row = ", ".join(f"{n >> 10}k {t * 1000:.0f} ms ({c * 1000:.0f} ms CPU, {m:.0f} MiB)"
+                    for n, (t, m, c) in blocks.items())
+    growth = max(blocks[128 << 10][2] / blocks[64 << 10][2], blocks[256 << 10][2] / blocks[128 << 10][2])
+    print(f"  lint --no-library of N TORCH_LIBRARY blocks: {row}; largest CPU-time growth per doubling "
+          f"{growth:.2f}x   target linear (<= 3x; quadratic is 4x)   {verdict(growth <= 3)}")
+
+    def operators(n):
+        parts = ['namespace = "m"\nkind = "FRAGMENT"\n']
+        parts += [f'[[def]]\nschema = "op{i}(Tensor x) -> Tensor"\n' for i in range(n)]
+        parts += [f'[[impl]]\nop = "op{i}"\nkey = "{k}"\nkernel = "op{i}_{k}"\n'
+                  for i in range(n) for k in ("CPU", "CUDA", "AutogradCPU", "AutogradCUDA")]
+        return "".join(parts)
+    f = write_once(os.path.join(d, "operators-32000.toml"), lambda: operators(32_000))
+    tt, tm, _ = best([tool, "table", f], max(1, a.runs // 2))
+    ht, hm, _ = best([tool, "html", f], max(1, a.runs // 2))
+    print(f"  32,000 operators x 4 kernels: table {tt * 1000:.0f} ms {tm:.0f} MiB, html {ht * 1000:.0f} ms "
+          f"{hm:.0f} MiB, html / table {ht / tt:.1f}x (no target)")
+    return 0
 
 
 TORCHGEN_PARSE = r"""

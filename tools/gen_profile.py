@@ -41,6 +41,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
@@ -118,6 +119,44 @@ def device_types(backends: Sequence[str], functionality: Sequence[str], is_devic
     out = {n: k for n, k in out.items() if is_device(n)}
     out["default"] = "CompositeExplicitAutograd"
     return sorted(out.items())
+
+
+PU1_RESERVED = "Cannot register privateuse1 backend with in-tree device name: "
+
+
+def privateuse1_reserved(torch, names: Sequence[str], fails) -> List[str]:
+    """The device names torch.utils.rename_privateuse1_backend refuses as
+    in-tree (c10::register_privateuse1_backend: "Cannot register privateuse1
+    backend with in-tree device name: NAME"): each name is tried in a forked
+    child, since a rename that succeeds is once per process."""
+    rename = getattr(torch._C, "_rename_privateuse1_backend", None)
+    if rename is None:           # 1.13: no renaming at all (privateuse1_rename = false)
+        return []
+    refused = []
+    for name in names:
+        r, w = os.pipe()
+        with warnings.catch_warnings():   # Python 3.12+ warns of fork() in a process with threads
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:             # the child: try the rename, report its first line, exit at once
+            os.close(r)
+            try:
+                rename(name)
+                said = "accepted"
+            except Exception as e:  # noqa: BLE001
+                said = str(e).split("\n")[0]
+            os.write(w, said.encode())
+            os._exit(0)
+        os.close(w)
+        with os.fdopen(r, "rb") as f:
+            said = f.read().decode()
+        os.waitpid(pid, 0)
+        if said == PU1_RESERVED + name:
+            refused.append(name)
+        else:
+            fails.check(said == "accepted", "rename_privateuse1_backend(%r) accepted or refused as in-tree" % name,
+                        said)
+    return refused
 
 
 def read_tags_yaml(path: str) -> List[Tuple[str, str]]:
@@ -852,6 +891,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
             return False
     devices = device_types(u.backends, u.func, parses_as_device)
     fails.check(("cpu", "CPU") in devices and ("cuda", "CUDA") in devices, "device types cpu and cuda", str(devices))
+    pu1_reserved = privateuse1_reserved(torch, [n for n, _ in devices if n != "default"], fails)
 
     # TORCH_LIBRARY (DEF) blocks core PyTorch registered: a second DEF block
     # for such a namespace is refused, and the message names the first one.
@@ -971,7 +1011,7 @@ def derive(torch, fails: Failures, verbose: bool = False) -> dict:
         "ambiguity_hint": amb_hint,
         "fallbacks": fallbacks,
         "libraries": core_libraries,
-        "privateuse1_reserved_names": [],
+        "privateuse1_reserved_names": pu1_reserved,
         "device_types": devices,
         "python_dispatcher_runtime_keys": list(pd_runtime),
         "python_dispatcher_alias_keys": list(pd_alias),

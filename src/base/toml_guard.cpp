@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,9 +31,15 @@ bool tomlpp_nonascii_blank(std::uint32_t cp) {
          cp == 0x2060 || cp == 0x3000 || cp == 0xFEFF;
 }
 
-bool bare_key_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-}
+constexpr std::array<bool, 256> kBareKeyChar = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[static_cast<std::size_t>(c)] =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  return t;
+}();
+
+bool bare_key_char(char c) { return kBareKeyChar[static_cast<unsigned char>(c)]; }
 
 // What ends a bare value (a number, boolean, date): is_value_terminator's ASCII part.
 bool value_end(char c) {
@@ -247,17 +254,32 @@ class Scanner {
   // ---- strings ----
   bool string() {
     const char q = t_[pos_];
-    if (t_.substr(pos_, 3) == std::string(3, q)) return multi_line_string(q);
-    for (++pos_; !end(); ++pos_) {
-      const char c = t_[pos_];
-      if (c == '\n' || c == '\r') return stop();
+    if (pos_ + 2 < t_.size() && t_[pos_ + 1] == q && t_[pos_ + 2] == q) return multi_line_string(q);
+    // Most of a file is the text of its strings: memchr finds the closing
+    // quote, then whether a line break (or, in a basic string, a backslash)
+    // comes before it, instead of a test per character.
+    const char* text = t_.data();
+    const std::size_t n = t_.size();
+    for (++pos_;;) {
+      const auto find = [&](char c, std::size_t to) {
+        const void* p = std::memchr(text + pos_, c, to - pos_);
+        return p == nullptr ? to : static_cast<std::size_t>(static_cast<const char*>(p) - text);
+      };
+      std::size_t first = find(q, n);
+      first = find('\n', first);
+      first = find('\r', first);
+      if (q == '"') first = find('\\', first);
+      pos_ = first;
+      if (pos_ == n) return stop();
+      const char c = text[pos_];
       if (c == q) {
         ++pos_;
         return true;
       }
-      if (c == '\\' && q == '"' && pos_ + 1 < t_.size()) ++pos_;
+      if (c == '\n' || c == '\r') return stop();
+      if (pos_ + 1 < n) ++pos_;  // a backslash: the character after it is escaped (toml++ checks which)
+      ++pos_;
     }
-    return stop();
   }
 
   bool multi_line_string(char q) {

@@ -37,11 +37,12 @@ Command add_explain_command(CLI::App& app, const Io& io) {
                                   w.buf());
               return kExitOk;
             }
+            const Explainer x(resolver, *s->ops.front());  // one replay for every key
             bool first = true;
             for (KeyId k : s->table_filter.keys) {
               if (!first) w.buf() += '\n';
               first = false;
-              render_explain(resolver, *s->ops.front(), k, HumanStyle{s->color, false, false, false}, w.buf());
+              render_explain(x, k, HumanStyle{s->color, false, false, false}, w.buf());
             }
             return kExitOk;
           }};

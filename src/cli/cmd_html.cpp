@@ -49,8 +49,8 @@ Command add_html_command(CLI::App& app, const Io& io) {
             std::string data;
             const HtmlStats stats = render_html_data(resolver, s->ops, s->table_filter,
                                                      HtmlDocument{DT_VERSION, o->in.profile, title}, data);
-            std::string page;
-            render_html_page(html_template(), data, page);
+            render_html_page_in_place(html_template(), data);
+            const std::string& page = data;
             if (o->output == "-") {
               std::fwrite(page.data(), 1, page.size(), io.out);
               return kExitOk;

@@ -1,8 +1,11 @@
 // dispatchtool table: computed dispatch tables.
+#include <optional>
+
 #include "cli/cli.hpp"
 #include "render/python_dispatcher_view.hpp"
 #include "render/raw.hpp"
 #include "render/readable.hpp"
+#include "resolve/key_call.hpp"
 
 namespace dt::cli {
 
@@ -45,12 +48,14 @@ Command add_table_command(CLI::App& app, const Io& io) {
           return kExitOk;
         }
         const HumanStyle human{s->color, o->fallbacks, o->expand, o->all_keys};
+        std::optional<RuntimeTables> runtime;  // shared by the operators (made when the first one needs it)
         print_operators(
             io, s->ops, style_of(o->style, o->raw), s->color,
             [&](const Operator& op, std::string& out) { render_table_raw(resolver, op, s->table_filter, out); },
             [&](const std::string& raw, std::string& out) { render_table_python_dispatcher(*s->profile, raw, out); },
             [&](const Operator& op, std::string& out) {
-              render_table_human(resolver, op, s->table_filter, human, out);
+              if (!runtime && may_be_stale(s->loaded->registry, op)) runtime.emplace(resolver);
+              render_table_human(resolver, op, s->table_filter, human, out, runtime ? &*runtime : nullptr);
             });
         if (style_of(o->style, o->raw) == Style::Human) {
           // The files' fallbacks serve every operator: counted even when no operator is shown.

@@ -30,6 +30,10 @@ constexpr OldSpelling kOldSpellings[] = {
 
 }  // namespace
 
+std::string unknown_key_message(std::string_view name, std::string_view hint) {
+  return fmt::format("could not parse dispatch key: {}{}", name, hint);
+}
+
 std::string unknown_key_hint(const Profile& p, std::string_view name, const std::vector<std::string_view>& candidates) {
   for (const OldSpelling& o : kOldSpellings) {
     if (o.name != name || !p.find(o.key)) continue;

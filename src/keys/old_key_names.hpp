@@ -17,7 +17,12 @@ namespace dt {
 // (old spelling, its key): Math, CatchAll, then the header's backwards-compatibility aliases.
 const std::vector<std::pair<std::string_view, std::string_view>>& old_key_names();
 
-// What to say after "unknown dispatch key 'NAME'": for an old spelling whose
+// c10's parseDispatchKey refusing a name that is no key (every release says
+// "could not parse dispatch key: NAME"), followed by the tool's `hint`
+// (unknown_key_hint, Profile::suggest_key).
+std::string unknown_key_message(std::string_view name, std::string_view hint);
+
+// What to say after unknown_key_message's words: for an old spelling whose
 // key `p` has, which key to write and why; otherwise " (did you mean 'X'?)"
 // among `candidates`.
 std::string unknown_key_hint(const Profile& p, std::string_view name, const std::vector<std::string_view>& candidates);

@@ -212,7 +212,7 @@ class Profile {
   [[nodiscard]] std::string error_key_name(KeyId k, std::string_view privateuse1) const;
   // The KeyId named `name` after renaming PrivateUse1 to `privateuse1`.
   [[nodiscard]] std::optional<KeyId> find_renamed(std::string_view name, std::string_view privateuse1) const;
-  // What to say after "unknown dispatch key 'NAME'": " (did you mean 'X'?)"
+  // What to say after "could not parse dispatch key: NAME": " (did you mean 'X'?)"
   // among `candidates`; or, for a lower-case name like a device's ("npu")
   // while PrivateUse1 is not renamed (`privateuse1` empty), how a backend of
   // one's own gets that name (privateuse1_backend), or that this release

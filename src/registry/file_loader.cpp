@@ -10,6 +10,7 @@
 #include "base/limits.hpp"
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
+#include "keys/old_key_names.hpp"
 
 namespace dt {
 
@@ -48,16 +49,18 @@ bool FileLoader::rename_privateuse1(const Located<std::string>& name) {
                                              p_.name()));
   if (!is_identifier(name.value))
     return set_error(name.where, "privateuse1_backend must be an identifier like \"foo\"");
-  const auto& reserved = p_.quirks().privateuse1_reserved_names;
-  if (std::find(reserved.begin(), reserved.end(), name.value) != reserved.end())
-    return set_error(name.where,
-                     fmt::format("Cannot register privateuse1 backend with in-tree device name: {}", name.value));
+  // c10::register_privateuse1_backend: a second name is refused first, then
+  // the in-tree device names the release measured (tools/gen_profile.py).
   if (!reg_->privateuse1_name.empty() && reg_->privateuse1_name != name.value)
     return set_error(make_error(name.where,
                                 fmt::format("PrivateUse1 is already renamed to '{}'; it can be renamed only "
                                             "once per process (torch.utils.rename_privateuse1_backend)",
                                             reg_->privateuse1_name),
                                 {{reg_->privateuse1_where, "renamed here"}}));
+  const auto& reserved = p_.quirks().privateuse1_reserved_names;
+  if (std::find(reserved.begin(), reserved.end(), name.value) != reserved.end())
+    return set_error(name.where,
+                     fmt::format("Cannot register privateuse1 backend with in-tree device name: {}", name.value));
   reg_->privateuse1_name = name.value;
   reg_->privateuse1_where = name.where;
   return true;
@@ -223,7 +226,7 @@ std::optional<KeyId> FileLoader::key(const std::string& name, const Location& wh
           p_.key(k).kind == KeyKind::PerBackend && p_.display_name(k, pu1) != p_.name_of(k))
         renamed.push_back(p_.display_name(k, pu1));
   for (const auto& n : renamed) names.emplace_back(n);
-  set_error(where, fmt::format("unknown dispatch key '{}'{}", name, p_.suggest_key(name, names, pu1)));
+  set_error(where, unknown_key_message(name, p_.suggest_key(name, names, pu1)));
   return std::nullopt;
 }
 

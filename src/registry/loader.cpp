@@ -41,8 +41,8 @@ std::optional<Diagnostic> second_def_library(const Batch& b, const Registry& reg
     d.op = lib.ns;
     return d;
   }
-  for (const auto& other : reg.libraries()) {
-    if (other.kind != LibraryKind::Def || other.ns != lib.ns) continue;
+  if (const Library* found = reg.def_library(lib.ns)) {
+    const Library& other = *found;
     Diagnostic d =
         make_error(lib.where,
                    single_library_message(

@@ -76,14 +76,21 @@ Registry::Registry(const Profile& profile) : profile_(&profile), fallbacks_(prof
 Registry::Registry(const Profile& profile, std::shared_ptr<const OpLibrary> library) : Registry(profile) {
   library_ = std::move(library);
   if (!library_) return;
-  libraries_ = library_->libraries();
+  for (const Library& lib : library_->libraries()) add_library(lib);
   // PyTorch's registrations come first: the inputs' are numbered after them.
   seq_ = library_->kernel_count();
 }
 
 std::uint32_t Registry::add_library(Library lib) {
+  const auto index = static_cast<std::uint32_t>(libraries_.size());
+  if (lib.kind == LibraryKind::Def) def_libraries_.try_emplace(lib.ns, index);
   libraries_.push_back(std::move(lib));
-  return static_cast<std::uint32_t>(libraries_.size() - 1);
+  return index;
+}
+
+const Library* Registry::def_library(const std::string& ns) const {
+  const auto it = def_libraries_.find(ns);
+  return it == def_libraries_.end() ? nullptr : &libraries_[it->second];
 }
 
 Operator& Registry::add_operator(std::string_view name) {
@@ -193,11 +200,18 @@ std::string prefix_lines(std::string_view prefix) {
   return out;
 }
 
-std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p) {
+std::optional<Diagnostic> check_kernel_schema(Operator& op, const Kernel& k, const Profile& p,
+                                              SignatureCache& parsed) {
   if (!op.def || !k.signature || *k.signature == op.signature_checked) return std::nullopt;
-  auto inferred = parse_schema(*k.signature);
-  if (!inferred) return std::nullopt;  // validated by the loader
-  auto reason = schema_mismatch_reason(op.def->schema, *inferred);
+  // Operators share signatures (PyTorch's 13,321 kernels have 1,022): each is parsed once.
+  auto it = parsed.find(*k.signature);
+  if (it == parsed.end()) {
+    auto inferred = parse_schema(*k.signature);
+    if (!inferred) return std::nullopt;  // validated by the loader
+    if (parsed.size() >= kSignatureCacheSize) parsed.clear();  // bounded, whatever the input
+    it = parsed.emplace(*k.signature, std::move(*inferred)).first;
+  }
+  auto reason = schema_mismatch_reason(op.def->schema, it->second);
   if (!reason) {
     op.signature_checked = *k.signature;
     return std::nullopt;
@@ -285,7 +299,7 @@ std::vector<Diagnostic> Registry::define(Definition def) {
   std::vector<Diagnostic> refused;
   for (auto& kk : op.kernels)
     kk.kernels.erase_if([&](const Kernel& k) {
-      auto d = check_kernel_schema(op, k, *profile_);
+      auto d = check_kernel_schema(op, k, *profile_, parsed_signatures_);
       if (!d) return false;
       // Reported when the second of the two arrives: here, the def.
       std::swap(d->where, d->notes.front().where);
@@ -310,7 +324,7 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
     const bool typed = !k.boxed_only || k.signature != nullptr;
     if (typed && !slot) slot = CppSignatureRecord{k.debug, k.signature, key, k.catch_all, k.where};
   }
-  if (auto d = check_kernel_schema(op, k, p)) {
+  if (auto d = check_kernel_schema(op, k, p, parsed_signatures_)) {
     d->key = p.name_of(key);
     return unexpected(std::move(*d));
   }

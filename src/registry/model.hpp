@@ -165,6 +165,10 @@ enum class OnRefusal : std::uint8_t { Fail, Record };
 
 class OpLibrary;
 
+// Kernels' inferred schemas by their text, parsed once (at most kSignatureCacheSize kept).
+using SignatureCache = std::unordered_map<std::string, Schema>;
+inline constexpr std::size_t kSignatureCacheSize = 4096;
+
 class Registry {
  public:
   explicit Registry(const Profile& profile);
@@ -191,6 +195,8 @@ class Registry {
 
   std::uint32_t add_library(Library lib);
   [[nodiscard]] const std::vector<Library>& libraries() const { return libraries_; }
+  // The first DEF (TORCH_LIBRARY) block of namespace `ns` among libraries(); null if none.
+  [[nodiscard]] const Library* def_library(const std::string& ns) const;
 
   // Dispatcher-level registrations; a refusal is a Diagnostic with PyTorch's
   // message and every location involved.
@@ -229,6 +235,8 @@ class Registry {
   const Profile* profile_;
   std::shared_ptr<const OpLibrary> library_;
   std::vector<Library> libraries_;
+  std::unordered_map<std::string, std::uint32_t> def_libraries_;  // namespace -> first DEF block in libraries_
+  SignatureCache parsed_signatures_;  // kernels' inferred schemas, parsed (check_kernel_schema)
   std::deque<Operator> ops_;
   std::unordered_map<std::string, std::uint32_t> index_;
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot

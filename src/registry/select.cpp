@@ -44,8 +44,7 @@ Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::st
     auto k = p.find(name);
     if (!k) k = p.find_renamed(name, reg.privateuse1_name);
     if (!k)
-      return unexpected(
-          make_error(fmt::format("unknown dispatch key '{}'{}", name, unknown_key_hint(p, name, p.key_names()))));
+      return unexpected(make_error(unknown_key_message(name, unknown_key_hint(p, name, p.key_names()))));
     add_once(sel.registrations.keys, *k);
     for (KeyId m : runtime_keys_of(p, *k)) {
       add_once(sel.table.keys, m);

@@ -34,7 +34,7 @@ struct KeySelection {
 
 // Parses a comma-separated list of key names (spaces around names ignored;
 // PrivateUse1 keys also under the registry's renamed backend). Errors: an
-// unknown key ("unknown dispatch key 'X' (did you mean 'Y'?)"), or a list
+// unknown key ("could not parse dispatch key: X (did you mean 'Y'?)"), or a list
 // without any name ("no keys given").
 Expected<KeySelection, Diagnostic> parse_key_filter(const Registry& reg, std::string_view spec);
 

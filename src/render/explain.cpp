@@ -31,7 +31,9 @@ Explanation Explainer::explain(KeyId key) const {
   Explanation e;
   e.key = key;
   Trace trace;
+  trace.reserve(8);  // the steps of C.2
   e.result = r_->compute(view_, static_cast<std::size_t>(p.key(key).slot), &trace);
+  e.steps.reserve(trace.size());
   e.runtime = runtime_->answer(op(), key);
   for (const TraceStep& t : trace) {
     ExplainStep s;
@@ -226,14 +228,16 @@ void render_explain(const Explainer& x, const Explanation& e, const HumanStyle& 
   out += '\n';
 }
 
-void render_explain(const Resolver& r, const Operator& op, KeyId key, const HumanStyle& style, std::string& out) {
-  const Profile& p = r.profile();
-  const Explainer x(r, op);
-  if (p.key(key).slot < 0) {  // callers pass runtime keys (--keys expands aliases)
+void render_explain(const Explainer& x, KeyId key, const HumanStyle& style, std::string& out) {
+  if (x.registry().profile().key(key).slot < 0) {  // callers pass runtime keys (--keys expands aliases)
     out += fmt::format("{} is not a runtime key: it has no row in the dispatch table\n", x.key_name(key));
     return;
   }
   render_explain(x, x.explain(key), style, out);
+}
+
+void render_explain(const Resolver& r, const Operator& op, KeyId key, const HumanStyle& style, std::string& out) {
+  render_explain(Explainer(r, op), key, style, out);
 }
 
 }  // namespace dt

@@ -81,6 +81,8 @@ class Explainer {
 };
 
 void render_explain(const Resolver& r, const Operator& op, KeyId key, const HumanStyle& style, std::string& out);
+// The same with an explainer of the operator, shared by its keys (one replay of its registrations).
+void render_explain(const Explainer& x, KeyId key, const HumanStyle& style, std::string& out);
 void render_explain(const Explainer& x, const Explanation& e, const HumanStyle& style, std::string& out);
 
 }  // namespace dt

@@ -70,6 +70,48 @@ std::string cell_json(const Explainer& x, const Explanation& e, Interner& string
   return out;
 }
 
+// What a cell's texts are made of (cell_json), as bytes: equal keys make
+// equal cells, so a cell seen before is not written again (most cells of a
+// large registry repeat: missing rows, fallbacks, the same alias kernels).
+// Empty for a row that is stale at run time (its sentence is not memoized).
+void append_id(std::string& key, const void* p) {
+  const auto v = reinterpret_cast<std::uintptr_t>(p);
+  key.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+void append_text(std::string& key, std::string_view text) {
+  const std::size_t n = text.size();
+  key.append(reinterpret_cast<const char*>(&n), sizeof n);
+  key += text;
+}
+void append_kernel(std::string& key, const Kernel* k) {
+  key += k == nullptr ? '0' : k->fallthrough ? 'f' : 'k';
+  if (k == nullptr) return;
+  append_text(key, k->debug);
+  append_text(key, k->where.file.view());
+  key.append(reinterpret_cast<const char*>(&k->where.line), sizeof k->where.line);
+  key.append(reinterpret_cast<const char*>(&k->where.column), sizeof k->where.column);
+}
+bool cell_key(std::size_t column, const Explanation& e, std::string& key) {
+  key.clear();
+  if (e.runtime.stale) return false;
+  key.append(reinterpret_cast<const char*>(&column), sizeof column);
+  key += static_cast<char>(e.runtime.call);
+  const Entry& r = e.result;
+  key += static_cast<char>(r.why);
+  key.append(reinterpret_cast<const char*>(&r.source), sizeof r.source);
+  append_kernel(key, r.kernel);
+  append_id(key, r.fallback);  // fallbacks are the registry's, one object each
+  for (const ExplainStep& s : e.steps) {
+    append_text(key, s.step);
+    key.append(reinterpret_cast<const char*>(&s.subject), sizeof s.subject);
+    key += static_cast<char>((s.about_alias ? 1 : 0) | (s.applies ? 2 : 0) | (s.taken ? 4 : 0));
+    append_kernel(key, s.kernel);
+    append_id(key, s.fallback);
+    append_text(key, s.note);
+  }
+  return true;
+}
+
 }  // namespace
 
 HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>& ops, const KeyFilter& f,
@@ -110,6 +152,8 @@ HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>
 
   const RuntimeTables runtime(r);  // what calls do (stale rows), shared by the operators' explainers
   Interner strings, cells;
+  std::unordered_map<std::string, std::uint64_t> seen;  // cell_key -> cell index
+  std::string key;
   w.key("operators");
   w.begin_array();
   for (const Operator* op : ops) {
@@ -121,7 +165,21 @@ HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>
     w.member("available", strings.index(x.available()));
     w.key("cells");
     w.begin_array();
-    for (KeyId k : columns) w.num(cells.index(cell_json(x, x.explain(k), strings)));
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+      const Explanation e = x.explain(columns[j]);
+      if (!cell_key(j, e, key)) {
+        w.num(cells.index(cell_json(x, e, strings)));
+        continue;
+      }
+      const auto it = seen.find(key);
+      if (it != seen.end()) {
+        w.num(it->second);
+        continue;
+      }
+      const std::uint64_t cell = cells.index(cell_json(x, e, strings));
+      seen.emplace(key, cell);
+      w.num(cell);
+    }
     w.end_array();
     w.end_object();
   }
@@ -138,6 +196,10 @@ HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>
   return {ops.size(), columns.size(), cells.items().size(), strings.items().size()};
 }
 
+// '<' occurs only inside JSON strings: \u003c there means the same, and no
+// "</script>" or "<!--" can end the script element early.
+constexpr std::string_view kEscapedLess = "\\u003c";
+
 void render_html_page(std::string_view page_template, std::string_view data, std::string& out) {
   const std::size_t at = page_template.find(kHtmlPlaceholder);
   if (at == std::string_view::npos) {  // the build checks the template (cmake/embed_html.cmake)
@@ -146,15 +208,39 @@ void render_html_page(std::string_view page_template, std::string_view data, std
   }
   out.reserve(out.size() + page_template.size() + data.size() + data.size() / 16);
   out += page_template.substr(0, at);
-  // '<' occurs only inside JSON strings: \u003c there means the same, and no
-  // "</script>" or "<!--" can end the script element early.
-  for (char c : data) {
-    if (c == '<')
-      out += "\\u003c";
-    else
-      out += c;
+  for (std::size_t from = 0; from < data.size();) {
+    const std::size_t less = std::min(data.find('<', from), data.size());
+    out += data.substr(from, less - from);
+    if (less < data.size()) out += kEscapedLess;
+    from = less + 1;
   }
   out += page_template.substr(at + kHtmlPlaceholder.size());
+}
+
+void render_html_page_in_place(std::string_view page_template, std::string& data) {
+  const std::size_t at = page_template.find(kHtmlPlaceholder);
+  if (at == std::string_view::npos) {
+    data.assign(page_template);
+    return;
+  }
+  const std::string_view before = page_template.substr(0, at);
+  const std::string_view after = page_template.substr(at + kHtmlPlaceholder.size());
+  const auto less = static_cast<std::size_t>(std::count(data.begin(), data.end(), '<'));
+  const std::size_t n = data.size();
+  data.resize(before.size() + n + less * (kEscapedLess.size() - 1) + after.size());
+  // From the back: every byte moves right (by the template's head and the
+  // escapes before it), so nothing is overwritten before it is read.
+  std::size_t to = data.size() - after.size();
+  std::copy(after.begin(), after.end(), data.begin() + static_cast<std::ptrdiff_t>(to));
+  for (std::size_t i = n; i-- > 0;) {
+    if (data[i] == '<') {
+      to -= kEscapedLess.size();
+      std::copy(kEscapedLess.begin(), kEscapedLess.end(), data.begin() + static_cast<std::ptrdiff_t>(to));
+    } else {
+      data[--to] = data[i];
+    }
+  }
+  std::copy(before.begin(), before.end(), data.begin());
 }
 
 }  // namespace dt

@@ -42,6 +42,9 @@ HtmlStats render_html_data(const Resolver& r, const std::vector<const Operator*>
 // The template with `data` in place of its placeholder, every '<' of the data
 // written as \u003c (no text from the input closes the script element).
 void render_html_page(std::string_view page_template, std::string_view data, std::string& out);
+// The same in `data`'s own buffer (a large registry's data is hundreds of MB:
+// one copy of it, not two).
+void render_html_page_in_place(std::string_view page_template, std::string& data);
 
 // The embedded template (generated from docs/html/matrix_template.html).
 std::string_view html_template();

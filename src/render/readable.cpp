@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "base/text.hpp"
 #include "resolve/key_call.hpp"
@@ -145,16 +146,18 @@ std::string key_run_label(const std::vector<std::string>& keys) {
 }
 
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
-                        std::string& out) {
+                        std::string& out, const RuntimeTables* runtime) {
   const auto paint = [&](std::string_view text, std::string_view sgr) { return dt::paint(text, sgr, s.color); };
   // Rows whose runtime entry is not the dumps' (key_call.hpp): what calls do instead.
   std::vector<KeyAnswer> stale;
   if (may_be_stale(r.registry(), op)) {
-    const RuntimeTables runtime(r);
+    std::optional<RuntimeTables> own;
+    if (runtime == nullptr) runtime = &own.emplace(r);
+    const RuntimeTable& table = runtime->of(op);
     const auto& keys = r.profile().runtime_keys();
     for (std::size_t slot = 0; slot < keys.size(); ++slot)
       if (f.allows(keys[slot]))
-        if (KeyAnswer a = answer_key(runtime.of(op), slot); a.stale) stale.push_back(a);
+        if (KeyAnswer a = answer_key(table, slot); a.stale) stale.push_back(a);
   }
   const Runs rows = collect_runs(r, op, f, s, stale);
   const auto& runs = rows.runs;

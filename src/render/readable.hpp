@@ -21,8 +21,12 @@ struct HumanStyle {
 // "CPU, CUDA, HIP" or "CPU \u2026 Meta (14 keys)" (table, diff).
 std::string key_run_label(const std::vector<std::string>& keys);
 
+class RuntimeTables;
+// `runtime`: the registry's runtime tables (key_call.hpp), shared by the
+// operators of one run (null: made for this operator, which costs a pass over
+// the files' backend fallbacks).
 void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& f, const HumanStyle& s,
-                        std::string& out);
+                        std::string& out, const RuntimeTables* runtime = nullptr);
 void render_registrations_human(const Registry& reg, const Operator& op, const KeyFilter& f, const HumanStyle& s,
                                 std::string& out);
 

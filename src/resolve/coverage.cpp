@@ -87,7 +87,7 @@ Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::strin
     std::vector<std::string> renamed;
     for (KeyId r : p.runtime_keys()) renamed.push_back(p.display_name(r, reg.privateuse1_name));
     for (const auto& n : renamed) names.emplace_back(n);
-    return refuse(fmt::format("--backend: unknown dispatch key '{}'{}", name, unknown_key_hint(p, name, names)));
+    return refuse("--backend: " + unknown_key_message(name, unknown_key_hint(p, name, names)));
   }
   const KeyInfo& info = p.key(*k);
   const std::string shown = p.display_name(*k, reg.privateuse1_name);

@@ -86,7 +86,7 @@ Expected<KeySet, std::string> KeysetAlgebra::parse(std::string_view list, std::s
     if (name.empty()) return unexpected(std::string("empty key name in '") + std::string(list) + "'");
     auto bits = bits_of(name, privateuse1);
     if (!bits)
-      return unexpected("unknown dispatch key '" + printable(name) + "'" + unknown_key_hint(*p_, name, p_->key_names()) +
+      return unexpected(unknown_key_message(printable(name), unknown_key_hint(*p_, name, p_->key_names())) +
                         " (profile " + p_->name() + ")");
     out |= *bits;
   }

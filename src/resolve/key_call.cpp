@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/text.hpp"
 #include "registry/library.hpp"
 
@@ -95,10 +97,9 @@ std::string stale_note(const Profile& p, std::string_view privateuse1, const Key
 bool may_be_stale(const Registry& reg, const Operator& op) {
   if (!reg.user_fallbacks().empty()) return true;
   const std::uint32_t start = reg.library() != nullptr ? reg.library()->kernel_count() : 0;
-  for (const auto& kk : op.kernels)
-    for (const Kernel& k : kk.kernels)
-      if (k.seq >= start) return true;
-  return false;
+  // The inputs' kernels come after PyTorch's on every key: the newest tells.
+  return std::any_of(op.kernels.begin(), op.kernels.end(),
+                     [&](const KeyKernels& kk) { return !kk.kernels.empty() && kk.kernels.front().seq >= start; });
 }
 
 RuntimeTables::RuntimeTables(const Resolver& r)

@@ -87,6 +87,21 @@ void Resolver::prepare(const Operator& op, OpView& v) const {
   }
 }
 
+void Resolver::prepare_key(KeyId key, const Kernel* kernel, bool added, OpView& v) const {
+  if (key != kUndefined) {
+    // The alias kernels prepare() looks up (an absent alias is Undefined, never a key here).
+    for (auto [alias, ptr] : {std::pair{ceanf_, &v.ceanf}, {cea_, &v.cea}, {nested_, &v.nested}, {cia_, &v.cia},
+                              {autograd_, &v.autograd}, {ftbd_, &v.ftbd}})
+      if (key == alias) *ptr = kernel;
+  }
+  if (p_->is_alias(key)) return;
+  const KeyInfo& info = p_->key(key);
+  if (info.slot >= 0) v.direct[static_cast<std::size_t>(info.slot)] = kernel;
+  if (!added) return;
+  v.registered.push_back(info.bits);
+  if (Profile::has(p_->autogradother_backends(), info.bits)) v.autogradother_backend = true;
+}
+
 Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
   const Slot& s = slots_[slot];
   // Records one step of the algorithm when explaining; free otherwise.

@@ -73,6 +73,10 @@ class Resolver {
   explicit Resolver(const Registry& reg);
 
   void prepare(const Operator& op, OpView& view) const;
+  // The view after `kernel` became the newest kernel on `key` (a registration
+  // replayed in order): what prepare() would find, in constant time. `added`:
+  // `key` had no kernel before.
+  void prepare_key(KeyId key, const Kernel* kernel, bool added, OpView& view) const;
   // The entry of the key in table slot `slot` (computeDispatchTableEntryWithDebug).
   // With `trace`, every step considered is recorded (for `explain`).
   [[nodiscard]] Entry compute(const OpView& view, std::size_t slot, Trace* trace = nullptr) const;

@@ -9,12 +9,11 @@ namespace dt {
 
 namespace {
 
-// One registration of the inputs that reaches this operator, in order.
+// A kernel of the inputs registered on this operator.
 struct Event {
   std::uint32_t seq = 0;
   KeyId key = kUndefined;
-  const Kernel* kernel = nullptr;      // a kernel of the operator
-  const Fallback* fallback = nullptr;  // or a backend fallback
+  const Kernel* kernel = nullptr;
 };
 
 bool same_entry(const Entry& a, const Entry& b) {
@@ -42,6 +41,16 @@ std::shared_ptr<const RuntimeStart> runtime_start(const Resolver& r, const Keyse
   start->core.reserve(p.fallbacks().size());
   for (const auto& f : p.fallbacks())
     start->core.push_back(Fallback{f.key, f.debug, f.fallthrough, true, f.where, {}, 0, false, {}});
+  start->fallbacks_by_slot.resize(p.runtime_keys().size());
+  for (const Fallback& f : r.registry().user_fallbacks()) {
+    if (!p.is_runtime(f.key)) continue;
+    auto& mine = start->fallbacks_by_slot[static_cast<std::size_t>(p.key(f.key).slot)];
+    if (mine.empty()) start->fallback_slots.push_back(static_cast<std::size_t>(p.key(f.key).slot));
+    mine.push_back(static_cast<std::uint32_t>(start->fallbacks.size()));
+    start->fallbacks.push_back(&f);
+    start->fallback_seqs.push_back(f.seq);
+  }
+  std::sort(start->fallback_slots.begin(), start->fallback_slots.end());
   const Operator none;
   RuntimeTable blank(RuntimeTable::Blank{}, r, ks, none, start);
   blank.construct();
@@ -60,25 +69,28 @@ RuntimeTable::RuntimeTable(Blank, const Resolver& r, const KeysetAlgebra& ks, co
   const std::size_t n = p.runtime_keys().size();
   fallbacks_.assign(n, nullptr);
   for (const Fallback& f : start_->core) fallbacks_[static_cast<std::size_t>(p.key(f.key).slot)] = &f;
-  // The operator as PyTorch registers it (nothing for an operator of the inputs).
-  partial_.name = op.name;
-  for (const auto& kk : op.kernels) {
-    KeyKernels mine{kk.key, {}};
-    std::vector<const Kernel*> newest_first;
-    for (const Kernel& k : kk.kernels)
-      if (k.seq < user_start_) newest_first.push_back(&k);
-    for (auto it = newest_first.rbegin(); it != newest_first.rend(); ++it) mine.kernels.push_newest(**it);
-    if (!mine.kernels.empty()) partial_.kernels.push_back(std::move(mine));
-  }
+  // The operator as PyTorch registers it (nothing for an operator of the
+  // inputs): each key's newest kernel of PyTorch's.
+  const Operator none;
+  r.prepare(none, view_);
+  has_kernel_.assign(p.keys().size(), false);
+  for (const auto& kk : op.kernels)
+    for (const Kernel& k : kk.kernels)  // newest first
+      if (k.seq < user_start_) {
+        r.prepare_key(kk.key, &k, true, view_);
+        has_kernel_[kk.key] = true;
+        library_kernels_ = true;
+        break;
+      }
+  view_.op = &op;
   view_.fallbacks = &fallbacks_;
-  r.prepare(partial_, view_);
 }
 
 void RuntimeTable::construct() {
   const RuntimeStart& start = *start_;
   const Profile& p = r_->profile();
   const std::size_t n = p.runtime_keys().size();
-  if (partial_.kernels.empty() && start.blank.size() == n) {
+  if (!library_kernels_ && start.blank.size() == n) {
     // No kernel of PyTorch's: every such operator starts alike.
     table_ = start.blank;
     global_ = start.global;
@@ -107,29 +119,36 @@ RuntimeTable::RuntimeTable(const Resolver& r, const KeysetAlgebra& ks, const Ope
           StaleRow{slot, table_[slot], fresh_[slot], slot != 0 && !same_function(table_[slot], fresh_[slot])});
 }
 
+// Registrations are replayed in order: the operator's own kernels one by one
+// (each refreshes the rows OperatorEntry refreshes), and between two of them
+// the backend fallbacks registered meanwhile. Linear in the operator's
+// kernels; the fallbacks cost at most a binary search per slot that has any
+// between two kernels, so that many fallbacks and many operators do not multiply.
 void RuntimeTable::replay() {
-  const Registry& reg = r_->registry();
-  const Profile& p = reg.profile();
+  const Profile& p = r_->profile();
   std::vector<Event> events;
   for (const auto& kk : op_->kernels)
     for (const Kernel& k : kk.kernels)
-      if (k.seq >= user_start_) events.push_back(Event{k.seq, kk.key, &k, nullptr});
-  for (const Fallback& f : reg.user_fallbacks())
-    if (p.is_runtime(f.key)) events.push_back(Event{f.seq, f.key, nullptr, &f});
-  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.seq < b.seq; });
-  for (const Event& e : events) {
-    ++replayed_;
-    if (e.fallback != nullptr) {
-      // Dispatcher::registerFallback -> OperatorEntry::updateFallback: the key's runtime keys only.
-      fallbacks_[static_cast<std::size_t>(p.key(e.key).slot)] = e.fallback;
-      refresh(static_cast<std::size_t>(p.key(e.key).slot));
-      continue;
+      if (k.seq >= user_start_) events.push_back(Event{k.seq, kk.key, &k});
+  // Every registration has its own seq.
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.seq < b.seq; });
+  replayed_ = events.size() + start_->fallbacks.size();
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    replay_fallbacks_before(e.seq);
+    const bool added = !has_kernel_[e.key];
+    has_kernel_[e.key] = true;
+    r_->prepare_key(e.key, e.kernel, added, view_);
+    // A refresh reads the kernels and fallbacks, never the table: when the
+    // operator's next kernel refreshes every row this one does (an override
+    // on the same key, or any catch-all), this one's rows and mask bits are
+    // all written again, so they need not be now (fallbacks between the two
+    // refresh their own rows with the same kernels either way). N overrides
+    // of a catch-all cost one full refresh, not N.
+    if (i + 1 < events.size()) {
+      const Event& next = events[i + 1];
+      if (next.kernel->catch_all || (!e.kernel->catch_all && next.key == e.key)) continue;
     }
-    auto it = std::lower_bound(partial_.kernels.begin(), partial_.kernels.end(), e.key,
-                               [](const KeyKernels& kk, KeyId k) { return kk.key < k; });
-    if (it == partial_.kernels.end() || it->key != e.key) it = partial_.kernels.insert(it, KeyKernels{e.key, {}});
-    it->kernels.push_newest(*e.kernel);
-    r_->prepare(partial_, view_);
     if (e.kernel->catch_all) {  // updateDispatchTableFull_
       refresh(0);
       for (std::size_t slot = 1; slot < p.runtime_keys().size(); ++slot) update(p.runtime_keys()[slot]);
@@ -137,6 +156,39 @@ void RuntimeTable::replay() {
       update(e.key);
     }
   }
+  replay_fallbacks_before(UINT32_MAX);
+}
+
+void RuntimeTable::replay_fallbacks_before(std::uint32_t bound) {
+  // Dispatcher::registerFallback -> OperatorEntry::updateFallback: the key's row only.
+  const RuntimeStart& s = *start_;
+  const Profile& p = r_->profile();
+  const auto& seqs = s.fallback_seqs;
+  const auto end = static_cast<std::size_t>(std::lower_bound(seqs.begin() + static_cast<std::ptrdiff_t>(applied_),
+                                                             seqs.end(), bound) -
+                                            seqs.begin());
+  auto apply = [&](std::size_t i) {
+    const Fallback* f = s.fallbacks[i];
+    const auto slot = static_cast<std::size_t>(p.key(f->key).slot);
+    fallbacks_[slot] = f;
+    refresh(slot);
+  };
+  if (end - applied_ <= s.fallback_slots.size()) {
+    for (std::size_t i = applied_; i < end; ++i) apply(i);
+  } else {
+    // Between two kernels a row sees only the last fallback of its key (a
+    // refresh depends on the kernels and that fallback alone, and a later one
+    // rewrites the same mask bits): replay those, in their order.
+    std::vector<std::uint32_t> last;
+    for (std::size_t slot : s.fallback_slots) {
+      const auto& mine = s.fallbacks_by_slot[slot];
+      const auto it = std::lower_bound(mine.begin(), mine.end(), static_cast<std::uint32_t>(end));
+      if (it != mine.begin() && *(it - 1) >= applied_) last.push_back(*(it - 1));
+    }
+    std::sort(last.begin(), last.end());
+    for (std::uint32_t i : last) apply(i);
+  }
+  applied_ = end;
 }
 
 void RuntimeTable::update(KeyId key) {
@@ -158,15 +210,8 @@ void RuntimeTable::update(KeyId key) {
 }
 
 void RuntimeTable::refresh(std::size_t slot) {
-  Entry e = r_->compute(view_, slot);
-  if (e.kernel != nullptr) {
-    // Point at the registry's kernel (the same registration), not the replay's copy.
-    const Kernel* real = nullptr;
-    if (const auto* all = op_->all(e.source))
-      for (const Kernel& k : *all)
-        if (k.seq == e.kernel->seq) real = &k;
-    e.kernel = real;
-  }
+  // The view holds the registry's own kernels: entries point at them.
+  const Entry e = r_->compute(view_, slot);
   table_[slot] = e;
   set_fallthrough(r_->profile().runtime_keys()[slot], e.valid() && e.fallthrough());
 }

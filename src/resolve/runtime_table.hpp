@@ -36,6 +36,14 @@ struct RuntimeStart {
   std::vector<Entry> blank;  // entries point into `core`
   KeySet global = 0;
   std::vector<KeySet> per_backend_masks;
+  // The inputs' backend fallbacks on runtime keys (Registry::user_fallbacks()
+  // in registration order, building blocks left out), their seqs (ascending),
+  // and by table slot their indices into `fallbacks`: a table replays them
+  // without walking all of them (there can be 10^6, on a key that allows many).
+  std::vector<const Fallback*> fallbacks;
+  std::vector<std::uint32_t> fallback_seqs;
+  std::vector<std::vector<std::uint32_t>> fallbacks_by_slot;
+  std::vector<std::size_t> fallback_slots;  // the slots that have any, ascending
 };
 
 class RuntimeTable {
@@ -75,6 +83,8 @@ class RuntimeTable {
   void update(KeyId key);  // OperatorEntry::updateDispatchTable_ for a registration on `key`
   void set_fallthrough(KeyId key, bool fallthrough);
   void replay();
+  // Replays the fallbacks with seq < `bound` not replayed yet (start_->fallbacks[applied_, ...)).
+  void replay_fallbacks_before(std::uint32_t bound);
   friend std::shared_ptr<const RuntimeStart> runtime_start(const Resolver& r, const KeysetAlgebra& ks);
   struct Blank {};
   RuntimeTable(Blank, const Resolver& r, const KeysetAlgebra& ks, const Operator& op,
@@ -85,10 +95,14 @@ class RuntimeTable {
   const KeysetAlgebra* ks_;
   const Operator* op_;
   std::uint32_t user_start_ = 0;            // seq of the inputs' first registration
-  Operator partial_;                        // the operator as registered so far
   std::shared_ptr<const RuntimeStart> start_;  // PyTorch's fallbacks (entries of the replay point here)
   std::vector<const Fallback*> fallbacks_;  // by slot, as registered so far
+  std::size_t applied_ = 0;                 // start_->fallbacks replayed so far
+  // The operator as registered so far: the newest kernel of each key (view_),
+  // and which keys have one.
   Resolver::OpView view_;
+  std::vector<bool> has_kernel_;  // by key
+  bool library_kernels_ = false;  // PyTorch registers kernels of it
   std::vector<Entry> table_, fresh_;
   KeySet global_ = 0;
   std::vector<KeySet> per_backend_masks_;

@@ -83,7 +83,7 @@ def main() -> int:
             f.write(f'namespace = "t"\n[[def]]\nschema = "f(Tensor x) -> Tensor"\n'
                     f'[[impl]]\nop = "f"\nkey = "{old}"\nkernel = "k"\n')
         r = subprocess.run([a.tool, "table", "--profile", a.profile, path], capture_output=True, text=True)
-        if (r.returncode != 2 or r.stdout or not r.stderr.startswith(f"{path}:6:7: error: unknown dispatch key '{old}'")
+        if (r.returncode != 2 or r.stdout or not r.stderr.startswith(f"{path}:6:7: error: could not parse dispatch key: {old}")
                 or want_hint not in r.stderr):
             fail(f"key = \"{old}\" in a file: rc={r.returncode} stdout={r.stdout!r} stderr={r.stderr!r}")
         checked += 1

@@ -35,4 +35,14 @@ TEST_CASE("old key names: Autocast and DefaultBackend say where the alias lives,
   CHECK(unknown_key_hint(p, "AutogradCPUU", p.key_names()) == " (did you mean 'AutogradCPU'?)");
 }
 
+// torch 1.13, 2.6 and 2.14 all refuse a name that is no key with these words
+// (_dispatch_library("IMPL", "aten", "invalid_key"), Library.impl(..., "invalid_key"),
+// _dispatch_key_parse): the tool's help follows them.
+TEST_CASE("unknown key: torch's words first, the hint after them") {
+  CHECK(unknown_key_message("invalid_key", "") == "could not parse dispatch key: invalid_key");
+  const Profile& p = profile("torch-2.14");
+  CHECK(unknown_key_message("AutogradCPUU", unknown_key_hint(p, "AutogradCPUU", p.key_names())) ==
+        "could not parse dispatch key: AutogradCPUU (did you mean 'AutogradCPU'?)");
+}
+
 }  // namespace dt::test

@@ -51,11 +51,11 @@ TEST_CASE("files load in command-line order whatever the worker threads do") {
     CHECK(rows(raw_table(*l, "t::foo"), {"XLA", "PrivateUse1"}) == "PrivateUse1: dev [kernel]\n");
     CHECK(err({{"a.toml", "privateuse1_backend = \"npu\"\n"},
                {"b.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"AutogradNpuu\"\nkernel = \"k\"\n"}}) ==
-          "b.toml:6:7: error: unknown dispatch key 'AutogradNpuu' (did you mean 'AutogradNpu'?)\n");
+          "b.toml:6:7: error: could not parse dispatch key: AutogradNpuu (did you mean 'AutogradNpu'?)\n");
     // Before the rename, the new name is unknown. The error says to rename first.
     CHECK(err({{"a.toml", kDef + "[[impl]]\nop = \"foo\"\nkey = \"npu\"\nkernel = \"k\"\n"},
                {"b.toml", "privateuse1_backend = \"npu\"\n"}}) ==
-          "a.toml:6:7: error: unknown dispatch key 'npu' (a backend of your own registers on PrivateUse1; to use the name "
+          "a.toml:6:7: error: could not parse dispatch key: npu (a backend of your own registers on PrivateUse1; to use the name "
           "'npu', rename it first: privateuse1_backend = \"npu\", as torch.utils.rename_privateuse1_backend(\"npu\") does)\n");
 
     // Refusals are recorded in order, across many files (more than the

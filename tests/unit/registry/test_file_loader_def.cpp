@@ -74,7 +74,7 @@ TEST_CASE("[[def]]: what an entry must and must not contain") {
   CHECK(error_of({{"a.toml", kDef + "dispatch = { CPU = 3 }\n"}}) ==
         "a.toml:4:20: error: dispatch entry 'CPU' must map to a kernel name (a string)\n");
   CHECK(error_of({{"a.toml", kDef + "dispatch = { \"CPU, CUDAA\" = \"k\" }\n"}}) ==
-        "a.toml:4:14: error: unknown dispatch key 'CUDAA' (did you mean 'CUDA'?)\n");
+        "a.toml:4:14: error: could not parse dispatch key: CUDAA (did you mean 'CUDA'?)\n");
 }
 
 TEST_CASE("[[def]]: a tag the profile does not list is a located error") {

@@ -28,6 +28,24 @@ TEST_CASE("two DEF libraries for one namespace (F.5)") {
   const std::string def = "namespace = \"t\"\nkind = \"DEF\"\n";
   CHECK(error_of({{"a.toml", def}, {"b.toml", def}})
             .find("b.toml:2:8: error: Only a single TORCH_LIBRARY can be used to register the namespace t;") == 0);
+  // Recorded (lint): every later DEF block names the first one, never another refused one;
+  // other namespaces' and other kinds' blocks do not count.
+  auto r = load_files("torch-main",
+                      {{"a.toml", "namespace = \"t\"\nkind = \"FRAGMENT\"\n"},
+                       {"b.toml", "namespace = \"u\"\nkind = \"DEF\"\n"},
+                       {"c.toml", def},
+                       {"d.toml", def},
+                       {"e.toml", def}},
+                      OnRefusal::Record);
+  REQUIRE(r.has_value());
+  REQUIRE(r->refusals.size() == 2);
+  for (const Diagnostic& d : r->refusals) {
+    CHECK(d.message.ends_with("Previous registration of TORCH_LIBRARY was registered at c.toml:2; latest "
+                              "registration was registered at " +
+                              d.where.file.str() + ":2"));
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].where.file == "c.toml");
+  }
 }
 
 TEST_CASE("a DEF library for a namespace PyTorch itself owns (F.5: aten already has one)") {

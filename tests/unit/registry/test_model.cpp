@@ -10,12 +10,37 @@
 
 namespace dt::test {
 
+TEST_CASE("def_library: the first DEF block of a namespace, PyTorch's own (from the library) first") {
+  Registry reg(profile("torch-main"));
+  CHECK(reg.def_library("t") == nullptr);
+  reg.add_library(Library{"t", LibraryKind::Fragment, true, std::nullopt, Location{"a.toml", 1, 1}});
+  CHECK(reg.def_library("t") == nullptr);
+  const std::uint32_t first = reg.add_library(Library{"t", LibraryKind::Def, true, std::nullopt, Location{"b.toml", 1, 1}});
+  reg.add_library(Library{"t", LibraryKind::Def, true, std::nullopt, Location{"c.toml", 1, 1}});
+  REQUIRE(reg.def_library("t") != nullptr);
+  CHECK(reg.def_library("t") == &reg.libraries()[first]);
+  CHECK(reg.def_library("u") == nullptr);
+}
+
 TEST_CASE("defining an operator twice is refused with both locations (F.5)") {
   CHECK(error_of({{"a.toml", kDef}, {"b.toml", kDef}}) ==
         "b.toml:2:1: error: Tried to register an operator (t::foo(Tensor x) -> Tensor) with the same name and "
         "overload name multiple times. Each overload's schema should only be registered with a single call to "
         "def(). Duplicate registration: registered at b.toml:2. Original registration: registered at a.toml:2\n"
         "a.toml:2:1: note: the original definition is here\n");
+}
+
+TEST_CASE("a kernel signature parsed for one operator is compared afresh with the next one's schema") {
+  // The same signature text on two operators: it fits f and not g (the
+  // second comparison uses the parse kept from the first).
+  const std::string file = "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"
+                           "[[def]]\nschema = \"g(Tensor x, int n) -> Tensor\"\n"
+                           "[[impl]]\nop = \"f\"\nkey = \"CPU\"\nkernel = \"kf\"\nsignature = \"(Tensor _0) -> Tensor _0\"\n"
+                           "[[impl]]\nop = \"g\"\nkey = \"CPU\"\nkernel = \"kg\"\nsignature = \"(Tensor _0) -> Tensor _0\"\n";
+  const std::string err = error_of({{"a.toml", file}});
+  CHECK(err.starts_with("a.toml:13:7: error: Inferred operator schema for a C++ kernel function doesn't match"));
+  CHECK(err.find("operator: t::g") != std::string::npos);
+  CHECK(err.find("reason: The number of arguments is different. 2 vs 1.") != std::string::npos);
 }
 
 TEST_CASE("schema mismatch prints the def with real types, as torch 1.13 does") {

@@ -134,6 +134,43 @@ TEST_CASE("html page: text from the input cannot end the script element") {
   CHECK(count(page, "</script>") == 1);
 }
 
+TEST_CASE("html data: a cell is written once per distinct content, a kernel's location tells cells apart") {
+  // f and g: the same kernel name on CPU, on different lines (the answer
+  // names the location); h and i: no kernel at all (every cell alike).
+  const LoadResult l = must_load(
+      "torch-1.13", {{"ops.toml", "namespace = \"myops\"\n"
+                                  "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\ndispatch = { CPU = \"k\" }\n"
+                                  "[[def]]\nschema = \"g(Tensor x) -> Tensor\"\ndispatch = { CPU = \"k\" }\n"
+                                  "[[def]]\nschema = \"h(Tensor x) -> Tensor\"\n"
+                                  "[[def]]\nschema = \"i(Tensor x) -> Tensor\"\n"}});
+  HtmlStats two, one;
+  const std::string both = data_of(l, {"myops::f", "myops::g"}, "CPU", &two);
+  CHECK(two.cells == 2);
+  CHECK(both.find("\"cells\":[0]},{") != std::string::npos);
+  CHECK(both.find("\"cells\":[1]}]") != std::string::npos);
+  CHECK(both.find("k  (ops.toml:4:20)") != std::string::npos);
+  CHECK(both.find("k  (ops.toml:7:20)") != std::string::npos);
+  const std::string none = data_of(l, {"myops::h", "myops::i"}, "CPU,XLA", &one);
+  CHECK(one.cells == 2);
+  CHECK(count(none, "\"cells\":[0,1]}") == 2);
+}
+
+TEST_CASE("html page made in place: the same bytes as render_html_page") {
+  const std::string page_template = "<html><script>{{DISPATCHTOOL_DATA}}</script></html>";
+  for (const std::string data : {"", "{}", "<", "<<", "{\"s\":\"</script><!--\"}<", "<a<b<"}) {
+    std::string copied;
+    render_html_page(page_template, data, copied);
+    std::string in_place = data;
+    render_html_page_in_place(page_template, in_place);
+    CHECK(in_place == copied);
+  }
+  std::string data = "{\"x\":\"<\"}";
+  render_html_page_in_place(html_template(), data);
+  std::string page;
+  render_html_page(html_template(), "{\"x\":\"<\"}", page);
+  CHECK(data == page);
+}
+
 TEST_CASE("html page: a kernel named </script> stays inside the data") {
   const LoadResult l = must_load("torch-1.13", {{"ops.toml",
                                                  "namespace = \"myops\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n"

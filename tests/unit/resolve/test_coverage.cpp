@@ -135,7 +135,7 @@ TEST_CASE("coverage: --backend names a backend, or says what it names instead") 
     REQUIRE_FALSE(k.has_value());
     return k.error().message;
   };
-  CHECK(error("CPUU") == "--backend: unknown dispatch key 'CPUU' (did you mean 'CPU'?)");
+  CHECK(error("CPUU") == "--backend: could not parse dispatch key: CPUU (did you mean 'CPU'?)");
   CHECK(error("Autograd") == "--backend: Autograd is an alias key; give one backend it covers (e.g. CPU)");
   CHECK(error("AutogradCPU") ==
         "--backend: AutogradCPU is an autograd key; give the backend it serves (coverage reports the backend's "
