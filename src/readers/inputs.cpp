@@ -50,6 +50,12 @@ class Walker {
     }
     std::vector<std::string> found;
     if (auto r = walk(dir, root, "", found, 0); !r) return r;
+    if (found.empty())
+      return unexpected(make_error(
+          Location{display_path(dir), 0, 0},
+          fmt::format("a directory with no file the readers take by its name (C++: {}; Python: .py; "
+                      "*native_functions.yaml); a TOML file is read when named, not found in a tree",
+                      cpp_extension_list())));
     std::sort(found.begin(), found.end());
     for (auto& f : found) out_.paths.push_back(std::move(f));
     return true;

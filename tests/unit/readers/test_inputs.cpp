@@ -31,6 +31,10 @@ TEST_CASE("expand_inputs: a directory is its registration sources, sorted; hidde
   auto missing = expand_inputs(fs, {"@nope.txt"}, {});
   REQUIRE(!missing);
   CHECK(format(missing.error()).find("nope.txt: error: cannot read the input list") == 0);
+  // A directory with nothing the readers take: a located error, not an empty run.
+  auto empty = expand_inputs(fs, {"csrc"}, {"*"});
+  REQUIRE(!empty);
+  CHECK(format(empty.error()).find("csrc: error: a directory with no file the readers take by its name") == 0);
 }
 
 TEST_CASE("is_registration_source: C++ sources and headers, Python, torchgen's yaml") {
