@@ -12,7 +12,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/docs/dispatchtool.1 DESTINATION ${CMAKE_INSTAL
 # looks (../share/dispatchtool/python from bin/; the source tree's tools/ works too).
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/dispatchtool-export DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${CMAKE_SOURCE_DIR}/tools/dispatchtool_export.py ${CMAKE_SOURCE_DIR}/tools/gen_profile.py
-              ${CMAKE_SOURCE_DIR}/tools/gen_profile_runtime.py
+              ${CMAKE_SOURCE_DIR}/tools/gen_profile_runtime.py ${CMAKE_SOURCE_DIR}/tools/gen_profile_schema.py
               ${CMAKE_SOURCE_DIR}/tools/export_corpus.py ${CMAKE_SOURCE_DIR}/tools/tomlstr.py
               ${CMAKE_SOURCE_DIR}/tools/gen_torch_library.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dispatchtool/python)

@@ -46,6 +46,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from tomlstr import toml_str  # noqa: E402  (tools/ is on sys.path when run as a script)
 import gen_profile_runtime  # noqa: E402
+import gen_profile_schema  # noqa: E402
 from gen_torch_library import derive_torch_library, render_torch_library  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -286,6 +287,7 @@ def render_profile(p: dict, header_lines: Sequence[str]) -> str:
             o.append("\n[[tag]]\nname = %s\ndescription = %s\n" % (toml_str(name), toml_str(desc)))
     if p.get("torch_library") is not None:
         o.append(render_torch_library(p["torch_library"]))
+    o.append(gen_profile_schema.render(p, toml_str, toml_array))
     return "".join(o)
 
 
@@ -1069,6 +1071,7 @@ def profile_text(torch, name: str, library: str, generator: str = "tools/gen_pro
     fails = Failures()
     p = derive(torch, fails, verbose)
     p.update(gen_profile_runtime.measure(torch, fails))
+    p["schema"] = gen_profile_schema.measure(torch, fails)
     p["name"] = name
     p["description"] = "PyTorch %s (%s), measured" % (torch.__version__, os.path.dirname(torch.__file__))
     p["torch_version"] = torch.__version__

@@ -15,6 +15,7 @@
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "base/io.hpp"
+#include "keys/schema_grammar.hpp"
 
 namespace dt {
 
@@ -78,7 +79,7 @@ struct ProfileQuirks {
   std::vector<std::string> reserved_namespace_kinds;
   bool meta_on_composite_substring = true;
   bool dimname_prints_as_str = false;
-  bool dimname_in_schemas = true;  // false: "Dimname" is no schema type (2.14)
+  bool dimname_in_schemas = true;                       // false: "Dimname" is no schema type (2.14)
   bool privateuse1_rename = false;                      // torch.utils.rename_privateuse1_backend exists
   std::vector<std::string> privateuse1_reserved_names;  // names it refuses ("in-tree device name")
   std::vector<std::string> python_library_kinds;        // kinds torch.library.Library accepts
@@ -89,9 +90,9 @@ struct ProfileQuirks {
   std::string ambiguity_hint;
   // Run-time behaviours (tools/gen_profile_runtime.py): texts as Python shows
   // them, {op} the operator's name, {schema} its schema; empty: not done.
-  std::string autograd_fallback_warning;  // backward through the boxed autograd fallback (2.x)
-  std::string meta_fallback_error;        // the Meta backend fallback's NotImplementedError (2.x)
-  std::string functionalize_alias_error;  // the Functionalize fallback on an alias-annotated schema
+  std::string autograd_fallback_warning;                 // backward through the boxed autograd fallback (2.x)
+  std::string meta_fallback_error;                       // the Meta backend fallback's NotImplementedError (2.x)
+  std::string functionalize_alias_error;                 // the Functionalize fallback on an alias-annotated schema
   bool python_fallback_asserts_without_snapshot = true;  // 1.13: tls_on_entry assert; 2.x: dispatches
   // Whether key names print under the privateuse1_backend name (torch-main, the
   // spec) or stay PrivateUse1 everywhere but the "Could not run" headline (2.x).
@@ -199,6 +200,8 @@ class Profile {
   [[nodiscard]] const std::vector<std::pair<std::string, KeyId>>& device_types() const { return device_types_; }
   [[nodiscard]] const ProfileQuirks& quirks() const { return quirks_; }
   [[nodiscard]] const TorchLibraryInfo& torch_library() const { return torch_library_; }
+  // How this release's def parses a schema ([schema]; defaults when absent).
+  [[nodiscard]] const SchemaGrammar& schema_grammar() const { return schema_grammar_; }
   // (backend index, Autocast key) pairs: the autocast key a tensor of that backend carries.
   [[nodiscard]] const std::vector<std::pair<int, KeyId>>& autocast_keys() const { return autocast_keys_; }
 
@@ -259,6 +262,7 @@ class Profile {
   std::vector<std::pair<std::string, KeyId>> device_types_;
   ProfileQuirks quirks_;
   TorchLibraryInfo torch_library_;
+  SchemaGrammar schema_grammar_;
   std::vector<std::pair<int, KeyId>> autocast_keys_;
 
   friend class ProfileBuilder;

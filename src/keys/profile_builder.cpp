@@ -10,6 +10,7 @@
 #include "base/text.hpp"
 #include "base/toml_reader.hpp"
 #include "keys/profile.hpp"
+#include "keys/profile_schema.hpp"
 #include "keys/profile_torch_library.hpp"
 
 namespace dt {
@@ -84,13 +85,14 @@ class ProfileBuilder {
                   "privateuse1_reserved_names",
                   "operator_library",
                   "tag",
-                  "torch_library"});
+                  "torch_library",
+                  "schema"});
     p_.source_ = file_;
     if (!read_lists(r) || !read_per_backend(r) || !add_enum_keys(r) || !require_keys(r)) return fail();
     order_runtime_keys();
     if (!derive_keysets(r) || !read_parseable(r) || !read_quirks(r) || !read_autocast_keys(r) || !read_fallbacks(r) ||
         !read_python_dispatcher(r) || !read_device_types(r) || !read_libraries(r) || !read_operator_library(r) ||
-        !read_tags(r) || !read_torch_library_table(r) || r.failed())
+        !read_tags(r) || !read_torch_library_table(r) || !read_schema_table(r) || r.failed())
       return fail();
     list_alias_members();
     return std::move(p_);
@@ -109,6 +111,11 @@ class ProfileBuilder {
 
  private:
   // ---- sections ------------------------------------------------------------
+
+  bool read_schema_table(TableReader& r) {
+    const toml::table* t = r.table("schema");
+    return t == nullptr || read_schema_grammar(*t, file_, &error_, p_.schema_grammar_);
+  }
 
   bool read_torch_library_table(TableReader& r) {
     const toml::table* t = r.table("torch_library");

@@ -638,6 +638,10 @@ class Preprocessor {
     auto text = o_.fs->read_inside(path, include_roots());
     if (!text) {
       if (text.error().code == kInputTooLarge) return unexpected(std::move(text.error()));
+      if (text.error().code == kOutsideRoots) {  // where it may not read: as a header not found
+        out_.missing_includes.push_back(CppMissingInclude{"\"" + path + "\"", at});
+        return true;
+      }
       warn(at, fmt::format("cannot read the included file '{}': {}", printable(path), text.error().message));
       return true;
     }

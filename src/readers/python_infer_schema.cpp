@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <set>
+#include <string_view>
 
 namespace dt {
 
@@ -240,7 +242,8 @@ class Inferer {
     return return_one(e);
   }
 
-  // default_repr: str() of None/int/float/bool, "..." of str and torch.device, dtype names.
+  // default_repr: str() of None/int/float/bool, "..." of str and torch.device,
+  // str() of a torch.dtype less its "torch." (dtype_name).
   std::optional<std::string> default_repr(const PyExpr& e) const {
     if (e.kind == PyExpr::Name && (e.text == "None" || e.text == "True" || e.text == "False")) return e.text;
     if (e.kind == PyExpr::Neg && e.base[0].kind == PyExpr::Num) {
@@ -254,19 +257,34 @@ class Inferer {
         e.args[0].kind == PyExpr::Str && !e.args[0].fstring)
       return "\"" + e.args[0].text + "\"";
     const std::string n = name_of(e);
-    static constexpr std::pair<std::string_view, std::string_view> kDtypes[] = {
-        {"float", "float32"},      {"double", "float64"},      {"half", "float16"},
-        {"int", "int32"},          {"long", "int64"},          {"short", "int16"},
-        {"cfloat", "complex64"},   {"cdouble", "complex128"},  {"chalf", "complex32"},
-        {"float32", "float32"},    {"float64", "float64"},     {"float16", "float16"},
-        {"bfloat16", "bfloat16"},  {"int8", "int8"},           {"int16", "int16"},
-        {"int32", "int32"},        {"int64", "int64"},         {"uint8", "uint8"},
-        {"bool", "bool"},          {"complex64", "complex64"}, {"complex128", "complex128"},
-        {"complex32", "complex32"}};
-    if (n.starts_with("torch."))
-      for (auto [alias, real] : kDtypes)
-        if (n.substr(6) == alias) return std::string(real);
+    if (n.starts_with("torch.")) return dtype_name(std::string_view(n).substr(6));
     return std::nullopt;
+  }
+
+  // str(torch.<attr>) less "torch.", for a dtype attribute of the release:
+  // c10::getDtypeNames' first name, which its legacy names ("float", "long",
+  // "cfloat", "bit", ...) print as ("float32", "int64", "complex64", "uint1").
+  // The release's attributes are its getStringToDtypeMap (the grammar's
+  // dtype_defaults); without them, the names every 2.x release has.
+  std::optional<std::string> dtype_name(std::string_view attr) const {
+    static constexpr std::pair<std::string_view, std::string_view> kLegacy[] = {
+        {"float", "float32"},   {"double", "float64"}, {"half", "float16"},     {"int", "int32"},
+        {"long", "int64"},      {"short", "int16"},    {"cfloat", "complex64"}, {"cdouble", "complex128"},
+        {"chalf", "complex32"}, {"bit", "uint1"}};
+    static constexpr std::string_view kCommon[] = {"float32",   "float64",    "float16",  "bfloat16", "int8",
+                                                   "int16",     "int32",      "int64",    "uint8",    "bool",
+                                                   "complex64", "complex128", "complex32"};
+    std::string_view name = attr;
+    for (auto [legacy, first] : kLegacy)
+      if (attr == legacy) name = first;
+    // A legacy name is an attribute where its first name is one (the grammar
+    // leaves "float" and "long" out: they are default words of any type).
+    const bool known =
+        rel_.dtypes != nullptr && !rel_.dtypes->empty()
+            ? std::any_of(rel_.dtypes->begin(), rel_.dtypes->end(), [&](const auto& d) { return d.first == name; })
+            : std::find(std::begin(kCommon), std::end(kCommon), name) != std::end(kCommon);
+    if (!known) return std::nullopt;
+    return std::string(name);
   }
 
   static std::optional<std::string> number(std::string lit) {

@@ -3,8 +3,10 @@
 // type annotations, per release.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/diagnostic.hpp"
@@ -21,9 +23,13 @@ namespace dt {
 // A one-element tuple return (`Tuple[Tensor]`), which infer_schema writes
 // "-> ((Tensor))": torch 2.6's schema parser reads it as the single return
 // Tensor, 2.14's keeps the tuple ("-> ((Tensor))").
+// A torch.dtype default is written by its name (str() less "torch."), for
+// the release's dtype attributes: `dtypes` (the profile's
+// SchemaGrammar::dtype_defaults; null or empty: the names every 2.x has).
 struct InferSchemaRelease {
   bool builtin_generics = false;
   bool one_tuple_kept = false;
+  const std::vector<std::pair<std::string, std::int64_t>>* dtypes = nullptr;
 };
 
 // The release traits of a profile's torch_version ("2.6.0+debian" -> 2.6):

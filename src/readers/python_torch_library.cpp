@@ -202,8 +202,9 @@ Expected<bool, Diagnostic> PyReader::custom_op(const PyExpr& x, const std::strin
     inferred = schema->first;
     schema_at = schema->second;
   } else {
-    auto s = infer_schema(defs_.at(fname), m, infer_schema_release(profile_.torch_version()),
-                          [this](const std::string& n) { return canonical(n); });
+    InferSchemaRelease rel = infer_schema_release(profile_.torch_version());
+    rel.dtypes = &profile_.schema_grammar().dtype_defaults;
+    auto s = infer_schema(defs_.at(fname), m, rel, [this](const std::string& n) { return canonical(n); });
     if (!s) return unexpected(std::move(s.error()));
     inferred = *s;
     schema_at = defs_.at(fname).at;

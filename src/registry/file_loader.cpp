@@ -159,7 +159,8 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
   for (auto [name, entry_kind] :
        {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}, {"custom_op", Kind::CustomOp}})
     if (const auto* arr = r.table_array(name))
-      for (const auto& e : *arr) entries.push_back(Entry{e.source().begin, entry_kind, EntryRef{e.as_table(), nullptr}});
+      for (const auto& e : *arr)
+        entries.push_back(Entry{e.source().begin, entry_kind, EntryRef{e.as_table(), nullptr}});
   if (r.failed()) return false;
   out_.stmts.reserve(out_.stmts.size() + entries.size());
   // TOML keeps each array's order, not the interleaving of [[def]] and [[impl]]: by position.
@@ -198,8 +199,7 @@ bool FileLoader::refuse(Location where, std::string msg, std::string op, std::st
 
 std::string FileLoader::context() const {
   const Location& at = lib_->where;
-  return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), at.file,
-                     at.line);
+  return fmt::format("(Error occurred while processing {} block at {}:{})", macro_name(lib_->kind), at.file, at.line);
 }
 
 // ---- keys and names -----------------------------------------------------------------
@@ -295,7 +295,7 @@ std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
                                    limits::kSchemaBytes, limits::kSchemaBytes));
     return std::nullopt;
   }
-  auto parsed = parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas});
+  auto parsed = parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas, &p_.schema_grammar()});
   if (!parsed) {
     set_error(s.from_reader ? offset_in(s.where, s.span, s.value, parsed.error().offset)
                             : string_offset_location(text_, s.where, parsed.error().offset),

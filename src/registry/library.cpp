@@ -269,7 +269,9 @@ void OpLibrary::materialize(std::size_t i, Operator& op) const {
   op.first_seen = in.location();
   if (in.r.u8() != 0) {
     Definition d;
-    d.schema = std::move(*parse_schema(in.str()));  // serialized from a parsed schema
+    SchemaParseOptions printed;
+    printed.printed = true;
+    d.schema = std::move(*parse_schema(in.str(), printed));  // serialized from a parsed schema
     d.printed = std::string(in.str());
     d.debug = std::string(in.str());
     d.alias = static_cast<AliasAnalysis>(in.r.u8());

@@ -4,10 +4,12 @@
 // kernel signature.
 //
 // The parser follows torch/csrc/jit/frontend/function_schema_parser.cpp and
-// schema_type_parser.cpp (PyTorch 1.13); the printer follows FunctionSchema's
-// and Argument's operator<< (ATen/core/function_schema{.h,_inl.h}), so that
-// print_schema(parse_schema(s)) is what str(torch._C.parse_schema(s)) prints.
-// The known differences are listed at parse_schema.
+// schema_type_parser.cpp as a def (torch.library's define, C++'s m.def) runs
+// them, with each release's differences from its profile (keys/schema_grammar.hpp);
+// the printer follows FunctionSchema's and Argument's operator<<
+// (ATen/core/function_schema{.h,_inl.h}), so that print_schema(parse_schema(s))
+// is what _dispatch_dump prints for a def of s. The known differences are
+// listed at parse_schema.
 //
 // Parsing: schema_parser.cpp (declarations), schema_types.cpp (types),
 // schema_defaults.cpp (default values), on the tokens of schema_lexer.cpp
@@ -23,18 +25,21 @@
 
 #include "base/expected.hpp"
 #include "base/operator_name.hpp"
+#include "keys/schema_grammar.hpp"
 
 namespace dt {
 
 struct SchemaArgument {
-  // Normalised type text, alias annotations included, as PyTorch prints it:
-  // "Tensor(a!)", "int[2]", "Scalar?", "Tensor?[]", "Dict(str, Tensor)".
-  // "Dimname" is kept as written (see SchemaPrintOptions).
+  // The type as PyTorch prints it, alias annotations included: "Tensor(a!)",
+  // "int[2]", "Scalar?", "Tensor?[]", "Dict(str, Tensor)", "Tensor($0! -> )"
+  // (a bare "Tensor!"), "Tensor?(a)[]" (written "Tensor(a)?[]"). Such text
+  // parses back with SchemaParseOptions::printed. "Dimname" is kept as
+  // written (see SchemaPrintOptions).
   std::string type;
   // May be empty (returns; inferred kernel schemas use _0, _1, ...).
   std::string name;
   // Normalised default text as PyTorch prints it: "1", "[1, 2]", "None",
-  // "\"mean\"", "0.5", "1.", "True". Never set for returns.
+  // "\"mean\"", "0.5", "1.", "True", "0.+1.j", "cuda:0". Never set for returns.
   std::optional<std::string> default_value;
   bool kwarg_only = false;  // after the '*' marker; never set for returns
 
@@ -67,7 +72,15 @@ struct SchemaError {
 struct SchemaParseOptions {
   // Whether "Dimname" is a type: 1.13 and 2.6 parse it (as str); 2.14
   // refuses it ("unknown type specifier"), as the release's profile says.
+  // (A measured grammar's type list decides instead.)
   bool dimname = true;
+  // The release's grammar (the profile's); null: SchemaGrammar's defaults.
+  const SchemaGrammar* grammar = nullptr;
+  // The text is a schema as print_schema prints it (a stored schema read
+  // back): alias annotations where PyTorch prints them ("Tensor?(a)[]",
+  // "Tensor($0! -> )", "Tensor[]()[]"), complex and device defaults as
+  // printed; every type the tool knows and type variables are accepted.
+  bool printed = false;
 };
 
 struct SchemaPrintOptions {
@@ -77,22 +90,18 @@ struct SchemaPrintOptions {
 };
 
 // Parses a named ("ns::name.overload(...) -> ...", "name(...) -> ...") or a
-// nameless ("(...) -> ...") schema. Accepts what PyTorch 1.13's
-// torch._C.parse_schema accepts, with these deliberate differences:
+// nameless ("(...) -> ...") schema. Accepts what the release's def accepts
+// (the grammar of `opt`) and refuses the rest with PyTorch's words, with
+// these deliberate differences:
 //   - alias sets print in the order written (PyTorch prints them in hash-set
 //     order, which is why its own dumps show "Tensor(b|a)");
-//   - "Tensor(a)?[]" and "Tensor(a)[][]" print as written (PyTorch prints
-//     "Tensor?(a)[]" and "Tensor[]()[]", which it cannot parse back);
-//   - the legacy bare write marker "Tensor!" is rejected;
-//   - "double" and "int64_t" are rejected with a hint (1.13 takes them for
-//     type variables; later releases reject them);
-//   - SymFloat and SymBool (later releases) are accepted;
-//   - list sizes, integers and device indices must be well-formed numbers
-//     (PyTorch reads "int[1.5]" as "int[1]", "0x10" as 0 and wraps device
-//     indices above 127); list sizes are limited to 65535;
-//   - complex default values are rejected;
 //   - custom class types (__torch__.torch.classes.ns.Name) are not checked
-//     for registration.
+//     for registration (PyTorch refuses a class no torch::class_ registered);
+//   - SymFloat (no release's parser has it) and SymBool (2.14's only) are
+//     types in every release: c10 infers them from a kernel's C++ types, and
+//     an input cannot tell such an inferred schema from a written one;
+//   - a hexadecimal number is refused (PyTorch's lexer reads "0x10" as a
+//     number, which its integer conversion reads as 0).
 // Union and Optional types follow c10's rules (schema_type_tree.hpp), torch
 // 1.13's printing of a Union that holds Scalar ("Union(, str, Scalar)")
 // included.

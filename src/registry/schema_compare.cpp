@@ -13,8 +13,18 @@ using schema_detail::is_ident_start;
 using schema_detail::Mode;
 using schema_detail::Parser;
 
+namespace {
+
+SchemaParseOptions printed() {
+  SchemaParseOptions opt;
+  opt.printed = true;
+  return opt;
+}
+
+}  // namespace
+
 std::string comparable_type(std::string_view type) {
-  Parser parser(type);
+  Parser parser(type, printed());
   std::string out;
   if (!parser.parse_type_only(Mode::Fake, out)) return std::string(type);
   return out;
@@ -40,7 +50,7 @@ Schema with_real_types(Schema s) {
   for (auto& r : s.returns) real(r.type);
   // Defaults print by type: "SymInt[2] p=0" prints "p=[0, 0]", "int[2] p=0"
   // prints "p=0". Parsing the real-typed text normalises them as for int.
-  auto reparsed = parse_schema(print_schema(s));
+  auto reparsed = parse_schema(print_schema(s), printed());
   return reparsed ? std::move(*reparsed) : s;
 }
 

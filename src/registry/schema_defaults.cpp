@@ -1,7 +1,8 @@
 // The schema parser's default values (schema_parser.hpp): constants, lists,
 // strings and devices, and how PyTorch prints them; after
 // function_schema_parser.cpp (parseDefaultValue), parse_string_literal.h,
-// c10/util/StringUtil.h (printQuotedString) and ivalue.cpp.
+// c10/core/Device.cpp, c10/util/StringUtil.h (printQuotedString) and
+// ivalue.cpp (IValue's operator<<).
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -18,34 +19,25 @@ namespace dt::schema_detail {
 
 namespace {
 
-// All of `number` (the lexer's decimal: digits, '.', an exponent) as a double;
+// All of `number` (the lexer's number: digits, '.', an exponent; without its
+// "0x" when `hex`) as a double;
 // false when it is out of range. std::from_chars where the standard library
 // has it for double (libstdc++); std::strtod elsewhere -- the libc++ of
 // emscripten 3.1.6, which builds the playground (docs/playground.md), has no
 // floating-point from_chars. Both round correctly, and both refuse overflow
 // and underflow (strtod with ERANGE); the tool never changes the "C" locale.
-bool read_double(std::string_view number, double& d) {
+bool read_double(std::string_view number, double& d, bool hex) {
 #if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), d);
+  const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), d,
+                                         hex ? std::chars_format::hex : std::chars_format::general);
   return ec == std::errc{} && ptr == number.data() + number.size();
 #else
-  const std::string text(number);
+  const std::string text = (hex ? "0x" : "") + std::string(number);
   char* end = nullptr;
   errno = 0;
   d = std::strtod(text.c_str(), &end);
   return errno != ERANGE && end == text.c_str() + text.size() && std::isfinite(d);
 #endif
-}
-
-// IValue's operator<< for doubles: integral values as "1.", the rest with 17
-// significant digits ("0.10000000000000001", "1e+20").
-void append_double(std::string& out, double d) {
-  constexpr double kTwo63 = 9223372036854775808.0;
-  if (std::isfinite(d) && d == std::trunc(d) && d >= -kTwo63 && d < kTwo63) {
-    fmt::format_to(std::back_inserter(out), "{}.", static_cast<std::int64_t>(d));
-  } else {
-    fmt::format_to(std::back_inserter(out), "{:.17g}", d);
-  }
 }
 
 // c10::printQuotedString, including its octal escapes of bytes outside
@@ -103,6 +95,42 @@ void append_quoted(std::string& out, std::string_view s) {
   out += '"';
 }
 
+// std::stod on a number token's text: the number strtod reads at its start
+// (decimal, or hexadecimal after "0x"); nullopt: "stod" (none, or out of
+// range: std::stod refuses what strtod flags with ERANGE, overflow and
+// underflow).
+std::optional<double> stod_prefix(std::string_view text) {
+  const bool negative = text.starts_with('-');
+  std::size_t n = negative ? 1 : 0;
+  const bool hex = text.size() > n + 2 && text[n] == '0' && (text[n + 1] == 'x' || text[n + 1] == 'X') &&
+                   (is_hex_digit(text[n + 2]) || text[n + 2] == '.');
+  if (hex) n += 2;
+  const std::size_t from = n;
+  const auto digit = [&](char c) { return hex ? is_hex_digit(c) : is_digit(c); };
+  std::size_t digits = 0;
+  while (n < text.size() && digit(text[n])) ++n, ++digits;
+  if (n < text.size() && text[n] == '.') {
+    ++n;
+    while (n < text.size() && digit(text[n])) ++n, ++digits;
+  }
+  if (digits == 0) return hex ? std::optional<double>(0.0) : std::nullopt;  // "0x" alone is 0
+  const char exponent = hex ? 'p' : 'e';
+  const char upper = hex ? 'P' : 'E';
+  if (n < text.size() && (text[n] == exponent || text[n] == upper)) {
+    std::size_t p = n + 1;
+    if (p < text.size() && (text[p] == '+' || text[p] == '-')) ++p;
+    if (p < text.size() && is_digit(text[p])) {
+      n = p;
+      while (n < text.size() && is_digit(text[n])) ++n;
+    }
+  }
+  double d = 0;
+  if (!read_double(text.substr(from, n - from), d, hex) ||
+      (d != 0 && std::fabs(d) < std::numeric_limits<double>::min()))
+    return std::nullopt;
+  return negative ? -d : d;
+}
+
 void append_value(std::string& out, const Value& v, bool quote_strings) {
   switch (v.tag) {
     case Value::Tag::None:
@@ -117,6 +145,12 @@ void append_value(std::string& out, const Value& v, bool quote_strings) {
     case Value::Tag::Double:
       append_double(out, v.d);
       break;
+    case Value::Tag::Complex:  // printComplex: the real part (always 0 here), the sign, |imag|, "j"
+      out += "0.";
+      out += v.d >= 0 ? '+' : '-';
+      append_double(out, std::fabs(v.d));
+      out += 'j';
+      break;
     case Value::Tag::String:
       if (quote_strings) {
         append_quoted(out, v.s);
@@ -127,32 +161,79 @@ void append_value(std::string& out, const Value& v, bool quote_strings) {
   }
 }
 
-// c10::Device's string syntax: a device type, optionally ":index".
-bool is_valid_device(std::string_view text) {
-  static constexpr std::array<std::string_view, 19> kDeviceTypes = {
-      "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
-      "fpga", "ort",  "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone"};
-  const std::size_t colon = text.find(':');
-  const std::string_view type = text.substr(0, colon);
-  if (std::find(kDeviceTypes.begin(), kDeviceTypes.end(), type) == kDeviceTypes.end()) return false;
-  if (colon == std::string_view::npos) return true;
-  const std::string_view index = text.substr(colon + 1);
-  if (index.empty() || index.size() > 3 || !std::all_of(index.begin(), index.end(), is_digit)) return false;
-  if (index.size() > 1 && index[0] == '0') return false;
-  int value = 0;
-  std::from_chars(index.data(), index.data() + index.size(), value);
-  return value <= 127;  // c10::DeviceIndex is an int8_t
+}  // namespace
+
+std::optional<std::int64_t> stoll_prefix(std::string_view text) {
+  const bool negative = text.starts_with('-');
+  if (negative) text.remove_prefix(1);
+  std::size_t n = 0;
+  while (n < text.size() && is_digit(text[n])) ++n;
+  if (n == 0) return std::nullopt;
+  std::uint64_t magnitude = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + n, magnitude);
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (ec != std::errc{} || magnitude > kMax + (negative ? 1 : 0)) return std::nullopt;
+  return negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+}
+
+// IValue's operator<< for doubles: integral values as "1.", the rest with 17
+// significant digits ("0.10000000000000001", "1e+20").
+void append_double(std::string& out, double d) {
+  constexpr double kTwo63 = 9223372036854775808.0;
+  if (std::isfinite(d) && d == std::trunc(d) && d >= -kTwo63 && d < kTwo63) {
+    fmt::format_to(std::back_inserter(out), "{}.", static_cast<std::int64_t>(d));
+  } else {
+    fmt::format_to(std::back_inserter(out), "{:.17g}", d);
+  }
+}
+
+namespace {
+
+// parseSingleConstant's words when the grammar has none measured (every
+// release has these: at::kFloat, kComplexFloat, kLong, kStrided,
+// Reduction::Mean, MemoryFormat::Contiguous).
+constexpr std::array<std::pair<std::string_view, std::int64_t>, 6> kDefaultWords = {
+    {{"float", 6}, {"complex", 9}, {"long", 4}, {"strided", 0}, {"Mean", 1}, {"contiguous_format", 0}}};
+
+// c10::Device's device types when the grammar has none measured (1.13's).
+constexpr std::array<std::string_view, 19> kDeviceTypes = {
+    "cpu",  "cuda", "ipu", "xpu",  "mkldnn", "opengl", "opencl", "ideep", "hip",          "ve",
+    "fpga", "ort",  "xla", "lazy", "vulkan", "mps",    "meta",   "hpu",   "privateuseone"};
+
+template <class Pairs>
+std::optional<std::int64_t> find_word(const Pairs& pairs, std::string_view word) {
+  for (const auto& [name, value] : pairs)
+    if (name == word) return value;
+  return std::nullopt;
+}
+
+// The tag IValue's internal asserts name.
+std::string_view tag_name(Value::Tag t) {
+  switch (t) {
+    case Value::Tag::None:
+      return "None";
+    case Value::Tag::Bool:
+      return "Bool";
+    case Value::Tag::Int:
+      return "Int";
+    case Value::Tag::Double:
+      return "Double";
+    case Value::Tag::Complex:
+      return "ComplexDouble";
+    case Value::Tag::String:
+      return "String";
+  }
+  return "?";
 }
 
 }  // namespace
 
-bool Parser::parse_default(const TypeShape& shape, std::optional<std::int64_t> size, std::string_view type,
-                           std::string& out) {
+bool Parser::parse_default(const TypeShape& shape, std::optional<std::int64_t> size, std::string& out) {
   switch (shape.kind) {
     case Kind::Tensor:
     case Kind::Generator:
-      if (!is_word("None"))
-        return fail(fmt::format("the default value of a '{}' argument can only be None, found {}", type, found()));
+    case Kind::Quantizer:
+      if (!is_word("None")) return fail_expected("None");
       advance();
       out = "None";
       return true;
@@ -161,57 +242,68 @@ bool Parser::parse_default(const TypeShape& shape, std::optional<std::int64_t> s
     case Kind::Number:
     case Kind::Int:
     case Kind::Bool:
-    case Kind::Float: {
+    case Kind::Float:
+    case Kind::Complex: {
       Value v;
-      if (!parse_constant(shape.kind, v)) return false;
+      if (!parse_constant(shape, v)) return false;
+      // Argument's operator<< quotes a string default of a str or str? argument.
       const bool quote = shape.kind == Kind::String || (shape.kind == Kind::Optional && shape.inner == Kind::String);
       append_value(out, v, quote);
       return true;
     }
     case Kind::Device: {
-      if (cur().kind != Tok::String) return fail_expected("a device string such as \"cpu\"");
+      if (opt_.printed && cur().kind == Tok::Ident) {  // printed unquoted: cpu, cuda:0
+        out = text(cur());
+        advance();
+        if (accept(':')) {
+          if (cur().kind != Tok::Number) return fail_expected("number");
+          fmt::format_to(std::back_inserter(out), ":{}", text(cur()));
+          advance();
+        }
+        return true;
+      }
+      if (cur().kind != Tok::String) return fail_expected("string_literal");
+      const std::size_t at = cur().begin;
       std::string device;
       if (!decode_string(cur(), device)) return false;
-      if (!is_valid_device(device)) return fail(fmt::format("invalid device string '{}'", device));
       advance();
-      out = std::move(device);
-      return true;
+      return parse_device(device, at, out);
     }
     case Kind::List:
-      return parse_default_list(shape, size, type, out);
-    case Kind::Complex:
-      return fail("default values of type 'complex' are not supported");
+      return parse_default_list(shape, size, out);
     default:
-      return fail(fmt::format("an argument of type '{}' cannot have a default value", type));
+      return fail("unexpected type, file a bug report");
   }
 }
 
-bool Parser::parse_default_list(const TypeShape& shape, std::optional<std::int64_t> size, std::string_view type,
-                                std::string& out) {
-  if (cur().kind == Tok::Ident && !is_keyword(text(cur())))
-    return fail(fmt::format("invalid default value '{}' for a list of type '{}'", text(cur()), type));
+bool Parser::parse_default_list(const TypeShape& shape, std::optional<std::int64_t> size, std::string& out) {
+  // A name (never None, a keyword) is taken for a Tensor's default: only None would do.
+  if (cur().kind == Tok::Ident && !is_keyword(text(cur()))) return fail_expected("None");
+  const TypeShape elem{shape.inner, Kind::Any, shape.inner_real_int, false, shape.inner_scalar_type, false};
   std::vector<Value> values;
+  std::size_t at = cur().begin;
   if (size && !is_punct('[')) {
-    if (!parse_constant(shape.inner, values.emplace_back())) return false;
-    if (!check_list_elements(shape, values, type)) return false;
-    const Value v = values.front();
+    if (!parse_constant(elem, values.emplace_back())) return false;
+    // std::vector<IValue> repeated(N, v), N an int32_t that wrapped below zero.
+    if (*size < 0) return fail_at_offset(at, "cannot create std::vector larger than max_size()");
     // "bool[65535] a=True" prints 65,535 values: bound what a schema's text expands to.
     default_elements_ += static_cast<std::size_t>(*size);
     if (default_elements_ > limits::kSchemaDefaultElements)
-      return fail_at_offset(v.offset, fmt::format("sized-list defaults of this schema expand to more than {} "
-                                                  "elements (limit: {})",
-                                                  limits::kSchemaDefaultElements, limits::kSchemaDefaultElements));
+      return fail_at_offset(at, fmt::format("sized-list defaults of this schema expand to more than {} "
+                                            "elements (limit: {})",
+                                            limits::kSchemaDefaultElements, limits::kSchemaDefaultElements));
+    const Value v = values.front();
     values.assign(static_cast<std::size_t>(*size), v);
   } else {
-    if (!expect('[', fmt::format("to start the default list of '{}'", type))) return false;
+    if (!expect('[')) return false;
     if (!is_punct(']')) {
       do {
-        if (!parse_constant(shape.inner, values.emplace_back())) return false;
+        if (!parse_constant(elem, values.emplace_back())) return false;
       } while (accept(','));
     }
-    if (!expect(']', "to close the default list")) return false;
-    if (!check_list_elements(shape, values, type)) return false;
+    if (!expect(']')) return false;
   }
+  if (!check_list_elements(shape, values, at)) return false;
   // Argument's operator<<: int lists whose values are all the same print
   // as that one value ("int[2] stride=1").
   if (shape.inner_real_int && values.size() > 1 &&
@@ -228,34 +320,40 @@ bool Parser::parse_default_list(const TypeShape& shape, std::optional<std::int64
   return true;
 }
 
-bool Parser::check_list_elements(const TypeShape& shape, const std::vector<Value>& values, std::string_view type) {
+bool Parser::check_list_elements(const TypeShape& shape, const std::vector<Value>& values, std::size_t at) {
+  // convertToList: each value converted to the element type (IValue's
+  // toInt() and the like assert the value's tag).
   Value::Tag tag{};
   std::string_view what;
   switch (shape.inner) {
     case Kind::Int:
       tag = Value::Tag::Int;
-      what = "an integer";
+      what = "int";
       break;
     case Kind::Float:
       tag = Value::Tag::Double;
-      what = "a float";
+      what = "double";
       break;
     case Kind::Bool:
       tag = Value::Tag::Bool;
-      what = "True or False";
+      what = "bool";
+      break;
+    case Kind::Complex:
+      tag = Value::Tag::Complex;
       break;
     default:
-      return fail_at_offset(
-          values.empty() ? cur().begin : values[0].offset,
-          fmt::format("default lists are only supported for int, float and bool lists, not '{}'", type));
+      return fail_at_offset(at, "lists are only supported for float, int and complex types");
   }
-  for (const Value& v : values)
-    if (v.tag != tag)
-      return fail_at_offset(v.offset, fmt::format("expected {} in the default list of '{}'", what, type));
+  for (const Value& v : values) {
+    if (v.tag == tag) continue;
+    if (tag == Value::Tag::Complex)
+      return fail_at_offset(v.offset, fmt::format("Expected ComplexDouble but got {}", tag_name(v.tag)));
+    return fail_at_offset(v.offset, fmt::format("expected {}", what));
+  }
   return true;
 }
 
-bool Parser::parse_constant(Kind kind, Value& v) {
+bool Parser::parse_constant(const TypeShape& shape, Value& v) {
   v.offset = cur().begin;
   if (cur().kind == Tok::String) {
     if (!decode_string(cur(), v.s)) return false;
@@ -265,52 +363,116 @@ bool Parser::parse_constant(Kind kind, Value& v) {
   }
   if (cur().kind == Tok::Ident) {
     const std::string_view word = text(cur());
-    static constexpr std::array<std::pair<std::string_view, std::int64_t>, 5> kEnumWords = {{
-        {"float", 6},              // at::kFloat
-        {"long", 4},               // at::kLong
-        {"strided", 0},            // at::kStrided
-        {"Mean", 1},               // at::Reduction::Mean
-        {"contiguous_format", 0},  // c10::MemoryFormat::Contiguous
-    }};
     if (word == "True" || word == "False") {
       v.tag = Value::Tag::Bool;
       v.b = word == "True";
-    } else if (word == "None") {
-      v.tag = Value::Tag::None;
-    } else if (const auto* it =
-                   std::find_if(kEnumWords.begin(), kEnumWords.end(), [&](const auto& e) { return e.first == word; });
-               it != kEnumWords.end()) {
-      v.tag = Value::Tag::Int;
-      v.i = it->second;
-    } else {
-      return fail(
-          fmt::format("invalid default value '{}' (expected a number, True, False, None, a string, or one of "
-                      "float, long, strided, Mean, contiguous_format)",
-                      word));
+      advance();
+      return true;
     }
-    advance();
-    return true;
+    if (word == "None") {
+      v.tag = Value::Tag::None;
+      advance();
+      return true;
+    }
+    if (!is_keyword(word)) {
+      // The words of every type; dtype names for a ScalarType (or an Optional of one).
+      std::optional<std::int64_t> value =
+          grammar_.measured ? find_word(grammar_.default_words, word) : find_word(kDefaultWords, word);
+      if (!value && shape.scalar_type) value = find_word(grammar_.dtype_defaults, word);
+      const Token at = cur();
+      advance();  // torch reads the word, then finds it stands for nothing
+      if (!value)
+        return fail_at(at, "invalid numeric default value", fmt::format("'{}' stands for no value here", word));
+      v.tag = Value::Tag::Int;
+      v.i = *value;
+      return true;
+    }
   }
   const bool negative = accept('-');
-  if (cur().kind != Tok::Number) return fail_expected(negative ? "a number after '-'" : "a default value");
-  const std::string_view number = text(cur());
-  if (kind == Kind::Float || number.find_first_of(".e") != std::string_view::npos) {
-    double d = 0;
-    if (!read_double(number, d) || (d != 0 && std::fabs(d) < std::numeric_limits<double>::min()))
-      return fail(fmt::format("the number {} is out of range for a float", number));
+  if (cur().kind != Tok::Number) return fail_expected("number");
+  if (opt_.printed && parse_printed_complex(v)) return true;
+  const std::string n = fmt::format("{}{}", negative ? "-" : "", text(cur()));
+  if (shape.kind == Kind::Complex || n.find('j') != std::string::npos) {
+    // An imaginary number: its text without the last character (the 'j').
+    const auto imag = stod_prefix(std::string_view(n).substr(0, n.size() - 1));
+    if (!imag) return fail("stod", fmt::format("a complex default is an imaginary number such as 1j, not '{}'", n));
+    v.tag = Value::Tag::Complex;
+    v.d = *imag;
+  } else if (shape.kind == Kind::Float || n.find_first_of(".e") != std::string::npos) {
+    const auto d = stod_prefix(n);
+    if (!d) return fail("stod", fmt::format("the number {} is out of range for a float", n));
     v.tag = Value::Tag::Double;
-    v.d = negative ? -d : d;
+    v.d = *d;
   } else {
-    // Like std::stoll, reads the leading digits ("1E3" is 1).
-    std::uint64_t magnitude = 0;
-    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), magnitude);
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
-    if (ec != std::errc{} || magnitude > kMax + (negative ? 1 : 0))
-      return fail(fmt::format("the integer {}{} is out of range", negative ? "-" : "", number));
+    // Like std::stoll, the leading digits ("1E3" is 1).
+    const auto i = stoll_prefix(n);
+    const bool ok = i.has_value();
+    if (!ok) return fail("stoll", fmt::format("the integer {} is out of range", n));
     v.tag = Value::Tag::Int;
-    v.i = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
+    v.i = *i;
   }
   advance();
+  return true;
+}
+
+bool Parser::parse_printed_complex(Value& v) {
+  // "0.+1.j", "0.-0.5j": printComplex's real part (0), sign and imaginary part.
+  Lexer probe = lex_;
+  probe.advance();
+  if (probe.cur().kind != Tok::Punct || (probe.cur().punct != '+' && probe.cur().punct != '-')) return false;
+  const bool minus = probe.cur().punct == '-';
+  probe.advance();
+  const std::string_view imag = probe.text(probe.cur());
+  if (probe.cur().kind != Tok::Number || !imag.ends_with('j')) return false;
+  const auto d = stod_prefix(imag.substr(0, imag.size() - 1));
+  if (!d) return false;
+  v.tag = Value::Tag::Complex;
+  v.d = minus ? -*d : *d;
+  lex_ = probe;
+  advance();
+  return true;
+}
+
+bool Parser::parse_device(std::string_view device, std::size_t at, std::string& out) {
+  // c10::Device(const std::string&): ([a-zA-Z_]+)(?::([1-9]\d*|0))?, then the type.
+  if (device.empty()) return fail_at_offset(at, "Device string must not be empty");
+  const std::size_t colon = device.find(':');
+  const std::string_view name = device.substr(0, colon);
+  const std::string_view index = colon == std::string_view::npos ? std::string_view() : device.substr(colon + 1);
+  const bool bad_name = name.empty() || !std::all_of(name.begin(), name.end(), [](char c) {
+                          return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+                        });
+  const bool bad_index =
+      colon != std::string_view::npos &&
+      (index.empty() || !std::all_of(index.begin(), index.end(), is_digit) || (index.size() > 1 && index[0] == '0'));
+  if (bad_name || bad_index) return fail_at_offset(at, fmt::format("Invalid device string: '{}'", device));
+  int value = -1;
+  if (!index.empty()) {
+    const auto [ptr, ec] = std::from_chars(index.data(), index.data() + index.size(), value);
+    if (ec != std::errc{})
+      return fail_at_offset(at, fmt::format("Could not parse device index '{}' in device string '{}'", index, device));
+  }
+  const bool known =
+      grammar_.measured
+          ? std::find(grammar_.device_types.begin(), grammar_.device_types.end(), name) != grammar_.device_types.end()
+          : std::find(kDeviceTypes.begin(), kDeviceTypes.end(), name) != kDeviceTypes.end();
+  if (!known) {
+    std::string list;
+    const auto add = [&](std::string_view d) {
+      if (!list.empty()) list += ", ";
+      list += d;
+    };
+    if (grammar_.measured) {
+      for (const auto& d : grammar_.device_types) add(d);
+    } else {
+      for (const auto d : kDeviceTypes) add(d);
+    }
+    return fail_at_offset(at, fmt::format("Expected one of {} device type at start of device string: {}", list, name));
+  }
+  // c10::DeviceIndex is an int8_t: "cuda:128" is cuda:-128, "cuda:255" no index at all.
+  const auto stored = static_cast<std::int8_t>(static_cast<unsigned>(value) & 0xffU);
+  out = name;
+  if (stored != -1) fmt::format_to(std::back_inserter(out), ":{}", stored);
   return true;
 }
 
@@ -353,11 +515,10 @@ bool Parser::decode_string(const Token& t, std::string& out) {
         decoded = '\t';
         break;
       case 'x':
-        return fail_at_offset(body_offset + i, "unsupported escape sequence '\\x' (hex escapes are not supported)");
+        return fail_at_offset(body_offset + i, "unsupported hex specifier");
       case 'u':
       case 'U':
-        return fail_at_offset(body_offset + i,
-                              fmt::format("unsupported escape sequence '\\{}' (unicode escapes are not supported)", e));
+        return fail_at_offset(body_offset + i, "unsupported unicode specifier");
       default: {
         int octal = 0;
         const bool ok = i + 3 < body.size() && std::all_of(body.begin() + static_cast<std::ptrdiff_t>(i + 1),
@@ -365,10 +526,8 @@ bool Parser::decode_string(const Token& t, std::string& out) {
                                                            [](char c) { return c >= '0' && c <= '7'; });
         if (ok) octal = (body[i + 1] - '0') * 64 + (body[i + 2] - '0') * 8 + (body[i + 3] - '0');
         if (!ok || octal >= 256) {
-          return fail_at_offset(body_offset + i,
-                                fmt::format("ill-formed escape sequence '\\{}' (expected one of \\\\ \\' \\\" \\a "
-                                            "\\b \\f \\n \\v \\t or three octal digits)",
-                                            e >= 0x20 && e < 0x7f ? std::string(1, e) : std::string()));
+          return fail_at_offset(body_offset + i, "ill formed octal specifier",
+                                "the escapes are \\\\ \\' \\\" \\a \\b \\f \\n \\v \\t and three octal digits");
         }
         decoded = static_cast<char>(octal);
         length = 4;

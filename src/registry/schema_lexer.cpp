@@ -5,6 +5,24 @@
 
 namespace dt::schema_detail {
 
+namespace {
+
+// lexer.h's multi-character operators, longest first, with their kind names.
+struct Operator {
+  std::string_view text, name;
+};
+constexpr std::array<Operator, 20> kOperators = {{
+    {"<<=", "<<="}, {">>=", ">>="},         {"**=", "**="}, {"<=>", "equivalent"}, {"!=", "ne"},
+    {"==", "eq"},   {"<=", "le"},           {">=", "ge"},   {"//", "floordiv"},    {"<<", "<<"},
+    {">>", ">>"},   {"**", "pow operator"}, {"+=", "+="},   {"-=", "-="},          {"*=", "*="},
+    {"/=", "/="},   {"%=", "%="},           {"|=", "|="},   {"&=", "&="},          {"^=", "^="},
+}};
+
+// lexer.h's valid_single_char_tokens.
+constexpr std::string_view kSingleChars = "+-*/%@()[]:,={}><.?!&^|~";
+
+}  // namespace
+
 bool is_keyword(std::string_view w) {
   static constexpr std::array<std::string_view, 28> kKeywords = {
       "Ellipsis", "False", "None", "NoneType", "True",  "and",    "as",     "assert", "break",  "class",
@@ -13,14 +31,28 @@ bool is_keyword(std::string_view w) {
   return std::find(kKeywords.begin(), kKeywords.end(), w) != kKeywords.end();
 }
 
+Lexer::Lexer(std::string_view src, bool printed) : src_(src), printed_(printed) {
+  // The first indent level: the blanks before the first token on its line.
+  std::size_t p = 0;
+  std::size_t line = 0;
+  while (p < src_.size() && (is_blank(src_[p]) || src_[p] == '\n')) {
+    if (src_[p] == '\n') line = p + 1;
+    ++p;
+  }
+  first_indent_ = p - line;
+  advance();
+}
+
 void Lexer::advance() {
   skip_blanks(depth_ > 0);
   if (pos_ < src_.size() && src_[pos_] == '\n') {
     const std::size_t newline = pos_;
     skip_blanks(true);
     if (pos_ < src_.size()) {  // more text after the line break
+      std::size_t line = pos_;
+      while (line > 0 && src_[line - 1] != '\n') --line;
+      cur_ = {Tok::Newline, 0, newline, newline + 1, pos_ - line};
       pos_ = newline + 1;
-      cur_ = {Tok::Newline, 0, newline, newline + 1};
       return;
     }
   }
@@ -48,8 +80,11 @@ Token Lexer::lex() {
   const char c = src_[pos_];
   if (is_ident_start(c)) {
     while (is_ident_char(at(pos_))) ++pos_;
-    // "Tensör": the error is the 'ö', not an unknown type 'Tens'.
-    if (static_cast<unsigned char>(at(pos_)) >= 0x80) return {Tok::Invalid, 0, pos_, pos_ + 1};
+    return {Tok::Ident, 0, begin, pos_};
+  }
+  if (printed_ && c == '$' && is_digit(at(pos_ + 1))) {
+    ++pos_;
+    while (is_digit(at(pos_))) ++pos_;
     return {Tok::Ident, 0, begin, pos_};
   }
   if (is_digit(c) || (c == '.' && is_digit(at(pos_ + 1)))) return lex_number();
@@ -62,8 +97,12 @@ Token Lexer::lex() {
     pos_ += 3;
     return {Tok::Dots, 0, begin, pos_};
   }
-  static constexpr std::string_view kPunct = "()[],*?!|=:.-";
-  if (kPunct.find(c) != std::string_view::npos) {
+  for (const Operator& op : kOperators)
+    if (src_.substr(pos_).starts_with(op.text)) {
+      pos_ += op.text.size();
+      return {Tok::Op, 0, begin, pos_};
+    }
+  if (kSingleChars.find(c) != std::string_view::npos) {
     if (c == '(' || c == '[') ++depth_;
     if ((c == ')' || c == ']') && depth_ > 0) --depth_;
     ++pos_;
@@ -74,6 +113,26 @@ Token Lexer::lex() {
 
 Token Lexer::lex_number() {
   const std::size_t begin = pos_;
+  if (at(pos_) == '0' && (at(pos_ + 1) == 'x' || at(pos_ + 1) == 'X') &&
+      (is_hex_digit(at(pos_ + 2)) || (at(pos_ + 2) == '.' && is_hex_digit(at(pos_ + 3))))) {
+    // strtod's hexadecimal floats: 0x10, 0x1.8p1.
+    pos_ += 2;
+    while (is_hex_digit(at(pos_))) ++pos_;
+    if (at(pos_) == '.') {
+      ++pos_;
+      while (is_hex_digit(at(pos_))) ++pos_;
+    }
+    if (at(pos_) == 'p' || at(pos_) == 'P') {
+      std::size_t p = pos_ + 1;
+      if (at(p) == '+' || at(p) == '-') ++p;
+      if (is_digit(at(p))) {
+        pos_ = p;
+        while (is_digit(at(pos_))) ++pos_;
+      }
+    }
+    if (at(pos_) == 'j') ++pos_;
+    return {Tok::Number, 0, begin, pos_};
+  }
   while (is_digit(at(pos_))) ++pos_;
   if (at(pos_) == '.') {
     ++pos_;
@@ -87,6 +146,7 @@ Token Lexer::lex_number() {
       while (is_digit(at(pos_))) ++pos_;
     }
   }
+  if (at(pos_) == 'j') ++pos_;
   return {Tok::Number, 0, begin, pos_};
 }
 
@@ -108,6 +168,33 @@ Token Lexer::lex_string() {
   if (end >= src_.size() || !closes(end)) return {Tok::Invalid, 0, begin, begin + 1};
   pos_ = end + quote_len;
   return {Tok::String, 0, begin, pos_};
+}
+
+std::string token_name(const Lexer& lex, const Token& t) {
+  switch (t.kind) {
+    case Tok::End:
+      return "eof";
+    case Tok::Newline:
+      return t.indent > lex.first_indent() ? "indent" : "newline";
+    case Tok::Ident:
+      return is_keyword(lex.text(t)) ? std::string(lex.text(t)) : "ident";
+    case Tok::Number:
+      return "number";
+    case Tok::String:
+      return "string_literal";
+    case Tok::Arrow:
+      return "arrow";
+    case Tok::Dots:
+      return "dots";
+    case Tok::Op:
+      for (const Operator& op : kOperators)
+        if (op.text == lex.text(t)) return std::string(op.name);
+      return std::string(lex.text(t));
+    case Tok::Punct:
+    case Tok::Invalid:
+      break;
+  }
+  return std::string(lex.text(t));
 }
 
 }  // namespace dt::schema_detail

@@ -1,5 +1,5 @@
 // The schema parser's declarations (schema_parser.hpp): the operator name,
-// arguments and returns, and the parser's errors; after
+// arguments and returns, checkSchema, and the parser's errors; after
 // torch/csrc/jit/frontend/function_schema_parser.cpp.
 #include "registry/schema_parser.hpp"
 
@@ -8,16 +8,33 @@
 namespace dt {
 namespace schema_detail {
 
+namespace {
+
+const SchemaGrammar& default_grammar() {
+  static const SchemaGrammar grammar;
+  return grammar;
+}
+
+}  // namespace
+
+Parser::Parser(std::string_view text, SchemaParseOptions opt)
+    : lex_(text, opt.printed), opt_(opt), grammar_(opt.grammar != nullptr ? *opt.grammar : default_grammar()) {
+  // parseSchemaOrName: "aten::" and "prim::" schemas may use type variables.
+  type_variables_ =
+      opt.printed || grammar_.type_variables_everywhere || text.starts_with("aten::") || text.starts_with("prim::");
+}
+
 bool Parser::parse_schema(Schema& s) {
   if (!is_punct('(') && !parse_name(s)) return false;
   if (!is_punct('(')) {
-    if (cur().kind == Tok::End) return fail("expected an argument list after the operator name");
-    return fail_expected("'(' after the operator name");
+    // parseDeclaration returns a bare name; parseExactlyOneDeclaration wants the end.
+    if (cur().kind != Tok::End) return fail_expected("eof");
+    return fail("Tried to parse a function schema but only the operator name was given");
   }
   if (!parse_arguments(s)) return false;
-  if (cur().kind != Tok::Arrow) return fail_expected("'->' after the argument list");
+  if (cur().kind != Tok::Arrow) return fail_expected("arrow");
   advance();
-  if (!parse_returns(s)) return false;
+  if (!parse_returns(s) || !check_defaults(s)) return false;
   return expect_end(s);
 }
 
@@ -25,7 +42,7 @@ bool Parser::parse_type_only(Mode mode, std::string& out) {
   TypeShape shape;
   std::optional<std::int64_t> size;
   if (!parse_argument_type(mode, out, shape, size)) return false;
-  return cur().kind == Tok::End || fail_expected("the end of the type");
+  return cur().kind == Tok::End || fail_expected("eof");
 }
 
 bool Parser::accept(char c) {
@@ -34,91 +51,75 @@ bool Parser::accept(char c) {
   return true;
 }
 
-bool Parser::fail_at(const Token& t, std::string message) {
+bool Parser::fail_at(const Token& t, std::string message, std::string_view hint) {
   error_.offset = t.begin;
   error_.message = std::move(message);
-  if (t.kind == Tok::Invalid) {
-    const char c = lex_.src()[t.begin];
-    if (c == '"' || c == '\'') {
-      error_.message = "unterminated string literal";
-    } else if (c > 0x20 && c < 0x7f) {
-      error_.message = fmt::format("unexpected character '{}'", c);
-    } else if (const auto u = static_cast<unsigned char>(c); u >= 0xc2 && u <= 0xf4) {
-      // A UTF-8 sequence: quote the whole character.
-      const std::size_t n = u < 0xe0 ? 2 : u < 0xf0 ? 3 : 4;
-      error_.message =
-          fmt::format("unexpected character '{}' (names and types are ASCII)", lex_.src().substr(t.begin, n));
-    } else {
-      error_.message = fmt::format("unexpected byte 0x{:02x}", static_cast<unsigned char>(c));
+  if (cur().kind == Tok::Invalid) {
+    // torch's lexer fails as soon as it reaches what it cannot read: the
+    // character that starts the "token", blanks before it included.
+    const std::string_view src = lex_.src();
+    std::size_t start = cur().begin;
+    while (start > 0 && is_blank(src[start - 1])) --start;
+    std::string found(1, src[start]);
+    if (start == cur().begin) {
+      if (const auto u = static_cast<unsigned char>(src[start]); u >= 0xc2 && u <= 0xf4)
+        found = std::string(src.substr(start, u < 0xe0 ? 2 : u < 0xf0 ? 3 : 4));  // the whole UTF-8 character
     }
+    error_.offset = cur().begin;
+    error_.message = fmt::format("expected a valid token but found '{}' here", found);
+    const char c = src[cur().begin];
+    if (c == '"' || c == '\'') hint = "an unterminated string literal";
   }
+  if (!hint.empty()) error_.message += fmt::format(" ({})", hint);
   return false;
 }
 
-bool Parser::fail_at_offset(std::size_t offset, std::string message) {
+bool Parser::fail_at_offset(std::size_t offset, std::string message, std::string_view hint) {
   Token t;
   t.begin = offset;
-  return fail_at(t, std::move(message));
+  return fail_at(t, std::move(message), hint);
 }
 
-bool Parser::fail_expected(std::string_view what) { return fail(fmt::format("expected {}, found {}", what, found())); }
+bool Parser::fail_expected(std::string_view what, std::string_view hint) {
+  return fail(fmt::format("expected {} but found '{}' here", what, token_name(lex_, cur())), hint);
+}
 
-bool Parser::expect(char c, std::string_view what) {
+bool Parser::expect(char c, std::string_view hint) {
   if (accept(c)) return true;
-  return fail_expected(fmt::format("'{}' {}", c, what));
+  return fail_expected(std::string_view(&c, 1), hint);
 }
 
-std::string Parser::found() const {
-  switch (cur().kind) {
-    case Tok::End:
-      return "end of input";
-    case Tok::Newline:
-      return "a line break";
-    case Tok::String:
-      return "a string literal";
-    default:
-      return fmt::format("'{}'", text(cur()));
-  }
-}
+bool Parser::expect_name(std::string_view hint) { return is_name() || fail_expected("ident", hint); }
 
 bool Parser::parse_name(Schema& s) {
-  if (!name_token("an operator name")) return false;
+  if (!expect_name()) return false;
   std::string_view first = text(cur());
   advance();
   if (accept(':')) {
-    if (!expect(':', "after the namespace")) return false;
-    if (!name_token("an operator name after '::'")) return false;
+    if (!expect(':') || !expect_name()) return false;
     s.ns = first;
     first = text(cur());
     advance();
   }
   s.name = first;
-  if (cur().kind == Tok::Number && text(cur()).starts_with('.'))  // "add.1" lexes as add, .1
-    return fail_at_offset(cur().begin + 1,
-                          fmt::format("expected an overload name after '.', found '{}'", text(cur()).substr(1)));
   if (accept('.')) {
-    if (!name_token("an overload name after '.'")) return false;
+    if (!expect_name()) return false;
+    const Token overload = cur();
     s.overload = text(cur());
     advance();
+    // parseName: "default" names the overload-less OpOverload; dunders are Python's.
+    if (s.overload == "default" || s.overload.starts_with("__"))
+      return fail_at(overload, fmt::format("{} is not a legal overload name for aten operators", s.overload));
   }
   return true;
-}
-
-bool Parser::name_token(std::string_view what) {
-  if (is_name()) return true;
-  if (cur().kind == Tok::Ident) return fail(fmt::format("expected {}, found the keyword '{}'", what, text(cur())));
-  return fail_expected(what);
 }
 
 bool Parser::parse_arguments(Schema& s) {
   advance();  // '('
   bool kwarg_only = false;
   if (!is_punct(')')) {
-    bool first = true;
     do {
-      if (!first && is_punct(')')) return fail("expected an argument after ','");
-      first = false;
-      if (s.is_vararg) return fail("'...' must be the last element of the argument list");
+      if (s.is_vararg) return fail("... must be the last element of the argument list");
       if (accept('*')) {
         kwarg_only = true;
       } else if (cur().kind == Tok::Dots) {
@@ -131,7 +132,11 @@ bool Parser::parse_arguments(Schema& s) {
       }
     } while (accept(','));
   }
-  return expect(')', "to close the argument list");
+  if (!expect(')')) return false;
+  if (s.is_vararg && std::any_of(s.arguments.begin(), s.arguments.end(),
+                                 [](const SchemaArgument& a) { return a.default_value.has_value(); }))
+    return fail("schemas with vararg (...) can't have default value args");
+  return true;
 }
 
 bool Parser::parse_returns(Schema& s) {
@@ -140,47 +145,49 @@ bool Parser::parse_returns(Schema& s) {
     s.is_varret = true;
     return true;
   }
-  if (!is_punct('(')) return parse_return(s);
+  if (!is_punct('(')) return parse_argument(s.returns.emplace_back(), /*is_return=*/true);
   advance();
   s.returns_parenthesised = true;
   if (!is_punct(')')) {
-    bool first = true;
     do {
-      if (!first && is_punct(')')) return fail("expected a return after ','");
-      first = false;
-      if (s.is_varret) return fail("'...' must be the last element of the return list");
+      if (s.is_varret) return fail("... must be the last element of the return list");
       if (cur().kind == Tok::Dots) {
         advance();
         s.is_varret = true;
-      } else if (!parse_return(s)) {
+      } else if (!parse_argument(s.returns.emplace_back(), /*is_return=*/true)) {
         return false;
       }
     } while (accept(','));
   }
-  return expect(')', "to close the return list");
+  return expect(')');
 }
 
-bool Parser::parse_return(Schema& s) {
-  if (cur().kind == Tok::End) return fail("expected a return type after '->'");
-  if (is_punct('*')) return fail("'*' (keyword-only marker) is only allowed among the arguments");
-  return parse_argument(s.returns.emplace_back(), /*is_return=*/true);
+bool Parser::check_defaults(const Schema& s) {
+  if (opt_.printed) return true;
+  bool seen_default = false;
+  for (std::size_t i = 0; i < s.arguments.size(); ++i) {
+    const SchemaArgument& a = s.arguments[i];
+    if (a.default_value) {
+      seen_default = true;
+    } else if (!argument_lists_[i] && seen_default && !a.kwarg_only) {
+      return fail_at_offset(argument_offsets_[i],
+                            fmt::format("Non-default positional argument follows default argument. Parameter {} in {}",
+                                        a.name, print_schema(s)));
+    }
+  }
+  return true;
 }
 
 bool Parser::expect_end(const Schema& s) {
-  switch (cur().kind) {
-    case Tok::End:
-      return true;
-    case Tok::Newline:
-      return fail("unexpected line break after the schema");
-    default:
-      break;
-  }
+  if (cur().kind == Tok::Newline && token_name(lex_, cur()) == "newline") advance();
+  if (cur().kind == Tok::End) return true;
   if (is_punct(',') && !s.returns_parenthesised)
-    return fail("unexpected ',' after the return type; several returns need parentheses: '-> (A a, B b)'");
-  return fail(fmt::format("unexpected {} after the schema", found()));
+    return fail_expected("eof", "several returns need parentheses: '-> (A a, B b)'");
+  return fail_expected("eof");
 }
 
 bool Parser::parse_argument(SchemaArgument& arg, bool is_return) {
+  if (!is_return) argument_offsets_.push_back(cur().begin);
   TypeShape shape;
   std::optional<std::int64_t> size;
   if (!parse_argument_type(Mode::Real, arg.type, shape, size)) return false;
@@ -189,19 +196,15 @@ bool Parser::parse_argument(SchemaArgument& arg, bool is_return) {
       arg.name = text(cur());
       advance();
     }
-    if (is_punct('=')) return fail("a return cannot have a default value");
     return true;
   }
-  if (!is_name()) {
-    if (cur().kind == Tok::Ident)
-      return fail(fmt::format("'{}' is a keyword and cannot be an argument name", text(cur())));
-    return fail_expected(fmt::format("an argument name after the type '{}'", arg.type));
-  }
+  argument_lists_.push_back(shape.kind == Kind::List);
+  if (!expect_name()) return false;
   arg.name = text(cur());
   advance();
   if (accept('=')) {
     std::string value;
-    if (!parse_default(shape, size, arg.type, value)) return false;
+    if (!parse_default(shape, size, value)) return false;
     arg.default_value = std::move(value);
   }
   return true;

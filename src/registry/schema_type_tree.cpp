@@ -51,6 +51,19 @@ void flatten(const TypeNode& t, std::vector<TypeNode>& out) {
   }
 }
 
+// UnionType's constructor when only one type is left: an internal assert,
+// whose words name the types it was given.
+std::string single_type(const std::vector<TypeNode>& reference, const TypeNode& left) {
+  std::string msg = "After type unification was performed, the Union with the original types {";
+  for (std::size_t i = 0; i < reference.size(); ++i) {
+    msg += annotation_str(reference[i]);
+    if (i > 0) msg += ',';
+    msg += ' ';
+  }
+  return msg + "} has the single type " + annotation_str(left) +
+         ". Use the common supertype instead of creating a Uniontype";
+}
+
 std::string too_complex(std::size_t limit) {
   return fmt::format("the Union types of this schema are too complex to normalise (limit: {} type comparisons)", limit);
 }
@@ -70,6 +83,7 @@ bool TypeAlgebra::equals(const TypeNode& a, const TypeNode& b) {
       return b.kind == Kind::Number;
     case Kind::List:
     case Kind::Future:
+    case Kind::Await:
     case Kind::RRef:
     case Kind::Optional:  // (a normalised Union is never equal to an Optional)
       return b.kind == a.kind && equals(a.elems[0], b.elems[0]);
@@ -130,7 +144,8 @@ bool TypeAlgebra::is_subtype(const TypeNode& a, const TypeNode& b) {
         if (!is_subtype(a.elems[i], b.elems[i])) return false;
       return true;
     case Kind::Future:  // covariant
-      return subtype_base(a, b) || (b.kind == Kind::Future && is_subtype(a.elems[0], b.elems[0]));
+    case Kind::Await:
+      return subtype_base(a, b) || (b.kind == a.kind && is_subtype(a.elems[0], b.elems[0]));
     case Kind::Optional:
       if (b.kind == Kind::Optional) return is_subtype(a.elems[0], b.elems[0]);
       if (b.kind == Kind::Union) return can_hold(b, none_type()) && can_hold(b, a.elems[0]);
@@ -193,10 +208,10 @@ Expected<std::optional<TypeNode>, std::string> TypeAlgebra::unify(const TypeNode
     }
     return std::optional<TypeNode>(std::move(tuple));
   }
-  if (t1.kind == Kind::Future && t2.kind == Kind::Future) {
+  if ((t1.kind == Kind::Future || t1.kind == Kind::Await) && t2.kind == t1.kind) {
     auto elem = unify(t1.elems[0], t2.elems[0]);
     if (!elem || !*elem) return elem;
-    return std::optional<TypeNode>(TypeNode{Kind::Future, {}, {std::move(**elem)}});
+    return std::optional<TypeNode>(TypeNode{t1.kind, {}, {std::move(**elem)}});
   }
   if (exhausted_) return unexpected(too_complex(work_limit_));
   return std::optional<TypeNode>();
@@ -247,9 +262,10 @@ Expected<std::vector<TypeNode>, std::string> TypeAlgebra::standardize(const std:
 }
 
 Expected<TypeNode, std::string> TypeAlgebra::make_union(std::vector<TypeNode> members) {
+  if (members.empty()) return unexpected(std::string("Cannot create an empty Union"));
   auto types = standardize(members);
   if (!types) return unexpected(std::move(types.error()));
-  if (types->size() < 2) return unexpected(std::string("a Union needs at least two different types"));
+  if (types->size() < 2) return unexpected(single_type(members, types->front()));
   TypeNode u{Kind::Union, {}, std::move(*types)};
   // UnionType::create: a Union of NoneType and one type (or int, float and
   // complex) is an Optional.
@@ -264,7 +280,7 @@ Expected<TypeNode, std::string> TypeAlgebra::make_optional(const TypeNode& conta
   // OptionalType is a UnionType of {contained, NoneType}, standardised.
   auto types = standardize({contained, none_type()});
   if (!types) return unexpected(std::move(types.error()));
-  if (types->size() < 2) return unexpected(fmt::format("'{}?' is not a valid type", type_str(contained)));
+  if (types->size() < 2) return unexpected(single_type({contained, none_type()}, types->front()));
   TypeNode opt{Kind::Optional, {}, {}};
   if (types->size() == 2) {
     opt.elems.push_back((*types)[0].kind != Kind::None ? std::move((*types)[0]) : std::move((*types)[1]));
@@ -308,8 +324,12 @@ void append_type_str(std::string& out, const TypeNode& t) {
       break;
     case Kind::Dict:
     case Kind::Future:
+    case Kind::Await:
     case Kind::RRef:
-      out += t.kind == Kind::Dict ? "Dict(" : t.kind == Kind::Future ? "Future(" : "RRef(";
+      out += t.kind == Kind::Dict     ? "Dict("
+             : t.kind == Kind::Future ? "Future("
+             : t.kind == Kind::Await  ? "Await("
+                                      : "RRef(";
       append_list(t.elems);
       out += ')';
       break;
@@ -335,6 +355,41 @@ void append_type_str(std::string& out, const TypeNode& t) {
     }
     default:
       out += t.name;
+  }
+}
+
+std::string annotation_str(const TypeNode& t) {
+  const auto list = [&](std::string_view head) {
+    std::string out(head);
+    out += '[';
+    for (std::size_t i = 0; i < t.elems.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += annotation_str(t.elems[i]);
+    }
+    if (t.kind == Kind::Tuple && t.elems.empty()) out += "()";
+    return out + ']';
+  };
+  switch (t.kind) {
+    case Kind::List:
+      return list("List");
+    case Kind::Optional:
+      return list("Optional");
+    case Kind::Tuple:
+      return list("Tuple");
+    case Kind::Dict:
+      return list("Dict");
+    case Kind::Future:
+      return list("Future");
+    case Kind::Await:
+      return list("Await");
+    case Kind::RRef:
+      return list("RRef");
+    case Kind::Union:
+      return list("Union");
+    case Kind::Number:
+      return "number";
+    default:
+      return t.name;
   }
 }
 

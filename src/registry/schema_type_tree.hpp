@@ -37,6 +37,7 @@ enum class Kind : std::uint8_t {
   Float,
   Complex,
   Future,
+  Await,
   RRef,
   Int,
   None,
@@ -52,6 +53,8 @@ enum class Kind : std::uint8_t {
   Capsule,
   QScheme,
   AnyClass,
+  SymFloat,
+  SymBool,
   Union,
 };
 
@@ -104,6 +107,9 @@ class TypeAlgebra {
 // as "Scalar" after its other members, with a comma placement of its own:
 // "Union(, str, Scalar)", "Union(TensorScalar)".
 std::string type_str(const TypeNode& t);
+// Type::annotation_str(), as c10's messages name types: "int",
+// "Optional[int]", "List[Tensor]", "Union[int, str]", "number" (Scalar).
+std::string annotation_str(const TypeNode& t);
 // Structurally identical (kinds, names and elements).
 bool same_tree(const TypeNode& a, const TypeNode& b);
 void append_type_str(std::string& out, const TypeNode& t);

@@ -1,10 +1,12 @@
 // The schema parser's types (schema_parser.hpp): primary types, lists,
 // optionals, tuples, unions, custom classes and alias annotations; after
-// torch/csrc/jit/frontend/schema_type_parser.cpp.
+// torch/csrc/jit/frontend/schema_type_parser.cpp, printed as Argument's
+// operator<< prints them (ATen/core/function_schema.h).
 #include <fmt/format.h>
 
 #include <charconv>
 #include <iterator>
+#include <limits>
 
 #include "base/limits.hpp"
 #include "registry/schema_parser.hpp"
@@ -21,8 +23,9 @@ struct BaseType {
   bool real_int = false;  // really IntType (affects how int-list defaults print)
 };
 
-// schema_type_parser.cpp's parseBaseType table, plus Tensor.
-constexpr std::array<BaseType, 27> kBaseTypes = {{
+// schema_type_parser.cpp's parseBaseType table (every release's), plus Tensor.
+// Which of them a release accepts is its grammar's.
+constexpr std::array<BaseType, 29> kBaseTypes = {{
     {"Tensor", "Tensor", "Tensor", Kind::Tensor},
     {"Scalar", "Scalar", "Scalar", Kind::Number},
     {"int", "int", "int", Kind::Int, true},
@@ -31,10 +34,11 @@ constexpr std::array<BaseType, 27> kBaseTypes = {{
     {"Layout", "Layout", "int", Kind::Int},
     {"MemoryFormat", "MemoryFormat", "int", Kind::Int},
     {"ConstQuantizerPtr", "int", "int", Kind::Int, true},
+    {"DeviceIndex", "int", "int", Kind::Int, true},
     {"float", "float", "float", Kind::Float},
-    {"SymFloat", "SymFloat", "float", Kind::Float},
     {"bool", "bool", "bool", Kind::Bool},
-    {"SymBool", "SymBool", "bool", Kind::Bool},
+    {"SymFloat", "SymFloat", "SymFloat", Kind::SymFloat},
+    {"SymBool", "SymBool", "SymBool", Kind::SymBool},
     {"complex", "complex", "complex", Kind::Complex},
     {"str", "str", "str", Kind::String},
     {"Dimname", "Dimname", "str", Kind::String},
@@ -58,79 +62,94 @@ const BaseType* find_base_type(std::string_view name) {
   return nullptr;
 }
 
+// Argument's operator<<: an Optional's '?' comes last; a list prints its
+// element, the element's annotation, "[N]", then its own annotation (when it
+// names a set). So "Tensor(a)?[]" prints "Tensor?(a)[]" and "Tensor(a)[][]"
+// "Tensor[]()[]", as PyTorch prints them.
+std::string printed_type(const std::string& plain, const std::optional<AliasInfo>& alias) {
+  if (!alias) return plain;
+  const bool optional = plain.ends_with('?');
+  const std::string_view unopt(plain.data(), plain.size() - (optional ? 1 : 0));
+  std::string out;
+  if (unopt.ends_with(']')) {
+    const std::size_t open = unopt.rfind('[');
+    out = unopt.substr(0, open);
+    if (alias->contained) out += *alias->contained;
+    out += unopt.substr(open);
+  } else {
+    out = unopt;
+  }
+  if (alias->has_before) out += alias->own;
+  if (optional) out += '?';
+  return out;
+}
+
 }  // namespace
 
 bool Parser::parse_argument_type(Mode mode, std::string& out, TypeShape& shape, std::optional<std::int64_t>& size) {
-  if (!parse_type(mode, out, shape)) return false;
-  if (!accept('[')) return true;
-  const Token& n = cur();
-  const std::string_view digits = text(n);
-  std::int64_t value = -1;
-  if (n.kind == Tok::Number && std::all_of(digits.begin(), digits.end(), is_digit)) {
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (ec != std::errc{} || value > kMaxListSize)
-      return fail(fmt::format("list size {} is too large (at most {})", digits, kMaxListSize));
-  } else {
-    return fail_expected("a list size (a non-negative integer) or ']'");
+  std::string plain;
+  std::optional<AliasInfo> alias;
+  std::optional<AliasInfo>* const keep = mode == Mode::Real ? &alias : nullptr;
+  if (!parse_type(mode, plain, shape, keep)) return false;
+  if (accept('[')) {
+    // parseArgument: N = std::stoll(L.expect(TK_NUMBER).text()), kept as an int32_t.
+    if (cur().kind != Tok::Number) return fail_expected("number");
+    const auto value = stoll_prefix(text(cur()));
+    if (!value) return fail("stoll", "the list size is no integer");
+    const auto n = static_cast<std::int32_t>(static_cast<std::uint32_t>(*value));  // as int32_t keeps it
+    advance();
+    if (!expect(']')) return false;
+    size = n;
+    if (mode == Mode::Real) {
+      fmt::format_to(std::back_inserter(plain), "[{}]", n);
+    } else {
+      plain += "[]";
+    }
+    shape = wrap(Kind::List, shape);
+    if (!list_alias(keep)) return false;
+    if (accept('?')) {
+      plain += '?';
+      shape = wrap(Kind::Optional, shape);
+    }
   }
-  advance();
-  if (!expect(']', "to close the list size")) return false;
-  size = value;
-  if (mode == Mode::Real) {
-    fmt::format_to(std::back_inserter(out), "[{}]", value);
-  } else {
-    out += "[]";
-  }
-  shape = wrap(Kind::List, shape);
-  if (!parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
-  if (accept('?')) {
-    out += '?';
-    shape = wrap(Kind::Optional, shape);
-  }
+  out += mode == Mode::Real ? printed_type(plain, alias) : plain;
   return true;
 }
 
-bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape, TypeNode* tree) {
+bool Parser::parse_type(Mode mode, std::string& plain, TypeShape& shape, std::optional<AliasInfo>* alias,
+                        TypeNode* tree) {
   // Nested types recurse through here: bounded, so that no input overflows the stack.
   const DepthGuard nested(type_depth_);
   if (type_depth_ > limits::kSchemaTypeDepth)
     return fail(fmt::format("type nested more than {} levels deep (limit: {})", limits::kSchemaTypeDepth,
                             limits::kSchemaTypeDepth));
-  const std::size_t start = out.size();
+  const std::size_t start = plain.size();
   TypeNode local;
   TypeNode& node = tree != nullptr ? *tree : local;
   // Whether `node` describes the type: always inside a Union (tree given),
   // otherwise only for a Union or Scalar, whose Optional needs c10's rules.
   bool known = tree != nullptr;
   bool alias_allowed = true;
-  if (!parse_primary_type(mode, out, shape, alias_allowed, node, known)) return false;
-  std::size_t primary_end = out.size();
-  if (alias_allowed && !parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
-  std::size_t alias_end = out.size();
-  if (alias_end != primary_end && shape.kind == Kind::Optional) {
-    // A Union that is an Optional, with an alias annotation: PyTorch prints
-    // the annotation before the '?' ("Union(Tensor, None)(a)" is "Tensor(a)?").
-    out.erase(primary_end - 1, 1);
-    out += '?';
-    --primary_end;
-    --alias_end;
-  }
+  if (!parse_primary_type(mode, plain, shape, alias_allowed, node, known)) return false;
+  if (alias_allowed && !parse_alias(alias)) return false;
   for (;;) {
     if (is_punct('[') && lex_.peek().kind == Tok::Punct && lex_.peek().punct == ']') {
       advance();
       advance();
-      out += "[]";
+      plain += "[]";
       shape = wrap(Kind::List, shape);
       if (known) node = TypeNode{Kind::List, {}, {std::move(node)}};
-      if (!parse_alias(mode == Mode::Real ? &out : nullptr)) return false;
+      if (!list_alias(alias)) return false;
     } else if (is_punct('?')) {
       const Token question = cur();
       advance();
-      if (alias_allowed && is_punct('(')) return fail("an alias annotation goes before the '?', as in 'Tensor(a!)?'");
+      // A printed "Tensor?(a)[]": the annotation of the list's element.
+      if (opt_.printed && alias_allowed && is_punct('(') && (alias == nullptr || !*alias) && !parse_alias(alias))
+        return false;
       if (!known) {
         // An Optional of an Optional is that Optional ("int??" is "int?").
         if (shape.kind != Kind::Optional) {
-          out += '?';
+          plain += '?';
           shape = wrap(Kind::Optional, shape);
         }
         continue;
@@ -139,19 +158,13 @@ bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape, TypeNode*
       if (!optional) return fail_at(question, std::move(optional.error()));
       TypeNode& contained = optional->elems[0];
       if (same_tree(contained, node)) {
-        out += '?';
+        plain += '?';
         shape = wrap(Kind::Optional, shape);
       } else if (!same_tree(*optional, node)) {
-        // The Optional of a Union or of Scalar? is written anew, as c10
-        // prints it, with the primary type's alias annotation (no "[]" can
-        // have followed: the type is a Union or an Optional).
-        std::string alias = out.substr(primary_end, alias_end - primary_end);
-        out.resize(start);
-        append_type_str(out, contained);
-        primary_end = out.size();
-        out += alias;
-        alias_end = out.size();
-        out += '?';
+        // The Optional of a Union or of Scalar? is written anew, as c10 prints it.
+        plain.resize(start);
+        append_type_str(plain, contained);
+        plain += '?';
         shape = {Kind::Optional, contained.kind};
       }
       node = std::move(*optional);
@@ -159,6 +172,20 @@ bool Parser::parse_type(Mode mode, std::string& out, TypeShape& shape, TypeNode*
       return true;
     }
   }
+}
+
+bool Parser::list_alias(std::optional<AliasInfo>* alias) {
+  std::optional<AliasInfo> container;
+  if (!parse_alias(alias != nullptr ? &container : nullptr)) return false;
+  if (alias == nullptr) return true;
+  if (*alias) {
+    // The element's annotation is the one the list's contains; a list without
+    // one of its own gets an empty one that writes where the element does.
+    if (!container) container = AliasInfo{(*alias)->write ? "(!)" : "()", false, (*alias)->write, {}};
+    container->contained = (*alias)->own;
+  }
+  *alias = std::move(container);
+  return true;
 }
 
 bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, bool& alias_allowed, TypeNode& node,
@@ -169,52 +196,87 @@ bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, b
     shape = {Kind::Tuple};
     return parse_tuple(out, tree);
   }
-  if (cur().kind != Tok::Ident) return fail_expected("a type");
-  const std::string_view word = text(cur());
-  if (word == "Future" || word == "RRef") {
+  const std::string_view word = cur().kind == Tok::Ident ? text(cur()) : std::string_view();
+  if (word == "Future" || word == "RRef" || (word == "Await" && (opt_.printed || grammar_.has_type("Await")))) {
     alias_allowed = false;
-    return parse_future_or_rref(out, shape, tree);
+    return parse_wrapper(out, shape, tree);
   }
   if (word == "Dict") return parse_dict(out, shape, tree);
   if (word == "Union") {
     known = true;
     return parse_union(out, shape, node);
   }
-  const std::size_t start = out.size();
   if (word == "__torch__") {
     alias_allowed = false;
     shape = {Kind::Class};
+    const std::size_t start = out.size();
     if (!parse_class(out)) return false;
     if (tree != nullptr) node = TypeNode{Kind::Class, out.substr(start), {}};
     return true;
   }
-  if (word == "Dimname" && !opt_.dimname) return fail("unknown type 'Dimname' (this release's schemas have no Dimname)");
-  if (const BaseType* base = find_base_type(word)) {
-    advance();
+  return parse_base_type(mode, out, shape, node, known);
+}
+
+bool Parser::parse_base_type(Mode mode, std::string& out, TypeShape& shape, TypeNode& node, bool& known) {
+  // parseBaseType: None and NoneType are keywords; any other token must be a name.
+  if (cur().kind != Tok::Ident || (is_keyword(text(cur())) && !is_word("None") && !is_word("NoneType")))
+    return fail_expected("ident");
+  const Token token = cur();
+  const std::string_view word = text(token);
+  const BaseType* base = find_base_type(word);
+  // c10 infers SymFloat and SymBool from a kernel's C++ types in releases
+  // whose parser has no such type; an input cannot tell an inferred schema
+  // (m.def("name", fn)) from a written one, so both are always types here.
+  const bool inferred_type = word == "SymFloat" || word == "SymBool";
+  if (base != nullptr && !opt_.printed && !inferred_type) {
+    const bool dimname = word == "Dimname" && !grammar_.measured;
+    if (dimname ? !opt_.dimname : !grammar_.has_type(base->name)) base = nullptr;
+  }
+  const std::size_t start = out.size();
+  advance();  // L.expect(TK_IDENT): read, then looked up
+  if (base != nullptr) {
     out += mode == Mode::Real ? base->real : base->fake;
-    shape = {base->kind, Kind::Any, base->real_int};
+    shape = {base->kind, Kind::Any, base->real_int, false, word == "ScalarType", false};
     if (base->kind == Kind::Number || base->kind == Kind::None) known = true;
     if (known) node = TypeNode{base->kind, std::string(base->fake), {}};
     return true;
   }
-  shape = {Kind::Var};
-  if (!parse_type_variable(out)) return false;
-  if (tree != nullptr) node = TypeNode{Kind::Var, out.substr(start), {}};
-  return true;
+  if (type_variables_ && word[0] >= 'a' && word[0] <= 'z') {
+    // A lower-case word that is no type is a type variable.
+    out += word;
+    shape = {Kind::Var};
+    if (known) node = TypeNode{Kind::Var, out.substr(start), {}};
+    return true;
+  }
+  if (word == "double" && !grammar_.double_type.empty()) return fail_at(token, grammar_.double_type);
+  if (word == "int64_t" && !grammar_.int64_type.empty()) return fail_at(token, grammar_.int64_type);
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kHints = {{
+      {"List", "write 'T[]' in a schema"},
+      {"Optional", "write 'T?' in a schema"},
+      {"Tuple", "write '(T1, T2)' in a schema"},
+      {"double", "a C++ double is 'float' in a schema"},
+      {"int64_t", "a C++ int64_t is 'int' (or 'SymInt') in a schema"},
+  }};
+  std::string_view hint;
+  for (const auto& [name, text] : kHints)
+    if (name == word) hint = text;
+  if (word[0] >= 'a' && word[0] <= 'z' && hint.empty())
+    hint = "type variables are only allowed in aten:: and prim:: schemas";
+  return fail_at(token, grammar_.unknown_type, hint);
 }
 
-bool Parser::parse_future_or_rref(std::string& out, TypeShape& shape, TypeNode* tree) {
+bool Parser::parse_wrapper(std::string& out, TypeShape& shape, TypeNode* tree) {
   const std::string_view word = text(cur());
   advance();
   out += word;
-  if (!expect('(', fmt::format("after '{}'", word))) return false;
+  if (!expect('(')) return false;
   out += '(';
   TypeShape inner;
   TypeNode elem;
-  if (!parse_type(Mode::Fake, out, inner, tree != nullptr ? &elem : nullptr)) return false;
-  if (!expect(')', fmt::format("to close the {} type", word))) return false;
+  if (!parse_type(Mode::Fake, out, inner, nullptr, tree != nullptr ? &elem : nullptr)) return false;
+  if (!expect(')')) return false;
   out += ')';
-  shape = {word == "Future" ? Kind::Future : Kind::RRef};
+  shape = {word == "Future" ? Kind::Future : word == "Await" ? Kind::Await : Kind::RRef};
   if (tree != nullptr) *tree = TypeNode{shape.kind, {}, {std::move(elem)}};
   return true;
 }
@@ -225,30 +287,13 @@ bool Parser::parse_dict(std::string& out, TypeShape& shape, TypeNode* tree) {
   TypeShape inner;
   std::array<TypeNode, 2> kv;
   const bool build = tree != nullptr;
-  if (!expect('(', "after 'Dict'") || !parse_type(Mode::Fake, out, inner, build ? &kv[0] : nullptr)) return false;
-  if (!expect(',', "between the key and value types of the Dict")) return false;
+  if (!expect('(') || !parse_type(Mode::Fake, out, inner, nullptr, build ? &kv[0] : nullptr)) return false;
+  if (!expect(',')) return false;
   out += ", ";
-  if (!parse_type(Mode::Fake, out, inner, build ? &kv[1] : nullptr) || !expect(')', "to close the Dict type"))
-    return false;
+  if (!parse_type(Mode::Fake, out, inner, nullptr, build ? &kv[1] : nullptr) || !expect(')')) return false;
   out += ')';
   shape = {Kind::Dict};
   if (build) *tree = TypeNode{Kind::Dict, {}, {std::move(kv[0]), std::move(kv[1])}};
-  return true;
-}
-
-bool Parser::parse_type_variable(std::string& out) {
-  const std::string_view word = text(cur());
-  if (is_keyword(word)) return fail(fmt::format("expected a type, found the keyword '{}'", word));
-  if (word == "double") return fail("unknown type 'double'; a C++ double is 'float' in a schema");
-  if (word == "int64_t") return fail("unknown type 'int64_t'; a C++ int64_t is 'int' (or 'SymInt') in a schema");
-  if (word == "List" || word == "Optional" || word == "Tuple") {
-    static constexpr std::string_view kHints[] = {"T[]", "T?", "(T1, T2)"};
-    const std::size_t i = word == "List" ? 0 : word == "Optional" ? 1 : 2;
-    return fail(fmt::format("unknown type '{}'; write '{}' in a schema", word, kHints[i]));
-  }
-  if (!(word[0] >= 'a' && word[0] <= 'z')) return fail(fmt::format("unknown type '{}'", word));
-  out += word;
-  advance();
   return true;
 }
 
@@ -263,10 +308,10 @@ bool Parser::parse_tuple(std::string& out, TypeNode* tree) {
       first = false;
       TypeShape inner;
       TypeNode* elem = tree != nullptr ? &tree->elems.emplace_back() : nullptr;
-      if (!parse_type(Mode::Fake, out, inner, elem)) return false;
+      if (!parse_type(Mode::Fake, out, inner, nullptr, elem)) return false;
     } while (accept(','));
   }
-  if (!expect(')', "to close the tuple type")) return false;
+  if (!expect(')')) return false;
   out += ')';
   return true;
 }
@@ -274,14 +319,15 @@ bool Parser::parse_tuple(std::string& out, TypeNode* tree) {
 bool Parser::parse_union(std::string& out, TypeShape& shape, TypeNode& node) {
   const Token union_token = cur();
   advance();
-  if (!expect('(', "after 'Union'")) return false;
+  if (!expect('(')) return false;
   std::vector<TypeNode> members;
-  do {
+  for (bool first = true; first || !is_punct(')'); first = false) {
+    if (!first && !expect(',')) return false;
     std::string member;
     TypeShape inner;
-    if (!parse_type(Mode::Fake, member, inner, &members.emplace_back())) return false;
-  } while (accept(','));
-  if (!expect(')', "to close the Union type")) return false;
+    if (!parse_type(Mode::Fake, member, inner, nullptr, &members.emplace_back())) return false;
+  }
+  if (!expect(')')) return false;
   auto type = types_.make_union(std::move(members));
   if (!type) return fail_at(union_token, std::move(type.error()));
   node = std::move(*type);
@@ -297,24 +343,27 @@ bool Parser::parse_union(std::string& out, TypeShape& shape, TypeNode& node) {
 }
 
 bool Parser::parse_class(std::string& out) {
-  static constexpr std::string_view kSyntax = "'__torch__.torch.classes.<namespace>.<class>'";
   out += text(cur());
   advance();
   for (const std::string_view part : {"torch", "classes", "", ""}) {
-    if (!is_punct('.')) return fail(fmt::format("expected {} for a custom class type", kSyntax));
+    if (!expect('.') || !expect_name()) return false;
+    const Token name = cur();
     advance();
-    if (!is_name() || (!part.empty() && text(cur()) != part))
-      return fail(fmt::format("expected {} for a custom class type", kSyntax));
+    if (!part.empty() && text(name) != part)
+      return fail_at(name, fmt::format("Expected classes namespace but got {}", text(name)));
     out += '.';
-    out += text(cur());
-    advance();
+    out += text(name);
   }
   return true;
 }
 
-bool Parser::parse_alias(std::string* out) {
-  if (is_punct('!'))
-    return fail("a bare '!' alias annotation is not supported; name the alias set, as in 'Tensor(a!)'");
+bool Parser::parse_alias(std::optional<AliasInfo>* alias) {
+  if (accept('!')) {
+    // A fresh alias set, written to, with no set after the write.
+    const std::size_t id = fresh_sets_++;
+    if (alias != nullptr) *alias = AliasInfo{fmt::format("(${}! -> )", id), true, true, {}};
+    return true;
+  }
   if (!accept('(')) return true;
   AliasSets before;
   AliasSets after;
@@ -326,34 +375,34 @@ bool Parser::parse_alias(std::string* out) {
     if (!parse_alias_sets(after)) return false;
     has_after = true;
   }
-  if (!expect(')', "to close the alias annotation")) return false;
-  if (out != nullptr) {
-    *out += '(';
-    before.append_to(*out);
-    if (write) *out += '!';
+  if (!expect(')')) return false;
+  if (alias != nullptr) {
+    std::string own = "(";
+    before.append_to(own);
+    if (write) own += '!';
     if (has_after && !before.same_sets(after)) {
-      *out += " -> ";
-      after.append_to(*out);
+      own += " -> ";
+      after.append_to(own);
     }
-    *out += ')';
+    own += ')';
+    *alias = AliasInfo{std::move(own), !before.empty(), write, {}};
   }
   return true;
 }
 
 bool Parser::parse_alias_sets(AliasSets& sets) {
+  if (opt_.printed && (is_punct(')') || is_punct('!'))) return true;  // "()", "(!)", "($0! -> )"
   bool wildcard = false;
   do {
     bool added = true;
     if (accept('*')) {
       added = sets.add("*");
       wildcard = true;
-    } else if (wildcard && cur().kind == Tok::Ident) {
-      return fail("no alias set may follow the wildcard '*'");
-    } else if (is_name()) {
+    } else if (!wildcard) {
+      // After the wildcard, what follows is left for the ')' to refuse.
+      if (!expect_name()) return false;
       added = sets.add(text(cur()));
       advance();
-    } else {
-      return fail_expected("an alias set name or '*'");
     }
     if (!added) return fail(fmt::format("too many alias sets (at most {})", AliasSets::kMax));
   } while (accept('|'));

@@ -21,7 +21,8 @@
    tree that cannot be had fails).
 2. infer_schema corpus: --count generated annotated signatures (types,
    Optional / Union / `| None`, Sequence / List / list / collections.abc
-   generics, defaults of every kind, returns, mutates_args). Each is tried
+   generics, defaults of every kind, returns, mutates_args), and a custom op
+   per torch.dtype attribute as a default. Each is tried
    with this release's torch.library.infer_schema; the accepted ones become
    custom ops of the generated module (checked by 1.), each refused one a
    file of its own that the tool must refuse too (exit 2, a located error).
@@ -49,8 +50,8 @@ DEFAULTS = {
     "bool": ["True", "False"],
     "str": ['"a"', "'x y'", '"" "cat"'],
     "torch.types.Number": ["1", "2.5", "False"],
-    # torch.dtype defaults: infer_schema writes "ScalarType d=float32", which the
-    # tool's schema parser does not take yet (see the report); not generated.
+    # torch.dtype defaults: one custom op per dtype attribute of the live torch
+    # (dtype_cases), not drawn here (that would change the seeds' corpora).
     "torch.device": ['torch.device("cpu")', 'torch.device("cuda:1")'],
 }
 
@@ -126,6 +127,15 @@ def gen_case(rng, i, t214):
     return src
 
 
+def dtype_cases(torch, start):
+    """A custom op per torch.dtype attribute name N: f<i>(x, d=torch.N, o=torch.N)."""
+    names = sorted(n for n in dir(torch) if isinstance(getattr(torch, n, None), torch.dtype))
+    return ['@torch.library.custom_op("pyr_gen::f%d", mutates_args=())\n'
+            "def f%d(x: torch.Tensor, d: torch.dtype = torch.%s, o: typing.Optional[torch.dtype] = torch.%s)"
+            " -> torch.Tensor:\n    raise NotImplementedError\n" % (start + k, start + k, n, n)
+            for k, n in enumerate(names)]
+
+
 HEADER = ("import collections.abc\nimport typing\nfrom typing import List, Sequence\n\nimport torch\n"
           "from torch import Tensor\n\n\n")
 
@@ -180,6 +190,14 @@ def main():
         g = {}
         try:  # custom_op itself, in a namespace of its own (infer_schema, then the dispatcher's parse_schema)
             exec(compile(HEADER + src.replace('"pyr_gen::', '"prb_gen::'), "<probe>", "exec"), g)
+            accepted.append(src)
+        except Exception as e:  # noqa: BLE001
+            refused.append((src, "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")))
+    # Every torch.dtype attribute as a default (infer_schema writes its str()
+    # less "torch.": "ScalarType d=float32" for torch.float), plain and Optional.
+    for src in dtype_cases(torch, args.count):
+        try:
+            exec(compile(HEADER + src.replace('"pyr_gen::', '"prb_gen::'), "<probe>", "exec"), {})
             accepted.append(src)
         except Exception as e:  # noqa: BLE001
             refused.append((src, "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")))

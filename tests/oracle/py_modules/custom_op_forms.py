@@ -66,3 +66,11 @@ def nums(a: int, b: float, c: bool, e: Sequence[float], d: Optional[int] = None,
 @torch.library.custom_op("pyr_co::opt_list", mutates_args=())
 def opt_list(ys: Sequence[Optional[Tensor]], o: Optional[Tensor] = None) -> List[Tensor]:
     return []
+
+
+# A dtype default (infer_schema writes "ScalarType dtype=float32"): the schema
+# the tool infers must be one its parser takes, in each release.
+@torch.library.custom_op("pyr_co::cast", mutates_args=())
+def cast(x: Tensor, dtype: torch.dtype = torch.float, acc: Optional[torch.dtype] = torch.bfloat16,
+         f8: torch.dtype = torch.float8_e4m3fn, c: torch.dtype = torch.cdouble) -> Tensor:
+    return x.to(dtype)

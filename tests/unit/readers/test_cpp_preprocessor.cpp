@@ -206,4 +206,17 @@ TEST_CASE("preprocess_cpp: a file that cannot start a block keeps no token") {
   CHECK(spelled(*b) == "TORCH_LIBRARY ( b , m ) { }");
 }
 
+TEST_CASE("preprocess_cpp: an included file outside the roots is never read, as a header not found") {
+  Pp p;
+  p.files["/etc/secret.h"] = "#define LEAK 1\n";
+  p.files["../up.h"] = "#define LEAK 1\n";
+  p.files["inc/ok.h"] = "#define OK 1\n";
+  p.options.include_dirs = {"inc"};
+  const CppScan s =
+      p.run("src/a.cpp", "#include \"/etc/secret.h\"\n#include \"../../up.h\"\n#include <ok.h>\nLEAK OK\n");
+  CHECK(spelled(s) == "LEAK 1");  // only the header below a root was read
+  CHECK(s.warnings.empty());
+  REQUIRE(s.missing_includes.size() == 2);
+}
+
 }  // namespace dt::test

@@ -6,7 +6,8 @@ namespace dt::test {
 
 namespace {
 
-Expected<std::string, Diagnostic> infer(std::string_view def, MutatesArgs m = {}, bool t214 = true) {
+Expected<std::string, Diagnostic> infer(std::string_view def, MutatesArgs m = {}, bool t214 = true,
+                                        const std::vector<std::pair<std::string, std::int64_t>>* dtypes = nullptr) {
   auto t = lex_python("m.py", def);
   REQUIRE(t.has_value());
   std::size_t p = 0;
@@ -15,6 +16,7 @@ Expected<std::string, Diagnostic> infer(std::string_view def, MutatesArgs m = {}
   InferSchemaRelease rel;
   rel.builtin_generics = t214;
   rel.one_tuple_kept = t214;
+  rel.dtypes = dtypes;
   auto canon = [](const std::string& n) -> std::string {
     if (n.starts_with("Optional") || n.starts_with("Sequence") || n.starts_with("List") || n.starts_with("Tuple"))
       return "typing." + n;
@@ -36,6 +38,23 @@ TEST_CASE("infer_schema: types, defaults, returns") {
         "(Tensor?[] a, SymInt[]? b, Tensor? c) -> ((Tensor))");
   CHECK(*infer("def f(a: list[int], d: torch.device = torch.device('cuda:1')) -> list[Tensor]: ...\n") ==
         "(SymInt[] a, Device d=\"cuda:1\") -> Tensor[]");
+}
+
+TEST_CASE("infer_schema: a torch.dtype default is its name, for the release's dtype attributes") {
+  // A legacy name is written as the dtype's first name (str(torch.float) is
+  // "torch.float32"); the release's names come from its profile, whose
+  // dtype_defaults leave out "float" and "long" (default words).
+  const std::vector<std::pair<std::string, std::int64_t>> dtypes = {
+      {"float32", 6}, {"bit", 30}, {"uint1", 30}, {"float8_e4m3fn", 24}};
+  CHECK(*infer("def f(a: torch.dtype = torch.float, b: torch.dtype = torch.float8_e4m3fn,"
+               " c: Optional[torch.dtype] = torch.bit) -> None: ...\n",
+               {}, true, &dtypes) == "(ScalarType a=float32, ScalarType b=float8_e4m3fn, ScalarType? c=uint1) -> ()");
+  auto unknown = infer("def f(a: torch.dtype = torch.long) -> None: ...\n", {}, true, &dtypes);
+  REQUIRE(!unknown);
+  CHECK(unknown.error().message.find("Parameter a has an unsupported default value type") != std::string::npos);
+  // Without the release's names (a profile not measured): the common ones.
+  CHECK(*infer("def f(a: torch.dtype = torch.cdouble) -> None: ...\n") == "(ScalarType a=complex128) -> ()");
+  CHECK(!infer("def f(a: torch.dtype = torch.float8_e4m3fn) -> None: ...\n"));
 }
 
 TEST_CASE("infer_schema: mutates_args annotates Tensors by parameter index") {

@@ -30,6 +30,9 @@ TEST_CASE("schema: comparable_type drops what findSchemaDifferences ignores") {
   CHECK(dt::comparable_type("Dimname[]") == "str[]");
   CHECK(dt::comparable_type("Scalar") == "Scalar");
   CHECK(dt::comparable_type("Dict(str, Tensor)(a!)") == "Dict(str, Tensor)");
+  CHECK(dt::comparable_type("Tensor($0! -> )") == "Tensor");  // a bare '!', as printed
+  CHECK(dt::comparable_type("Tensor?($0! -> )[]") == "Tensor?[]");
+  CHECK(dt::comparable_type("SymBool?") == "SymBool?");  // c10's fake type keeps SymBool
   CHECK(dt::comparable_type("not a type") == "not a type");
 }
 
@@ -85,6 +88,11 @@ TEST_CASE("schema: def vs inferred kernel schema (torch 1.13 findSchemaDifferenc
       {"f(Tensor[] a) -> Tensor", "(Tensor?[] _0) -> Tensor _0", "Type mismatch in argument 1: Tensor[] vs Tensor?[]"},
       {"f(SymInt[]? a) -> Tensor", "(int[]? _0) -> Tensor _0", std::nullopt},
       {"f(Future(Layout) a) -> Tensor", "(Future(int) _0) -> Tensor _0", std::nullopt},
+      // A bare '!' is an alias annotation like any other: the C++ type of a
+      // Tensor! is at::Tensor& (inferred "Tensor"), of an int!? std::optional<int64_t>.
+      {"f(Tensor! a, int!? b, Tensor![] c) -> Tensor!", "(Tensor _0, int? _1, Tensor[] _2) -> Tensor _0", std::nullopt},
+      {"f(Tensor!? a) -> ()", "(Tensor _0) -> ()", "Type mismatch in argument 1: Tensor? vs Tensor"},
+      {"f(DeviceIndex i, Await(int) w) -> ()", "(int _0, Await(int) _1) -> ()", std::nullopt},
   };
   for (const Case& c : cases) {
     INFO("expected: " << std::string(c.expected) << "\ninferred: " << std::string(c.inferred));
@@ -103,9 +111,10 @@ TEST_CASE("schema: with_real_types is FunctionSchema::cloneWithRealTypes") {
   REQUIRE(a.has_value());
   CHECK(print_schema(*a) == "h9::a(Tensor x, SymInt[2] p=[0, 0], SymInt[1] q=[1], SymInt[] r=[1, 2]) -> Tensor");
   CHECK(print_schema(with_real_types(*a)) == "h9::a(Tensor x, int[2] p=0, int[1] q=[1], int[] r=[1, 2]) -> Tensor");
-  auto s = parse_schema("f(SymInt(a)[] r, SymInt? o=None, SymFloat x, SymBool b, int i) -> SymInt[]");
+  auto s = parse_schema("f(SymInt(a)[] r, SymInt? o, SymFloat x, SymBool b, int i, Tensor! t) -> SymInt[]");
   REQUIRE(s.has_value());
-  CHECK(print_schema(with_real_types(*s)) == "f(int(a)[] r, int? o=None, float x, bool b, int i) -> int[]");
+  CHECK(print_schema(with_real_types(*s)) ==
+        "f(int(a)[] r, int? o, float x, bool b, int i, Tensor($0! -> ) t) -> int[]");
 }
 
 }  // namespace dt::test

@@ -60,7 +60,7 @@ TEST_CASE("schema: without the Dimname type (torch 2.14), a Dimname type is refu
     CAPTURE(text);
     auto s = dt::parse_schema(text, none);
     REQUIRE_FALSE(s.has_value());
-    CHECK(s.error().message == "unknown type 'Dimname' (this release's schemas have no Dimname)");
+    CHECK(s.error().message == "unknown type specifier");
     CHECK(s.error().offset == text.find("Dimname"));
     CHECK(dt::parse_schema(text).has_value());  // the default (1.13, 2.6): a type
   }
@@ -86,7 +86,7 @@ TEST_CASE("schema: parsed fields") {
   CHECK_FALSE(s->is_varret);
   CHECK_FALSE(s->returns_parenthesised);
 
-  auto u = dt::parse_schema("foo(Tensor?[] a, int[2]? b=None, str c=\"x\", ...) -> (Tensor x, ...)");
+  auto u = dt::parse_schema("foo(Tensor?[] a, int[2]? b=None, str c=\"x\") -> (Tensor x, ...)");
   REQUIRE(u);
   CHECK(u->ns.empty());
   CHECK(u->name == "foo");
@@ -96,7 +96,7 @@ TEST_CASE("schema: parsed fields") {
   CHECK(u->arguments[1].type == "int[2]?");
   CHECK(u->arguments[1].default_value == "None");
   CHECK(u->arguments[2].default_value == "\"x\"");
-  CHECK(u->is_vararg);
+  CHECK_FALSE(u->is_vararg);
   CHECK(u->is_varret);
   CHECK(u->returns_parenthesised);
   REQUIRE(u->returns.size() == 1);
@@ -126,7 +126,7 @@ TEST_CASE("schema: non-canonical input prints as torch 1.13 prints it") {
   }
 }
 
-TEST_CASE("schema: deliberate differences from torch 1.13") {
+TEST_CASE("schema: deliberate differences from torch") {
   // Alias sets print in written order. torch 1.13 prints them in hash-set
   // order: "Tensor(b|a)" -> "Tensor(a|b)", "Tensor(a|b)" -> "Tensor(b|a)",
   // which is why its own dumps (and the corpus) contain "Tensor(b|a)".
@@ -134,9 +134,6 @@ TEST_CASE("schema: deliberate differences from torch 1.13") {
   CHECK(reprint("f(Tensor(a|*|*) x) -> Tensor") == "f(Tensor(a|*) x) -> Tensor");          // torch: (*|a)
   CHECK(reprint("f(Tensor(a|b -> b|a) x) -> Tensor") == "f(Tensor(a|b) x) -> Tensor");     // torch: (b|a)
   CHECK(reprint("f(Tensor(a -> b|c) x) -> Tensor") == "f(Tensor(a -> b|c) x) -> Tensor");  // torch: (a -> c|b)
-  // torch prints "Tensor?(a)[]" and "Tensor[]()[]", which it cannot parse.
-  CHECK(reprint("f(Tensor(a)?[] x) -> Tensor") == "f(Tensor(a)?[] x) -> Tensor");
-  CHECK(reprint("f(Tensor(a)[][] x) -> Tensor") == "f(Tensor(a)[][] x) -> Tensor");
   // torch cannot parse nameless schemas at all.
   CHECK(reprint("(Tensor x) -> Tensor") == "(Tensor x) -> Tensor");
   // Custom classes cannot be checked for registration here (torch: "Unknown
@@ -144,72 +141,80 @@ TEST_CASE("schema: deliberate differences from torch 1.13") {
   CHECK(reprint("f(__torch__.torch.classes.foo.Bar x) -> Tensor") == "f(__torch__.torch.classes.foo.Bar x) -> Tensor");
 }
 
-TEST_CASE("schema: parse errors point at the offending byte") {
+TEST_CASE("schema: parse errors say what torch says, at the offending byte") {
+  // The words are those of torch's def (measured: tests/oracle/schema_forms.txt
+  // checks them against each release); a hint of the tool's own may follow in
+  // parentheses. The default grammar's unknown type is 1.13's words.
   struct Case {
     const char* input;
     std::size_t offset;
     const char* message;
   };
   const Case cases[] = {
-      {"f(Tensr x) -> Tensor", 2, "unknown type 'Tensr'"},
-      {"f(Tens\xc3\xb6r x) -> Tensor", 6, "unexpected character '\xc3\xb6' (names and types are ASCII)"},
-      {"f(Tensor x -> Tensor", 11, "expected ')' to close the argument list, found '->'"},
-      {"f(Tensor x) Tensor", 12, "expected '->' after the argument list, found 'Tensor'"},
-      {"f(Tensor x)", 11, "expected '->' after the argument list, found end of input"},
-      {"f", 1, "expected an argument list after the operator name"},
-      {"f(Tensor) -> Tensor", 8, "expected an argument name after the type 'Tensor', found ')'"},
-      {"f(Tensor x,) -> Tensor", 11, "expected an argument after ','"},
-      {"f(Tensor x) ->", 14, "expected a return type after '->'"},
+      {"f(Tensr x) -> Tensor", 2, "unknown type specifier"},
+      {"f(Tens\xc3\xb6r x) -> Tensor", 6, "expected a valid token but found '\xc3\xb6' here"},
+      {"f(Tensor x -> Tensor", 11, "expected ) but found 'arrow' here"},
+      {"f(Tensor x) Tensor", 12, "expected arrow but found 'ident' here"},
+      {"f(Tensor x)", 11, "expected arrow but found 'eof' here"},
+      {"f", 1, "Tried to parse a function schema but only the operator name was given"},
+      {"f(Tensor) -> Tensor", 8, "expected ident but found ')' here"},
+      {"f(Tensor x,) -> Tensor", 11, "expected ident but found ')' here"},
+      {"f(Tensor x) ->", 14, "expected ident but found 'eof' here"},
       {"f(Tensor x) -> Tensor y, Tensor z", 23,
-       "unexpected ',' after the return type; several returns need parentheses: '-> (A a, B b)'"},
-      {"f(Tensor x) -> (Tensor a, *, Tensor b)", 26, "'*' (keyword-only marker) is only allowed among the arguments"},
-      {"f(..., Tensor x) -> Tensor", 7, "'...' must be the last element of the argument list"},
-      {"f(Tensor x) -> (Tensor, ..., Tensor)", 29, "'...' must be the last element of the return list"},
-      {"f(Tensor if) -> Tensor", 9, "'if' is a keyword and cannot be an argument name"},
-      {"aten:f(Tensor x) -> Tensor", 5, "expected ':' after the namespace, found 'f'"},
-      {"aten::f.(Tensor x) -> Tensor", 8, "expected an overload name after '.', found '('"},
-      {"aten::f.1(Tensor x) -> Tensor", 8, "expected an overload name after '.', found '1'"},
-      {"aten::f.None(Tensor x) -> Tensor", 8, "expected an overload name after '.', found the keyword 'None'"},
-      {"f(Tensor x=1) -> Tensor", 11, "the default value of a 'Tensor' argument can only be None, found '1'"},
-      {"f(int[] x=None) -> Tensor", 10, "expected '[' to start the default list of 'int[]', found 'None'"},
-      {"f(int[2]? x=[1,2]) -> Tensor", 12, "expected a default value, found '['"},
-      {"f(int[] x=[1, 1.5]) -> Tensor", 14, "expected an integer in the default list of 'int[]'"},
-      {"f(Scalar[] x=[1]) -> Tensor", 14,
-       "default lists are only supported for int, float and bool lists, not 'Scalar[]'"},
-      {"f(Dict(str, int) x=None) -> Tensor", 19, "an argument of type 'Dict(str, int)' cannot have a default value"},
-      {"f(float x=1e400) -> Tensor", 10, "the number 1e400 is out of range for a float"},
-      {"f(int x=9223372036854775808) -> Tensor", 8, "the integer 9223372036854775808 is out of range"},
-      {"f(int x=-) -> Tensor", 9, "expected a number after '-', found ')'"},
-      {"f(int x=inf) -> Tensor", 8,
-       "invalid default value 'inf' (expected a number, True, False, None, a string, or one of float, long, "
-       "strided, Mean, contiguous_format)"},
-      {R"(f(str x="\x41") -> Tensor)", 9, R"(unsupported escape sequence '\x' (hex escapes are not supported))"},
+       "expected eof but found ',' here (several returns need parentheses: '-> (A a, B b)')"},
+      {"f(Tensor x) -> (Tensor a, *, Tensor b)", 26, "expected ident but found '*' here"},
+      {"f(..., Tensor x) -> Tensor", 7, "... must be the last element of the argument list"},
+      {"f(Tensor x) -> (Tensor, ..., Tensor)", 29, "... must be the last element of the return list"},
+      {"f(int x=1, ...) -> Tensor", 16, "schemas with vararg (...) can't have default value args"},
+      {"f(Tensor if) -> Tensor", 9, "expected ident but found 'if' here"},
+      {"aten:f(Tensor x) -> Tensor", 5, "expected : but found 'ident' here"},
+      {"aten::f.(Tensor x) -> Tensor", 8, "expected ident but found '(' here"},
+      {"aten::f.1(Tensor x) -> Tensor", 7, "expected eof but found 'number' here"},
+      {"aten::f.None(Tensor x) -> Tensor", 8, "expected ident but found 'None' here"},
+      {"aten::f.default(Tensor x) -> Tensor", 8, "default is not a legal overload name for aten operators"},
+      {"aten::f.__x(Tensor x) -> Tensor", 8, "__x is not a legal overload name for aten operators"},
+      {"f(int x=1, int y) -> Tensor", 11,
+       "Non-default positional argument follows default argument. Parameter y in f(int x=1, int y) -> Tensor"},
+      {"f(Tensor x=1) -> Tensor", 11, "expected None but found 'number' here"},
+      {"f(int[] x=None) -> Tensor", 10, "expected [ but found 'None' here"},
+      {"f(int[2]? x=[1,2]) -> Tensor", 12, "expected number but found '[' here"},
+      {"f(int[] x=[1, 1.5]) -> Tensor", 14, "expected int"},
+      {"f(Scalar[] x=[1]) -> Tensor", 13, "lists are only supported for float, int and complex types"},
+      {"f(Dict(str, int) x=None) -> Tensor", 19, "unexpected type, file a bug report"},
+      {"f(float x=1e400) -> Tensor", 10, "stod (the number 1e400 is out of range for a float)"},
+      {"f(int x=9223372036854775808) -> Tensor", 8, "stoll (the integer 9223372036854775808 is out of range)"},
+      {"f(int x=-) -> Tensor", 9, "expected number but found ')' here"},
+      {"f(int x=inf) -> Tensor", 8, "invalid numeric default value ('inf' stands for no value here)"},
+      {R"(f(str x="\x41") -> Tensor)", 9, "unsupported hex specifier"},
       {R"(f(str x="a\rb") -> Tensor)", 10,
-       R"(ill-formed escape sequence '\r' (expected one of \\ \' \" \a \b \f \n \v \t or three octal digits))"},
-      {R"(f(str x="abc) -> Tensor)", 8, "unterminated string literal"},
-      {"f(Tensor x) -> Tensor $", 22, "unexpected character '$'"},
-      {"f(Tensor x) -> Tensor\x01", 21, "unexpected byte 0x01"},
-      {R"(f(Device x="CPU") -> Tensor)", 11, "invalid device string 'CPU'"},
-      {"f(Device x=cpu) -> Tensor", 11, R"(expected a device string such as "cpu", found 'cpu')"},
-      {"f(Tensor! x) -> Tensor", 8,
-       "a bare '!' alias annotation is not supported; name the alias set, as in 'Tensor(a!)'"},
-      {"f(Tensor?(a!) x) -> Tensor", 9, "an alias annotation goes before the '?', as in 'Tensor(a!)?'"},
-      {"f(Tensor(a!|b) x) -> Tensor", 11, "expected ')' to close the alias annotation, found '|'"},
-      {"f(Tensor(a|*|b) x) -> Tensor", 13, "no alias set may follow the wildcard '*'"},
-      {"f(Tensor() x) -> Tensor", 9, "expected an alias set name or '*', found ')'"},
-      {"f(int[-1] x) -> Tensor", 6, "expected a list size (a non-negative integer) or ']', found '-'"},
-      {"f(int[100000] x) -> Tensor", 6, "list size 100000 is too large (at most 65535)"},
-      {"f(List(int) x) -> Tensor", 2, "unknown type 'List'; write 'T[]' in a schema"},
-      {"f(double x) -> Tensor", 2, "unknown type 'double'; a C++ double is 'float' in a schema"},
-      {"f(Union(int) x) -> Tensor", 2, "a Union needs at least two different types"},
-      {"f(Dict(str) x) -> Tensor", 10, "expected ',' between the key and value types of the Dict, found ')'"},
-      {"f(Tensor x)\n -> Tensor", 11, "expected '->' after the argument list, found a line break"},
-      {"f(Tensor x) -> Tensor\ng(Tensor x) -> Tensor", 21, "unexpected line break after the schema"},
-      {"f(Tensor x) -> Tensor x=None", 23, "a return cannot have a default value"},
-      {"f(__torch__.torch.x.y.Z x) -> Tensor", 18,
-       "expected '__torch__.torch.classes.<namespace>.<class>' for a custom class type"},
-      {"f(complex x=1) -> Tensor", 12, "default values of type 'complex' are not supported"},
-      {"", 0, "expected an operator name, found end of input"},
+       R"(ill formed octal specifier (the escapes are \\ \' \" \a \b \f \n \v \t and three octal digits))"},
+      {R"(f(str x="abc) -> Tensor)", 8, "expected a valid token but found '\"' here (an unterminated string literal)"},
+      {"f(Tensor x) -> Tensor $", 22, "expected a valid token but found ' ' here"},
+      {"f(Tensor x) -> Tensor\x01", 21, "expected a valid token but found '\x01' here"},
+      {R"(f(Device x="CPU") -> Tensor)", 11,
+       "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, ort, xla, lazy, vulkan, "
+       "mps, meta, hpu, privateuseone device type at start of device string: CPU"},
+      {R"(f(Device x="cuda:01") -> Tensor)", 11, "Invalid device string: 'cuda:01'"},
+      {"f(Device x=cpu) -> Tensor", 11, "expected string_literal but found 'ident' here"},
+      {"f(Tensor?(a!) x) -> Tensor", 9, "expected ident but found '(' here"},
+      {"f(Tensor(a!|b) x) -> Tensor", 11, "expected ) but found '|' here"},
+      {"f(Tensor(a|*|b) x) -> Tensor", 13, "expected ) but found 'ident' here"},
+      {"f(Tensor() x) -> Tensor", 9, "expected ident but found ')' here"},
+      {"f(Tensor!! x) -> Tensor", 9, "expected ident but found '!' here"},
+      {"f(int[-1] x) -> Tensor", 6, "expected number but found '-' here"},
+      {"f(List(int) x) -> Tensor", 2, "unknown type specifier (write 'T[]' in a schema)"},
+      {"f(Union(int) x) -> Tensor", 2,
+       "After type unification was performed, the Union with the original types {int } has the single type int. "
+       "Use the common supertype instead of creating a Uniontype"},
+      {"f(Dict(str) x) -> Tensor", 10, "expected , but found ')' here"},
+      {"f(Tensor x)\n -> Tensor", 11, "expected arrow but found 'indent' here"},
+      {"f(Tensor x)\n-> Tensor", 11, "expected arrow but found 'newline' here"},
+      {"f(Tensor x) -> Tensor\ng(Tensor x) -> Tensor", 22, "expected eof but found 'ident' here"},
+      {"f(Tensor x) -> Tensor x=None", 23, "expected eof but found '=' here"},
+      {"f(Tensor x) -> Tensor != None", 22, "expected eof but found 'ne' here"},
+      {"f(__torch__.torch.x.y.Z x) -> Tensor", 18, "Expected classes namespace but got x"},
+      {"f(complex x=1) -> Tensor", 12, "stod (a complex default is an imaginary number such as 1j, not '1')"},
+      {"", 0, "expected ident but found 'eof' here"},
   };
   for (const Case& c : cases) {
     INFO("input: " << std::string(c.input));

@@ -47,8 +47,14 @@ TEST_CASE("schema_type_tree: a Union is flattened, unified, sorted by kind, and 
   CHECK(union_of({tuple({int_t(), str_t()}), tuple({none_t(), str_t()}), str_t()}) == "Union((int?, str), str)");
   CHECK(union_of({wrap(Kind::List, int_t()), wrap(Kind::List, wrap(Kind::Optional, int_t()))}) ==
         "Union(int?[], int[])");  // lists are invariant
-  CHECK(union_of({int_t(), leaf(Kind::Any, "Any")}) == "error: a Union needs at least two different types");
-  CHECK(union_of({none_t(), none_t()}) == "error: a Union needs at least two different types");
+  // UnionType's internal assert, whose words name the original types (annotation_str).
+  CHECK(union_of({int_t(), leaf(Kind::Any, "Any")}) ==
+        "error: After type unification was performed, the Union with the original types {int Any, } has the single "
+        "type Any. Use the common supertype instead of creating a Uniontype");
+  CHECK(union_of({none_t(), none_t()}) ==
+        "error: After type unification was performed, the Union with the original types {NoneType NoneType, } has "
+        "the single type NoneType. Use the common supertype instead of creating a Uniontype");
+  CHECK(union_of({}) == "error: Cannot create an empty Union");
 }
 
 TEST_CASE("schema_type_tree: Scalar in a Union is int, float and complex, printed as unionStr does") {
@@ -64,7 +70,9 @@ TEST_CASE("schema_type_tree: the Optional of an Optional, a Union or Scalar") {
   CHECK(optional_of(number_t()) == "Scalar?");
   CHECK(optional_of(wrap(Kind::Optional, number_t())) == "Union(Scalar)?");
   CHECK(optional_of(leaf(Kind::Any, "Any")) == "Any?");
-  CHECK(optional_of(none_t()) == "error: 'NoneType?' is not a valid type");
+  CHECK(optional_of(none_t()) ==
+        "error: After type unification was performed, the Union with the original types {NoneType NoneType, } has "
+        "the single type NoneType. Use the common supertype instead of creating a Uniontype");
   TypeAlgebra algebra;
   auto u = algebra.make_union({wrap(Kind::Optional, int_t()), str_t()});
   REQUIRE(u);
@@ -87,6 +95,15 @@ TEST_CASE("schema_type_tree: same_tree compares structure, type_str prints it") 
   CHECK_FALSE(schema_detail::same_tree(leaf(Kind::Var, "t"), leaf(Kind::Var, "l")));
   CHECK(schema_detail::type_str(TypeNode{Kind::Dict, {}, {str_t(), wrap(Kind::Future, int_t())}}) ==
         "Dict(str, Future(int))");
+}
+
+TEST_CASE("schema_type_tree: annotation_str names types as c10's messages do") {
+  CHECK(annotation_str(int_t()) == "int");
+  CHECK(annotation_str(number_t()) == "number");
+  CHECK(annotation_str(wrap(Kind::Optional, wrap(Kind::List, int_t()))) == "Optional[List[int]]");
+  CHECK(annotation_str(tuple({int_t(), str_t()})) == "Tuple[int, str]");
+  CHECK(annotation_str(tuple({})) == "Tuple[()]");
+  CHECK(annotation_str(TypeNode{Kind::Await, {}, {int_t()}}) == "Await[int]");
 }
 
 }  // namespace dt::test
