@@ -42,14 +42,16 @@ TEST_CASE("read_python: Library.fallback, torch.library.define with and without 
       "torch.library.define('m::g', '(Tensor x) -> Tensor', tags=(torch.Tag.pointwise,))\n"
       "torch.library.define('m::h', '(Tensor x) -> Tensor', lib=F)\n");
   CHECK(b.warnings.empty());
-  REQUIRE(b.blocks.size() == 2);
+  // F's block, torch.library's own Library for m::g, F's block continued (registration order kept).
+  REQUIRE(b.blocks.size() == 3);
   const TomlEntry& fb = b.blocks[0].entries.at(0);
   CHECK(fb.kind == "fallback");
   CHECK(str(fb, "fallthrough") == "true");
   CHECK(str(fb, "kernel") == "registered at /src/ops.py:2");
-  const TomlEntry& h = b.blocks[0].entries.at(1);
+  const TomlEntry& h = b.blocks[2].entries.at(0);
   CHECK(str(h, "name") == "m::h");
   CHECK(str(h, "debug") == "registered at /src/ops.py:2");
+  CHECK(b.blocks[2].note.find("(continued)") != std::string::npos);
   const TomlEntry& g = b.blocks[1].entries.at(0);
   CHECK(str(g, "tags") == "pointwise");
   CHECK(str(g, "debug") == "registered at /usr/lib/python3/dist-packages/torch/library.py:750");
