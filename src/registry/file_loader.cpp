@@ -292,7 +292,9 @@ std::optional<Schema> FileLoader::schema_at(const Located<std::string>& s) {
                                    limits::kSchemaBytes, limits::kSchemaBytes));
     return std::nullopt;
   }
-  auto parsed = parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas});
+  const auto& dtypes = p_.torch_library().dtype_names;
+  auto parsed =
+      parse_schema(s.value, SchemaParseOptions{p_.quirks().dimname_in_schemas, dtypes.empty() ? nullptr : &dtypes});
   if (!parsed) {
     set_error(s.from_reader ? offset_in(s.where, s.span, s.value, parsed.error().offset)
                             : string_offset_location(text_, s.where, parsed.error().offset),

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/expected.hpp"
@@ -68,6 +69,12 @@ struct SchemaParseOptions {
   // Whether "Dimname" is a type: 1.13 and 2.6 parse it (as str); 2.14
   // refuses it ("unknown type specifier"), as the release's profile says.
   bool dimname = true;
+  // The names a ScalarType / ScalarType? default may be written with besides
+  // float and long (function_schema_parser.cpp's str2dtype: the release's
+  // torch.<attr> dtypes, "float8_e5m2" -> 23): the profile's
+  // [torch_library.python.dtypes], attribute -> str() name, sorted by
+  // attribute. nullptr (1.13): none.
+  const std::vector<std::pair<std::string, std::string>>* dtypes = nullptr;
 };
 
 struct SchemaPrintOptions {

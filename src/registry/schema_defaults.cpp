@@ -4,12 +4,15 @@
 // c10/util/StringUtil.h (printQuotedString) and ivalue.cpp.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <iterator>
 #include <limits>
+#include <optional>
 
 #include "base/limits.hpp"
 #include "registry/schema_parser.hpp"
@@ -163,7 +166,8 @@ bool Parser::parse_default(const TypeShape& shape, std::optional<std::int64_t> s
     case Kind::Bool:
     case Kind::Float: {
       Value v;
-      if (!parse_constant(shape.kind, v)) return false;
+      const bool scalar_type = shape.kind == Kind::Optional ? shape.inner_scalar_type : shape.scalar_type;
+      if (!parse_constant(shape.kind, v, scalar_type)) return false;
       const bool quote = shape.kind == Kind::String || (shape.kind == Kind::Optional && shape.inner == Kind::String);
       append_value(out, v, quote);
       return true;
@@ -255,7 +259,34 @@ bool Parser::check_list_elements(const TypeShape& shape, const std::vector<Value
   return true;
 }
 
-bool Parser::parse_constant(Kind kind, Value& v) {
+namespace {
+
+// c10::ScalarType's values by str() name (c10/core/ScalarType.h; the same in
+// 2.6 and 2.14 for the names both have).
+constexpr std::array<std::string_view, 47> kScalarTypes = {
+    "uint8",         "int8",          "int16",           "int32",           "int64",    "float16",  "float32",
+    "float64",       "complex32",     "complex64",       "complex128",      "bool",     "qint8",    "quint8",
+    "qint32",        "bfloat16",      "quint4x2",        "quint2x4",        "bits1x8",  "bits2x4",  "bits4x2",
+    "bits8",         "bits16",        "float8_e5m2",     "float8_e4m3fn",   "float8_e5m2fnuz",     "float8_e4m3fnuz",
+    "uint16",        "uint32",        "uint64",          "uint1",           "uint2",    "uint3",    "uint4",
+    "uint5",         "uint6",         "uint7",           "int1",            "int2",     "int3",     "int4",
+    "int5",          "int6",          "int7",            "float8_e8m0fnu",  "float4_e2m1fn_x2",    "bcomplex32"};
+
+// The value of dtype attribute `word` (torch.<word>) under `dtypes`; nullopt when it is not one.
+std::optional<std::int64_t> dtype_value(const std::vector<std::pair<std::string, std::string>>* dtypes,
+                                        std::string_view word) {
+  if (dtypes == nullptr) return std::nullopt;
+  auto it = std::lower_bound(dtypes->begin(), dtypes->end(), word,
+                             [](const auto& e, std::string_view w) { return e.first < w; });
+  if (it == dtypes->end() || it->first != word) return std::nullopt;
+  const auto* st = std::find(kScalarTypes.begin(), kScalarTypes.end(), it->second);
+  if (st == kScalarTypes.end()) return std::nullopt;
+  return static_cast<std::int64_t>(st - kScalarTypes.begin());
+}
+
+}  // namespace
+
+bool Parser::parse_constant(Kind kind, Value& v, bool scalar_type) {
   v.offset = cur().begin;
   if (cur().kind == Tok::String) {
     if (!decode_string(cur(), v.s)) return false;
@@ -265,8 +296,9 @@ bool Parser::parse_constant(Kind kind, Value& v) {
   }
   if (cur().kind == Tok::Ident) {
     const std::string_view word = text(cur());
-    static constexpr std::array<std::pair<std::string_view, std::int64_t>, 5> kEnumWords = {{
+    static constexpr std::array<std::pair<std::string_view, std::int64_t>, 6> kEnumWords = {{
         {"float", 6},              // at::kFloat
+        {"complex", 9},            // at::kComplexFloat
         {"long", 4},               // at::kLong
         {"strided", 0},            // at::kStrided
         {"Mean", 1},               // at::Reduction::Mean
@@ -282,11 +314,14 @@ bool Parser::parse_constant(Kind kind, Value& v) {
                it != kEnumWords.end()) {
       v.tag = Value::Tag::Int;
       v.i = it->second;
+    } else if (const auto dt = scalar_type ? dtype_value(opt_.dtypes, word) : std::nullopt) {
+      v.tag = Value::Tag::Int;
+      v.i = *dt;
     } else {
       return fail(
           fmt::format("invalid default value '{}' (expected a number, True, False, None, a string, or one of "
-                      "float, long, strided, Mean, contiguous_format)",
-                      word));
+                      "float, complex, long, strided, Mean, contiguous_format{})",
+                      word, scalar_type && opt_.dtypes != nullptr ? ", or a torch dtype's name" : ""));
     }
     advance();
     return true;

@@ -32,9 +32,13 @@ struct TypeShape {
   Kind inner = Kind::Any;       // element of a List or Optional
   bool real_int = false;        // outermost is really IntType
   bool inner_real_int = false;  // List element is really IntType
+  bool scalar_type = false;     // outermost is ScalarType
+  bool inner_scalar_type = false;  // element of an Optional is ScalarType
 };
 
-inline TypeShape wrap(Kind kind, const TypeShape& inner) { return {kind, inner.kind, false, inner.real_int}; }
+inline TypeShape wrap(Kind kind, const TypeShape& inner) {
+  return {kind, inner.kind, false, inner.real_int, false, inner.scalar_type};
+}
 
 // Real: the top-level type as printed in a schema (alias annotations, list
 // sizes, ScalarType). Fake: the type as compared (none of those); nested
@@ -167,7 +171,8 @@ class Parser {
   // parseSingleConstant: True, False, None, a string, a number (an int
   // unless the type is float or it has a '.' or an 'e'), or one of the words
   // standing for enum values.
-  bool parse_constant(Kind kind, Value& v);
+  // scalar_type: the argument is a ScalarType (or ScalarType?): the release's dtype names are values too.
+  bool parse_constant(Kind kind, Value& v, bool scalar_type = false);
   // parseStringLiteral: strips the quotes and decodes \\ \' \" \a \b \f \n
   // \v \t, backslash-newline and three-digit octal escapes. (\r is not among
   // them in PyTorch, nor are \x and \u.)

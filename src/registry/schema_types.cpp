@@ -192,7 +192,7 @@ bool Parser::parse_primary_type(Mode mode, std::string& out, TypeShape& shape, b
   if (const BaseType* base = find_base_type(word)) {
     advance();
     out += mode == Mode::Real ? base->real : base->fake;
-    shape = {base->kind, Kind::Any, base->real_int};
+    shape = {base->kind, Kind::Any, base->real_int, false, word == "ScalarType"};
     if (base->kind == Kind::Number || base->kind == Kind::None) known = true;
     if (known) node = TypeNode{base->kind, std::string(base->fake), {}};
     return true;

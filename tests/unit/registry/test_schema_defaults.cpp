@@ -5,6 +5,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "registry/schema.hpp"
 
@@ -80,8 +82,40 @@ TEST_CASE("schema defaults: what the default parser refuses, and why") {
         "error: default lists are only supported for int, float and bool lists, not 'str[]'");
   CHECK(default_of("str", "\"\\x41\"") == "error: unsupported escape sequence '\\x' (hex escapes are not supported)");
   CHECK(default_of("int", "nope") ==
-        "error: invalid default value 'nope' (expected a number, True, False, None, a string, or one of float, long, "
-        "strided, Mean, contiguous_format)");
+        "error: invalid default value 'nope' (expected a number, True, False, None, a string, or one of float, complex, "
+        "long, strided, Mean, contiguous_format)");
+}
+
+// Measured with torch._C.parse_schema("f(ScalarType d=NAME) -> ()") on 2.6.0
+// and 2.14.1: every torch.<attr> dtype is a ScalarType default (its enum
+// value), only on ScalarType and ScalarType?; "float", "long" and "complex"
+// on any type (1.13 has only those).
+TEST_CASE("schema defaults: a ScalarType default written as a dtype's name, as the release's str2dtype has them") {
+  const std::vector<std::pair<std::string, std::string>> dtypes = {
+      {"bfloat16", "bfloat16"}, {"double", "float64"}, {"float8_e4m3fn", "float8_e4m3fn"},
+      {"float8_e5m2", "float8_e5m2"}, {"half", "float16"}, {"uint8", "uint8"}};
+  SchemaParseOptions opt;
+  opt.dtypes = &dtypes;
+  auto with = [&](std::string_view type, std::string_view value) -> std::string {
+    auto s = parse_schema(fmt::format("f({} x={}) -> ()", type, value), opt);
+    if (!s) return "error: " + s.error().message;
+    return s->arguments[0].default_value.value_or("(none)");
+  };
+  CHECK(with("ScalarType", "float8_e5m2") == "23");
+  CHECK(with("ScalarType?", "float8_e4m3fn") == "24");
+  CHECK(with("ScalarType", "half") == "5");
+  CHECK(with("ScalarType", "double") == "7");
+  CHECK(with("ScalarType", "bfloat16") == "15");
+  CHECK(with("ScalarType", "uint8") == "0");
+  CHECK(with("ScalarType", "float") == "6");
+  CHECK(with("int", "complex") == "9");
+  CHECK(with("float", "complex") == "9");
+  CHECK(with("int", "half").starts_with("error: invalid default value 'half'"));
+  CHECK(with("Layout", "bfloat16").starts_with("error: invalid default value 'bfloat16'"));
+  CHECK(with("ScalarType", "float32").starts_with("error: invalid default value 'float32'"));  // not in this table
+  // Without the profile's table (1.13): only float, long, complex.
+  CHECK(default_of("ScalarType", "float8_e5m2").starts_with("error: invalid default value 'float8_e5m2'"));
+  CHECK(default_of("ScalarType", "complex") == "9");
 }
 
 }  // namespace dt::test

@@ -181,8 +181,8 @@ TEST_CASE("schema: parse errors point at the offending byte") {
       {"f(int x=9223372036854775808) -> Tensor", 8, "the integer 9223372036854775808 is out of range"},
       {"f(int x=-) -> Tensor", 9, "expected a number after '-', found ')'"},
       {"f(int x=inf) -> Tensor", 8,
-       "invalid default value 'inf' (expected a number, True, False, None, a string, or one of float, long, "
-       "strided, Mean, contiguous_format)"},
+       "invalid default value 'inf' (expected a number, True, False, None, a string, or one of float, complex, "
+       "long, strided, Mean, contiguous_format)"},
       {R"(f(str x="\x41") -> Tensor)", 9, R"(unsupported escape sequence '\x' (hex escapes are not supported))"},
       {R"(f(str x="a\rb") -> Tensor)", 10,
        R"(ill-formed escape sequence '\r' (expected one of \\ \' \" \a \b \f \n \v \t or three octal digits))"},
