@@ -60,7 +60,7 @@ TEST_CASE("read_python: Library.fallback, torch.library.define with and without 
 
 // The registrations' keys by the new name are checked against torch 2.6.0 and
 // 2.14.1 by oracle.torch-2.*.py_reader (tests/oracle/py_modules/privateuse1.py).
-TEST_CASE("read_python: rename_privateuse1_backend is a block's privateuse1_backend; device types keep the name") {
+TEST_CASE("read_python: rename_privateuse1_backend is a block's privateuse1_backend, device types keep the name") {
   const Blocks b = read(
       "import torch\nNAME = 'npu'\ntorch.utils.rename_privateuse1_backend(NAME)\n"
       "lib = torch.library.Library('m', 'FRAGMENT')\nlib.define('f(Tensor x) -> Tensor')\n"
