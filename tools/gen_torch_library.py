@@ -169,6 +169,7 @@ def derive_torch_library(torch, fails) -> dict:
         fails.check(len(seen) == 1, "one debug string for custom_op's %s registrations" % role, str(sorted(seen)))
         if seen:
             d["debug"][role] = sorted(seen)[0]
+    d["python"] = derive_python(torch, fails)
     return d
 
 
@@ -194,4 +195,192 @@ def render_torch_library(d: dict) -> str:
         for role in ROLES:
             if role in d["debug"]:
                 o.append("%s = %s\n" % (role, _q(d["debug"][role])))
+        o.append(render_python(d["python"]))
+    return "".join(o)
+
+
+# ---------------------------------------------------------------------------
+# The Python reader's data ([torch_library.python]): what torch.library's
+# Python forms register where, measured by importing probe modules.
+
+# Each form: the code that makes it (OP: a probe operator of its own; LIB: a
+# module-level Library), and the key whose kernel (or "def": the definition)
+# carries its debug string. A form runs once at module level and once in a
+# function called at module level; the debug string is turned into a pattern
+# ({file} / {line}: the form's call; {caller_line}: the function's call;
+# {library}: LIB's own debug string).
+PY_FORMS = [
+    ("library", "L_{n} = Library(NS, 'FRAGMENT'); L_{n}.define('{op}(Tensor x) -> Tensor'); _KEEP.append(L_{n})",
+     "def"),
+    ("define", "torch.library.define(NS + '::{op}', '(Tensor x) -> Tensor')", "def"),
+    ("define_lib", "torch.library.define(NS + '::{op}', '(Tensor x) -> Tensor', lib=LIB)", "def"),
+    ("impl", "torch.library.impl(NS + '::{op}', 'cpu', _fn)", "CPU"),
+    ("impl_decorator", "@torch.library.impl(NS + '::{op}', 'cpu')\ndef _f_{n}(x): return x", "CPU"),
+    ("impl_lib", "torch.library.impl(NS + '::{op}', 'cpu', _fn, lib=LIB)", "CPU"),
+    ("fake", "torch.library.register_fake(NS + '::{op}', _fn)", "Meta"),
+    ("fake_decorator", "@torch.library.register_fake(NS + '::{op}')\ndef _f_{n}(x): return x", "Meta"),
+    ("fake_lib", "torch.library.register_fake(NS + '::{op}', _fn, lib=LIB)", "Meta"),
+    ("abstract", "torch.library.impl_abstract(NS + '::{op}', _fn)", "Meta"),
+    ("abstract_lib", "torch.library.impl_abstract(NS + '::{op}', _fn, lib=LIB)", "Meta"),
+    ("lib_fake", "LIB._register_fake('{op}', _fn)", "Meta"),
+    ("autograd", "torch.library.register_autograd(NS + '::{op}', _bwd, setup_context=_setup)", "Autograd"),
+    ("autograd_lib", "torch.library.register_autograd(NS + '::{op}', _bwd, setup_context=_setup, lib=LIB)", "Autograd"),
+    ("kernel", "torch.library.register_kernel(NS + '::{op}', 'cpu', _fn)", "CPU"),
+    ("kernel_decorator", "@torch.library.register_kernel(NS + '::{op}', 'cpu')\ndef _f_{n}(x): return x", "CPU"),
+    ("kernel_lib", "torch.library.register_kernel(NS + '::{op}', 'cpu', _fn, lib=LIB)", "CPU"),
+    ("vmap", "torch.library.register_vmap(NS + '::{op}', _vmap)", "FuncTorchBatched"),
+    ("vmap_decorator", "@torch.library.register_vmap(NS + '::{op}')\ndef _f_{n}(info, dims, x): return x, 0", "FuncTorchBatched"),
+    ("vmap_lib", "torch.library.register_vmap(NS + '::{op}', _vmap, lib=LIB)", "FuncTorchBatched"),
+    ("autocast", "torch.library.register_autocast(NS + '::{op}', 'cpu', torch.float16)", "AutocastCPU"),
+    ("autocast_lib", "torch.library.register_autocast(NS + '::{op}', 'cpu', torch.float16, lib=LIB)", "AutocastCPU"),
+]
+PY_NEEDS = {"abstract": "impl_abstract", "autograd": "register_autograd", "kernel": "register_kernel",
+            "vmap": "register_vmap", "autocast": "register_autocast", "fake": "register_fake"}
+MODULE_LINE, FUNCTION_LINE, CALL_LINE = 7001, 8001, 9001
+
+
+def _probe_module(torch, lib, ns, forms, pad):
+    """Source of a probe module: forms at module level from MODULE_LINE + pad,
+    the same forms in a function from FUNCTION_LINE + pad, called at
+    CALL_LINE + pad. Returns (text, {(form, where): (op, line)})."""
+    lines = ["import torch", "from torch.library import Library", "NS = %r" % ns, "LIB = Library(NS, 'FRAGMENT')",
+             "_KEEP = []",
+             "def _fn(x): return x", "def _bwd(ctx, g): return g", "def _setup(ctx, inputs, output): pass",
+             "def _vmap(info, dims, x): return x, 0"]
+    defs, where = [], {}
+
+    def at(line, code):
+        while len(lines) < line - 1:
+            lines.append("")
+        first = len(lines) + 1
+        lines.extend(code.split("\n"))
+        return first
+
+    k = 0
+    body = []
+    for form, code, key in forms:
+        for ctx in ("module", "function"):
+            k += 1
+            op = "p%d" % k
+            if form not in ("library", "define", "define_lib"):
+                defs.append("LIB.define(%r)" % ("%s(Tensor x) -> Tensor" % op))
+            where[(form, ctx)] = (op, code.format(n=k, op=op), key)
+    lines.extend(defs)
+    for (form, ctx), (op, code, key) in list(where.items()):
+        if ctx != "module":
+            continue
+        where[(form, ctx)] = (op, at(MODULE_LINE + pad + 10 * len(body), code), key)
+        body.append(form)
+    at(FUNCTION_LINE + pad - 1, "def _h():")
+    n = 0
+    for (form, ctx), (op, code, key) in list(where.items()):
+        if ctx != "function":
+            continue
+        indented = "\n".join("    " + ln for ln in code.split("\n"))
+        where[(form, ctx)] = (op, at(FUNCTION_LINE + pad + 10 * n, indented), key)
+        n += 1
+    at(CALL_LINE + pad, "_h()")
+    return "\n".join(lines) + "\n", where
+
+
+def _pattern(debug, path, line, caller, library):
+    if library is not None and debug == library:
+        return "{library}"
+    for tail, repl in (("%s:%d" % (path, line), "{file}:{line}"), (":%d" % line, ":{line}"),
+                       (":%d" % caller, ":{caller_line}")):
+        if debug.endswith(tail):
+            return debug[: -len(tail)] + repl
+    return debug
+
+
+def derive_python(torch, fails) -> dict:
+    import importlib.util
+    import os
+    import tempfile
+    lib = torch.library
+    names = sorted(n for n in dir(lib) if not n.startswith("_"))
+    forms = [f for f in PY_FORMS if hasattr(lib, PY_NEEDS.get(f[0].split("_")[0], "Library"))]
+    out = {"library_names": names, "debug": {}}
+    seen = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for run, pad in enumerate((0, 400)):
+            ns = "dt_probe_py%d" % run
+            text, where = _probe_module(torch, lib, ns, forms, pad)
+            path = os.path.join(tmp, "probe_py%d.py" % run)
+            with open(path, "w") as f:
+                f.write(text)
+            spec = importlib.util.spec_from_file_location("dt_probe_py%d" % run, path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            libdebug = def_debug(torch, "%s::%s" % (ns, where[("fake", "module")][0]))
+            for (form, ctx), (op, line, key) in where.items():
+                q = "%s::%s" % (ns, op)
+                if key == "def":
+                    got = [def_debug(torch, q)]
+                else:
+                    got = [d for k, d, _, _ in kernels(torch, q) if k.split("[")[0] == key]
+                if not fails.check(len(got) == 1, "python form %s (%s) registers one %s" % (form, ctx, key), str(got)):
+                    continue
+                caller = CALL_LINE + pad
+                pat = _pattern(got[0], path, line, caller, libdebug if form.endswith("_lib") or form == "lib_fake" else None)
+                seen.setdefault((form, ctx), set()).add(pat)
+    for (form, ctx), pats in sorted(seen.items()):
+        fails.check(len(pats) == 1, "python form %s (%s) has one debug pattern over two probes" % (form, ctx),
+                    str(sorted(pats)))
+    for form, _, _ in forms:
+        mod_p = sorted(seen.get((form, "module"), {""}))[0]
+        fn_p = sorted(seen.get((form, "function"), {""}))[0]
+        out["debug"][form] = mod_p
+        if fn_p != mod_p:
+            out["debug"][form + "_in_function"] = fn_p
+    # What infer_schema prints for each dtype default: torch's own infer_schema, each dtype alone.
+    dtypes = {}
+    for attr in sorted(dir(torch)):
+        v = getattr(torch, attr, None)
+        if not isinstance(v, torch.dtype):
+            continue
+
+        def f(x: torch.Tensor, d: torch.dtype = v) -> torch.Tensor:
+            raise NotImplementedError
+        try:
+            s = lib.infer_schema(f, mutates_args=())
+        except (ValueError, TypeError, RuntimeError):  # a default infer_schema refuses: left out (refused)
+            continue
+        m = re.search(r"ScalarType d=([^,)]*)\)", s)
+        if fails.check(m is not None, "infer_schema prints a dtype default", s):
+            dtypes[attr] = m.group(1)
+    out["dtypes"] = dtypes
+    # infer_schema's traits: builtin generics (list[int]); how it writes a one-element tuple return.
+    def g(x: list[int]) -> None:
+        pass
+    try:
+        lib.infer_schema(g, mutates_args=())
+        out["builtin_generics"] = True
+    except (ValueError, TypeError, RuntimeError):
+        out["builtin_generics"] = False
+    import typing
+
+    def one(x: torch.Tensor) -> typing.Tuple[torch.Tensor]:
+        raise NotImplementedError
+    # A one-element tuple return: "-> ((Tensor))" (kept a tuple), or "-> (Tensor)" (read as one Tensor).
+    out["one_tuple_kept"] = lib.infer_schema(one, mutates_args=()).endswith("-> ((Tensor))")
+    return out
+
+
+def render_python(d: dict) -> str:
+    o = ["# The Python reader's data (measured by tools/gen_torch_library.py, derive_python):\n"
+         "# infer_schema's traits, torch.library's names, and where torch.library's Python\n"
+         "# forms register ({file}/{line}: the call; {caller_line}: where the function that\n"
+         "# makes it was called; {library}: the lib= Library's debug string).\n",
+         "[torch_library.python]\n",
+         "builtin_generics = %s\n" % ("true" if d["builtin_generics"] else "false"),
+         "one_tuple_kept = %s\n" % ("true" if d["one_tuple_kept"] else "false"),
+         "library_names = [%s]\n" % ", ".join(_q(n) for n in d["library_names"]),
+         "[torch_library.python.debug]\n"]
+    for form in sorted(d["debug"]):
+        o.append("%s = %s\n" % (form, _q(d["debug"][form])))
+    o.append("# str() of each torch.dtype attribute as infer_schema prints a default.\n")
+    o.append("[torch_library.python.dtypes]\n")
+    for attr in sorted(d["dtypes"]):
+        o.append("%s = %s\n" % (attr, _q(d["dtypes"][attr])))
     return "".join(o)

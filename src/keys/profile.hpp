@@ -113,10 +113,26 @@ struct TorchLibraryInfo {
   // Debug strings by role: "def", "fake", "autograd", "default", "device",
   // "inplace", "backend_select", "kernel", "vmap", "autocast".
   std::vector<std::pair<std::string, std::string>> debug;
+  // The Python reader's data ([torch_library.python], docs/profile-format.md):
+  // the debug-string patterns of torch.library's Python forms by form
+  // ("library", "define", "impl_decorator", "fake", "autograd_lib", ...; a
+  // form's "<form>_in_function" where a call inside a function differs), the
+  // names infer_schema prints for torch's dtype attributes ("float" ->
+  // "float32"), torch.library's attributes, and infer_schema's release traits.
+  bool python_measured = false;
+  std::vector<std::pair<std::string, std::string>> python_debug;
+  std::vector<std::pair<std::string, std::string>> dtype_names;
+  std::vector<std::string> library_names;
+  bool infer_builtin_generics = false;  // list[T], collections.abc.Sequence[T]
+  bool infer_one_tuple_kept = false;    // Tuple[T] -> "((T))" kept by the schema parser
 
   [[nodiscard]] bool has(std::string_view api) const;
   // The role's debug string; empty when the profile has none.
   [[nodiscard]] std::string debug_of(std::string_view role) const;
+  // A Python form's debug pattern; empty when the profile has none.
+  [[nodiscard]] std::string python_debug_of(std::string_view form) const;
+  // str(torch.<attr>) without "torch." ("float" -> "float32"); empty when not a dtype.
+  [[nodiscard]] std::string dtype_name(std::string_view attr) const;
 };
 
 class Profile {

@@ -18,6 +18,31 @@ constexpr std::array<std::string_view, 6> kApis = {"custom_op",         "registe
 constexpr std::array<std::string_view, 10> kRoles = {"def",     "fake",           "autograd", "default", "device",
                                                      "inplace", "backend_select", "kernel",   "vmap",    "autocast"};
 
+// [torch_library.python]: the Python reader's data.
+bool read_python(const toml::table& t, FileName file, std::optional<Diagnostic>* error, TorchLibraryInfo& out) {
+  TableReader r(t, file, "[torch_library.python]", error);
+  r.allow_only({"builtin_generics", "one_tuple_kept", "library_names", "debug", "dtypes"});
+  out.python_measured = true;
+  if (auto b = r.boolean("builtin_generics")) out.infer_builtin_generics = b->value;
+  if (auto b = r.boolean("one_tuple_kept")) out.infer_one_tuple_kept = b->value;
+  if (auto names = r.str_array("library_names"))
+    for (const auto& n : *names) out.library_names.push_back(n.value);
+  for (auto [key, dest] : {std::pair{"debug", &out.python_debug}, std::pair{"dtypes", &out.dtype_names}}) {
+    const toml::table* sub = r.table(key);
+    if (sub == nullptr) continue;
+    for (const auto& [k, v] : *sub) {
+      const auto* str = v.as_string();
+      if (str == nullptr) {
+        r.fail(location_of(v.source(), file), fmt::format("[torch_library.python.{}] values are strings", key));
+        return false;
+      }
+      dest->emplace_back(std::string(k.str()), str->get());
+    }
+    std::sort(dest->begin(), dest->end());
+  }
+  return !r.failed();
+}
+
 }  // namespace
 
 bool TorchLibraryInfo::has(std::string_view api) const {
@@ -30,10 +55,22 @@ std::string TorchLibraryInfo::debug_of(std::string_view role) const {
   return {};
 }
 
+std::string TorchLibraryInfo::python_debug_of(std::string_view form) const {
+  for (const auto& [f, d] : python_debug)
+    if (f == form) return d;
+  return {};
+}
+
+std::string TorchLibraryInfo::dtype_name(std::string_view attr) const {
+  auto it = std::lower_bound(dtype_names.begin(), dtype_names.end(), attr,
+                             [](const auto& e, std::string_view a) { return e.first < a; });
+  return it != dtype_names.end() && it->first == attr ? it->second : std::string();
+}
+
 bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagnostic>* error, TorchLibraryInfo& out) {
   TableReader r(t, file, "the [torch_library] table", error);
   r.allow_only({"apis", "custom_op_tags", "custom_op_user_tags", "python_override", "autograd_views", "inplace_kernels",
-                "debug"});
+                "debug", "python"});
   out.measured = true;
   if (auto apis = r.str_array("apis"))
     for (const auto& a : *apis) {
@@ -72,6 +109,7 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
       if (auto s = dr.str(role)) out.debug.emplace_back(std::string(role), s->value);
     if (dr.failed()) return false;
   }
+  if (const toml::table* py = r.table("python"); py != nullptr && !read_python(*py, file, error, out)) return false;
   if (out.has("custom_op"))
     for (std::string_view role : kRoles)
       if ((role != "autocast" || out.has("register_autocast")) && out.debug_of(role).empty()) {

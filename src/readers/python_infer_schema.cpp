@@ -6,24 +6,10 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <iterator>
 #include <optional>
 #include <set>
-#include <string_view>
 
 namespace dt {
-
-InferSchemaRelease infer_schema_release(std::string_view v) {
-  int major = 0, minor = 0;
-  const char* p = v.data();
-  const char* e = v.data() + v.size();
-  auto r = std::from_chars(p, e, major);
-  if (r.ec == std::errc{} && r.ptr < e && *r.ptr == '.') std::from_chars(r.ptr + 1, e, minor);
-  InferSchemaRelease out;
-  out.builtin_generics = major > 2 || (major == 2 && minor >= 14);
-  out.one_tuple_kept = out.builtin_generics;
-  return out;
-}
 
 std::string python_float_repr(double v) {
   if (v != v) return "nan";
@@ -73,7 +59,7 @@ std::string python_float_repr(double v) {
 
 namespace {
 
-using Canon = std::function<std::string(const std::string&)>;
+using Canon = InferCanonical;
 
 // A base type of SUPPORTED_PARAM_TYPES by its canonical name.
 struct Base {
@@ -103,8 +89,34 @@ class Inferer {
 
   // The canonical name of a Name expression ("" for anything else).
   std::string name_of(const PyExpr& e) const {
-    if (e.kind == PyExpr::Name) return canon_(e.text);
+    if (e.kind == PyExpr::Name) return canon_(e.text).value_or("");
     return {};
+  }
+
+  // A name in an annotation the reader cannot resolve, or one whose meaning
+  // to infer_schema it does not know (a type alias of another package).
+  std::optional<std::pair<std::string, Location>> unknown_name(const PyExpr& e) const {
+    if (e.kind == PyExpr::Name) {
+      if (e.text == "None") return std::nullopt;
+      auto c = canon_(e.text);
+      if (!c) return std::make_pair(e.text, e.at);
+      static constexpr std::string_view kKnown[] = {
+          "torch.Tensor", "torch.types.Number", "torch.dtype", "torch.device", "int", "float", "bool", "str",
+          "complex", "dict", "list", "tuple", "set", "frozenset", "bytes", "object", "type", "collections.abc.Sequence"};
+      if (c->starts_with("typing.") || c->starts_with("typing_extensions.")) return std::nullopt;
+      for (std::string_view k : kKnown)
+        if (*c == k) return std::nullopt;
+      return std::make_pair(*c, e.at);
+    }
+    if (e.kind == PyExpr::Subscript || e.kind == PyExpr::BitOr || e.kind == PyExpr::Tuple) {
+      for (const auto& b : e.base)
+        if (auto u = unknown_name(b)) return u;
+      for (const auto& a : e.args)
+        if (auto u = unknown_name(a)) return u;
+      return std::nullopt;
+    }
+    if (e.kind == PyExpr::List) return std::nullopt;
+    return std::make_pair(std::string("an annotation expression"), e.at);
   }
 
   // Members of a Union (Optional[X], Union[...], X | Y); empty if not a union.
@@ -242,71 +254,6 @@ class Inferer {
     return return_one(e);
   }
 
-  // default_repr: str() of None/int/float/bool, "..." of str and torch.device,
-  // str() of a torch.dtype less its "torch." (dtype_name).
-  std::optional<std::string> default_repr(const PyExpr& e) const {
-    if (e.kind == PyExpr::Name && (e.text == "None" || e.text == "True" || e.text == "False")) return e.text;
-    if (e.kind == PyExpr::Neg && e.base[0].kind == PyExpr::Num) {
-      auto v = default_repr(e.base[0]);
-      if (v && *v != "0") return "-" + *v;
-      return v;
-    }
-    if (e.kind == PyExpr::Num) return number(e.text);
-    if (e.kind == PyExpr::Str && !e.fstring) return "\"" + e.text + "\"";
-    if (e.kind == PyExpr::Call && e.args.size() == 1 && e.kwargs.empty() && name_of(e.base[0]) == "torch.device" &&
-        e.args[0].kind == PyExpr::Str && !e.args[0].fstring)
-      return "\"" + e.args[0].text + "\"";
-    const std::string n = name_of(e);
-    if (n.starts_with("torch.")) return dtype_name(std::string_view(n).substr(6));
-    return std::nullopt;
-  }
-
-  // str(torch.<attr>) less "torch.", for a dtype attribute of the release:
-  // c10::getDtypeNames' first name, which its legacy names ("float", "long",
-  // "cfloat", "bit", ...) print as ("float32", "int64", "complex64", "uint1").
-  // The release's attributes are its getStringToDtypeMap (the grammar's
-  // dtype_defaults); without them, the names every 2.x release has.
-  std::optional<std::string> dtype_name(std::string_view attr) const {
-    static constexpr std::pair<std::string_view, std::string_view> kLegacy[] = {
-        {"float", "float32"},   {"double", "float64"}, {"half", "float16"},     {"int", "int32"},
-        {"long", "int64"},      {"short", "int16"},    {"cfloat", "complex64"}, {"cdouble", "complex128"},
-        {"chalf", "complex32"}, {"bit", "uint1"}};
-    static constexpr std::string_view kCommon[] = {"float32",   "float64",    "float16",  "bfloat16", "int8",
-                                                   "int16",     "int32",      "int64",    "uint8",    "bool",
-                                                   "complex64", "complex128", "complex32"};
-    std::string_view name = attr;
-    for (auto [legacy, first] : kLegacy)
-      if (attr == legacy) name = first;
-    // A legacy name is an attribute where its first name is one (the grammar
-    // leaves "float" and "long" out: they are default words of any type).
-    const bool known =
-        rel_.dtypes != nullptr && !rel_.dtypes->empty()
-            ? std::any_of(rel_.dtypes->begin(), rel_.dtypes->end(), [&](const auto& d) { return d.first == name; })
-            : std::find(std::begin(kCommon), std::end(kCommon), name) != std::end(kCommon);
-    if (!known) return std::nullopt;
-    return std::string(name);
-  }
-
-  static std::optional<std::string> number(std::string lit) {
-    lit.erase(std::remove(lit.begin(), lit.end(), '_'), lit.end());
-    if (lit.empty() || lit.back() == 'j' || lit.back() == 'J') return std::nullopt;
-    const bool is_float =
-        lit.find_first_of(".eE") != std::string::npos && !(lit.size() > 1 && (lit[1] == 'x' || lit[1] == 'X'));
-    if (is_float) return python_float_repr(std::strtod(lit.c_str(), nullptr));
-    int base = 10;
-    std::string digits = lit;
-    if (lit.size() > 1 && lit[0] == '0' && std::isalpha(static_cast<unsigned char>(lit[1])) != 0) {
-      const char b = static_cast<char>(std::tolower(static_cast<unsigned char>(lit[1])));
-      base = b == 'x' ? 16 : b == 'o' ? 8 : b == 'b' ? 2 : 0;
-      digits = lit.substr(2);
-      if (base == 0) return std::nullopt;
-    }
-    unsigned long long v = 0;
-    auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
-    if (r.ec != std::errc{} || r.ptr != digits.data() + digits.size()) return std::nullopt;
-    return std::to_string(v);
-  }
-
  private:
   const InferSchemaRelease& rel_;
   const Canon& canon_;
@@ -318,14 +265,19 @@ class Inferer {
   }();
 };
 
-Expected<std::string, Diagnostic> fail(Location at, std::string what) {
-  return unexpected(make_error(std::move(at), "infer_schema(func): " + std::move(what)));
+Expected<std::string, InferError> fail(Location at, std::string what) {
+  return unexpected(InferError{make_error(std::move(at), "infer_schema(func): " + std::move(what)), true});
+}
+
+Expected<std::string, InferError> unknown(Location at, std::string what) {
+  return unexpected(InferError{make_error(std::move(at), std::move(what)), false});
 }
 
 }  // namespace
 
-Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const MutatesArgs& mutates,
-                                               const InferSchemaRelease& release, const Canon& canonical) {
+Expected<std::string, InferError> infer_schema(const PyFunction& fn, const MutatesArgs& mutates,
+                                               const InferSchemaRelease& release, const Canon& canonical,
+                                               const InferDefault& default_repr) {
   Inferer inf(release, canonical);
   std::vector<std::string> params;
   std::set<std::string> seen;
@@ -340,9 +292,13 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
     }
     if (!p.has_annotation) return fail(p.at, fmt::format("Parameter {} must have a type annotation.", p.name));
     if (p.annotation.kind == PyExpr::Str)
-      return fail(p.annotation.at, fmt::format("Parameter {}'s annotation is a string: dispatchtool reads "
-                                               "annotations written as expressions only.",
-                                               p.name));
+      return unknown(p.annotation.at, fmt::format("parameter {}'s annotation is a string: dispatchtool reads "
+                                                  "annotations written as expressions only",
+                                                  p.name));
+    if (auto u = inf.unknown_name(p.annotation))
+      return unknown(u->second, fmt::format("parameter {}'s annotation names {}, which dispatchtool cannot resolve to "
+                                            "a type infer_schema knows",
+                                            p.name, u->first));
     auto type = inf.param_type(p.annotation);
     if (!type)
       return fail(p.annotation.at, fmt::format("Parameter {} has unsupported type (not one of "
@@ -364,11 +320,8 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
     if (!p.has_default) {
       params.push_back(*type + " " + p.name);
     } else {
-      auto d = inf.default_repr(p.default_value);
-      if (!d)
-        return fail(p.default_value.at, fmt::format("Parameter {} has an unsupported default value type "
-                                                    "(dispatchtool reads literal defaults only).",
-                                                    p.name));
+      auto d = default_repr(idx);
+      if (!d) return unexpected(std::move(d.error()));
       params.push_back(fmt::format("{} {}={}", *type, p.name, *d));
     }
   }
@@ -380,6 +333,13 @@ Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const Mutat
                                             "mutates, or just the string 'unknown' if you don't know.",
                                             m));
   if (!fn.has_return) return fail(fn.at, "No return type annotation was provided. Please add one.");
+  if (fn.returns.kind == PyExpr::Str)
+    return unknown(fn.returns.at, "the return annotation is a string: dispatchtool reads annotations written as "
+                                  "expressions only");
+  if (auto u = inf.unknown_name(fn.returns))
+    return unknown(u->second, fmt::format("the return annotation names {}, which dispatchtool cannot resolve to a "
+                                          "type infer_schema knows",
+                                          u->first));
   auto ret = inf.return_type(fn.returns);
   if (!ret)
     return fail(fn.returns.at,

@@ -3,10 +3,9 @@
 // type annotations, per release.
 #pragma once
 
-#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "base/diagnostic.hpp"
@@ -15,26 +14,26 @@
 
 namespace dt {
 
-// What differs between the releases' infer_schema, as measured
-// (tests/oracle/py_reader_oracle.py runs each release's own infer_schema on
-// a generated corpus): torch 2.6 knows typing.List / typing.Sequence only;
-// 2.14 also the builtin `list[...]` and `collections.abc.Sequence[...]`
-// (parameters) and `list[Tensor]` (returns).
-// A one-element tuple return (`Tuple[Tensor]`), which infer_schema writes
-// "-> ((Tensor))": torch 2.6's schema parser reads it as the single return
-// Tensor, 2.14's keeps the tuple ("-> ((Tensor))").
-// A torch.dtype default is written by its name (str() less "torch."), for
-// the release's dtype attributes: `dtypes` (the profile's
-// SchemaGrammar::dtype_defaults; null or empty: the names every 2.x has).
+// What differs between the releases' infer_schema, as measured (the
+// profile's [torch_library.python], tools/gen_torch_library.py; checked by
+// tests/oracle/py_reader_oracle.py on a generated corpus): torch 2.6 knows
+// typing.List / typing.Sequence only; 2.14 also the builtin `list[...]` and
+// `collections.abc.Sequence[...]` (parameters) and `list[Tensor]` (returns).
+// A one-element tuple return (`Tuple[Tensor]`): torch 2.6's infer_schema
+// writes "-> (Tensor)" (one Tensor), 2.14's "-> ((Tensor))" (a tuple).
 struct InferSchemaRelease {
   bool builtin_generics = false;
   bool one_tuple_kept = false;
-  const std::vector<std::pair<std::string, std::int64_t>>* dtypes = nullptr;
 };
 
-// The release traits of a profile's torch_version ("2.6.0+debian" -> 2.6):
-// releases from 2.14 on as 2.14, earlier ones as 2.6.
-InferSchemaRelease infer_schema_release(std::string_view torch_version);
+// Why infer_schema gave no schema: the release's infer_schema refuses the
+// function (`refused`: torch raises at import, a located error), or
+// dispatchtool cannot know what it would write (an annotation or a default
+// it cannot resolve statically: a located warning, the op not read).
+struct InferError {
+  Diagnostic diag;
+  bool refused = false;
+};
 
 struct MutatesArgs {
   bool unknown = false;            // mutates_args="unknown"
@@ -43,13 +42,17 @@ struct MutatesArgs {
 };
 
 // `canonical` maps a name as written (dotted) to what it names after the
-// module's imports ("Tensor" -> "torch.Tensor", "Optional" -> "typing.Optional").
-// Returns the schema "(Tensor x, SymInt n=2) -> Tensor", alias-annotated
-// for mutates_args as infer_schema does. Errors are located at the parameter
-// (or annotation) and say what infer_schema says.
-Expected<std::string, Diagnostic> infer_schema(const PyFunction& fn, const MutatesArgs& mutates,
-                                               const InferSchemaRelease& release,
-                                               const std::function<std::string(const std::string&)>& canonical);
+// module's imports ("Tensor" -> "torch.Tensor", "Optional" ->
+// "typing.Optional", "int" -> "int"), nullopt for a name the reader cannot
+// resolve. `default_repr` gives a parameter's default as infer_schema prints
+// it ("1e-05", "\"a\"", "float32"), or why not. Returns the schema
+// "(Tensor x, SymInt n=2) -> Tensor", alias-annotated for mutates_args as
+// infer_schema does; errors are located at the parameter (or annotation).
+using InferCanonical = std::function<std::optional<std::string>(const std::string&)>;
+using InferDefault = std::function<Expected<std::string, InferError>(std::size_t param)>;
+Expected<std::string, InferError> infer_schema(const PyFunction& fn, const MutatesArgs& mutates,
+                                               const InferSchemaRelease& release, const InferCanonical& canonical,
+                                               const InferDefault& default_repr);
 
 // str() of a Python float literal's value, as Python prints it ("1e-05", "1.0").
 std::string python_float_repr(double v);

@@ -27,6 +27,7 @@ Expected<bool, Diagnostic> PyLexer::next_line(std::vector<PyToken>& line) {
     const char c = s_[pos_];
     if (c == '\n') {
       const bool done = depth_ == 0 && !at_line_start;
+      start_ = pos_;
       if (done) push(PyTok::Newline, "\n", line_, col());
       newline();
       if (done) return true;
@@ -51,6 +52,7 @@ Expected<bool, Diagnostic> PyLexer::next_line(std::vector<PyToken>& line) {
       return lex_error(file_, line_, col(), "unexpected character after line continuation character");
     }
     const std::size_t before = line.size();
+    start_ = pos_;
     if (auto e = token(); !e) return unexpected(std::move(e.error()));
     if (at_line_start && line.size() > before) {
       line[before].line_start = true;
@@ -59,6 +61,7 @@ Expected<bool, Diagnostic> PyLexer::next_line(std::vector<PyToken>& line) {
     }
   }
   if (depth_ > 0) return lex_error(file_, open_line_, open_col_, "'(' or '[' or '{' was never closed");
+  start_ = pos_;
   if (!at_line_start) {
     push(PyTok::Newline, "\n", line_, col());
     return true;
@@ -79,6 +82,7 @@ void PyLexer::push(PyTok k, std::string_view text, std::uint32_t line, std::uint
   t.text = std::string(text);
   t.line = line;
   t.column = column;
+  t.offset = static_cast<std::uint32_t>(start_);
   out_->push_back(std::move(t));
 }
 
@@ -165,6 +169,7 @@ Expected<bool, Diagnostic> PyLexer::string(const std::string& prefix, std::uint3
   t.kind = PyTok::String;
   t.line = line_;
   t.column = col();
+  t.offset = static_cast<std::uint32_t>(start_);
   t.fstring = prefix.find('f') != std::string::npos;
   t.bytes = prefix.find('b') != std::string::npos;
   std::string v;

@@ -23,6 +23,7 @@ struct PyToken {
   std::string text;        // Name/Number/Op: as written; String: the decoded value
   std::uint32_t line = 0;  // of the token's first character (String: of its value's)
   std::uint32_t column = 0;
+  std::uint32_t offset = 0;  // of its first character (a string's prefix or quote) in the text
   bool fstring = false;      // an f-string: its value is not a constant
   bool bytes = false;        // a bytes literal
   std::uint32_t indent = 0;  // for the first token of a logical line: its column - 1
@@ -36,12 +37,16 @@ struct PyToken {
 class PyLexer {
  public:
   PyLexer(FileName file, std::string_view text) : file_(file), s_(text) {}
+  // The part of a larger text that starts at byte `begin` (a line start) of
+  // line `first_line`: lines and offsets as in the whole text.
+  PyLexer(FileName file, std::string_view text, std::size_t begin, std::size_t end, std::uint32_t first_line)
+      : file_(file), s_(text.substr(0, end)), pos_(begin), line_begin_(begin), line_(first_line) {}
   Expected<bool, Diagnostic> next_line(std::vector<PyToken>& line);
 
  private:
   FileName file_;
   std::string_view s_;
-  std::size_t pos_ = 0, line_begin_ = 0;
+  std::size_t pos_ = 0, line_begin_ = 0, start_ = 0;  // start_: of the token being read
   std::uint32_t line_ = 1;
   int depth_ = 0;
   std::uint32_t open_line_ = 0, open_col_ = 0;

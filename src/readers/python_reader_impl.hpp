@@ -1,12 +1,20 @@
-// The Python reader's state and forms (readers/python_reader.hpp), shared by
-// python_reader.cpp (statements, imports, names, decorators) and
-// python_torch_library.cpp (Library objects, torch.library.define / impl,
-// custom_op and the register_* functions). Internal to the readers layer.
+// The Python reader's state (readers/python_reader.hpp), internal to the
+// readers layer. One PyReader reads one module; its methods live by concern:
+//   python_reader.cpp          reading a file: chunks of top-level statements, warnings, debug strings
+//   python_exec.cpp            statements: blocks, if / for / try / with, def, class, imports, assignments
+//   python_eval.cpp            expressions: literals, names, attributes, operators, f-strings
+//   python_call.cpp            calls: inlining functions of the files read, partial, classes, builtins
+//   python_torch_library.cpp   torch.library: Library objects, define / impl / fallback / _register_fake
+//   python_custom_op.cpp       custom_op / triton_op and the register_* functions
+// Nothing is run: statements are interpreted over what python_value.hpp
+// knows, within budgets (steps, call depth, loop iterations, cached code).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -17,159 +25,237 @@
 #include "keys/profile.hpp"
 #include "readers/python_lexer.hpp"
 #include "readers/python_parser.hpp"
+#include "readers/python_project.hpp"
+#include "readers/python_value.hpp"
 #include "readers/readers.hpp"
 
 namespace dt::pyread {
 
-// The debug strings (_dispatch_dump's "registered at ...") of torch.library's
-// Python forms, as each release makes them (measured; checked by
-// tests/oracle/py_reader_oracle.py). {file} and {line}: where the form is
-// written; {torch}: the torch package's directory.
-//  - torch 2.6: Library.__init__ takes traceback.extract_stack(limit=3)[0],
-//    the frame two above it, and the build registers the file as /dev/null:
-//    for a Library made at module level that frame is importlib's
-//    (_call_with_frames_removed, line 488 of Python 3.13's
-//    <frozen importlib._bootstrap>); for the decorator torch.library.impl
-//    it is the decorator's line; for the call forms a line of torch/library.py.
-//  - torch 2.14: Library.__init__ takes sys._getframe(1), the caller: the
-//    module's file and line; torch.library.impl / define without lib= make
-//    their own Library inside torch/library.py.
-//  - register_fake on an operator custom_op did not make registers a Meta
-//    kernel: in torch 2.6 through a Library of torch._library.fake_impl's own
-//    (the profile's custom_op "fake" debug string; lib= only keeps it alive),
-//    in torch 2.14 through the lib= Library (its debug string) or, without
-//    one, a Library made in torch/library.py.
-struct DebugTable {
-  std::string library, impl_decorator, impl_call, define, fake;
-  bool fake_in_lib = false;  // 2.14: the Meta kernel goes to the lib= Library
+// Token helpers shared by the statement files (python_exec.cpp, python_control.cpp).
+bool is_op(const PyToken& t, std::string_view o);
+bool is_word(const PyToken& t, std::string_view w);
+// The header's ':' at bracket depth 0 from token `b` (a lambda's own ':' skipped); 0 if none.
+std::size_t header_colon(const std::vector<PyToken>& t, std::size_t b);
+// Source-like text of tokens [b, e), for messages ("hasattr(torch.ops._C, 'x')").
+std::string token_text(const std::vector<PyToken>& t, std::size_t b, std::size_t e);
+
+// Bounds on what one reader does (hostile input stays linear).
+inline constexpr std::size_t kMaxSteps = 2'000'000;        // statements executed, all inlined calls included
+inline constexpr int kMaxCallDepth = 24;                   // inlined calls, nested
+inline constexpr std::size_t kMaxIterations = 10'000;      // of one loop
+inline constexpr std::size_t kMaxChunkTokens = 4'000'000;  // of one top-level statement
+inline constexpr std::size_t kMaxCachedTokens = 2'000'000; // of function bodies lexed and kept
+inline constexpr int kMaxNesting = 1'500;                  // blocks, expressions and calls, nested (the stack)
+
+// Logical lines (each ending in a Newline token).
+struct PyCode {
+  std::vector<std::vector<PyToken>> lines;
 };
 
-std::optional<DebugTable> debug_table(const Profile& p);
+// A guard a registration depends on: an `if` dispatchtool does not decide,
+// a `try` block.
+struct Cond {
+  Location at;
+  std::string what;
+};
 
-// Whether `n` is a torch.library API name (for warnings about forms not read).
-bool is_reg_name(std::string_view n);
+enum class Flow : std::uint8_t { Normal, Return, Break, Continue, Raise };
 
-struct OpRef {
-  std::size_t block, entry;
+// A value bound on two paths: the same value, or Unknown (it differs between the branches of `c`).
+PyVal join(const PyVal& a, const PyVal& b, const Cond& c);
+
+// Values of names before a branch of an undecided `if` wrote them.
+struct Journal {
+  std::map<std::pair<const void*, std::string>, std::optional<PyVal>> old;
+};
+
+struct Frame {
+  std::shared_ptr<PyModule> module;
+  std::shared_ptr<PyScope> locals;  // nullptr at module level
+  bool class_body = false;          // locals are a class body's
+  Location caller;                  // where the running function was called (unknown at module level)
+  int depth = 0;
+  std::vector<Cond> conds;
+  std::vector<Note> chain;  // the inlined calls that led here, outermost first
+  std::vector<Journal> journals;
+  std::optional<PyVal> returned;  // what `return` gave (joined over undecided branches)
+  bool returned_maybe = false;    // a `return` in an undecided branch
+};
+
+// A call's arguments, evaluated.
+struct Args {
+  std::vector<PyVal> pos;
+  std::vector<std::string> names;
+  std::vector<PyVal> kw;
+  Location at;  // the call
+  bool decorator = false;
+  std::optional<PyVal> decorated;  // the function a decorator made by the call is applied to
+  bool unknown_star = false;  // *args / **kwargs that could not be expanded
+
+  [[nodiscard]] const PyVal* get(std::size_t i, std::string_view name) const {
+    if (i < pos.size()) return &pos[i];
+    for (std::size_t k = 0; k < names.size(); ++k)
+      if (names[k] == name) return &kw[k];
+    return nullptr;
+  }
+  [[nodiscard]] const PyVal* kwarg(std::string_view name) const { return get(SIZE_MAX, name); }
+};
+
+// The debug strings (_dispatch_dump's "registered at ...") of torch.library's
+// Python forms, from the profile's [torch_library.python] table (measured by
+// tools/gen_torch_library.py on the release): patterns whose {file} / {line}
+// are where the form is called, {caller_line} where the function that calls
+// it was called, and {library} the lib= Library's own debug string.
+struct DebugTable {
+  const TorchLibraryInfo* tl = nullptr;
+  std::string fill(std::string_view form, const Location& call, const Location& caller,
+                   const std::string& library) const;
+  [[nodiscard]] bool has(std::string_view form) const;
 };
 
 class PyReader {
  public:
-  PyReader(const Profile& p, FileName f) : profile_(p), file_(f), dbg_(debug_table(p)) {}
+  PyReader(const Profile& p, FileName f, PyProject* project, bool quiet);
 
-  Expected<Blocks, Diagnostic> run(std::string_view text);
+  // Reads a module: its registrations (quiet: none, only its names).
+  Expected<Blocks, Diagnostic> run(std::string_view text, std::shared_ptr<PyModule> module);
 
  private:
+  friend class PyProjectLoader;
   const Profile& profile_;
   FileName file_;
-  std::optional<DebugTable> dbg_;
-  std::vector<PyToken> t_;                    // the current logical line's tokens
-  std::map<std::string, std::string> alias_;  // local name -> what it names ("torch.library")
-  std::map<std::string, PyExpr> consts_;      // module-level string constants
-  std::map<std::string, std::size_t> libs_;   // Library objects -> block
-  std::map<std::string, std::uint32_t> lib_line_;
-  std::map<std::string, PyFunction> defs_;
-  std::map<std::string, OpRef> ops_;  // custom_op objects, and their qualnames
+  PyProject* project_;
+  bool quiet_;  // loading a module for its names: registrations are not made, nothing is warned
+  DebugTable dbg_;
+  std::shared_ptr<PyModule> module_;
   Blocks out_;
-  // A module-level `if torch.__version__ OP "X.Y":` (and its `else:`), decided
-  // with the profile's torch_version: the body of the branch taken is read
-  // as module-level code, the other skipped.
-  struct Branch {
-    bool taken = false;
-    std::uint32_t body_indent = 0;  // 0 until its first line
+  std::optional<Diagnostic> error_;  // input real torch refuses: reading stops
+  std::size_t steps_ = 0;
+  int nesting_ = 0;  // blocks, expressions and calls being interpreted, nested
+  // Counts one level of nesting while it lives; !ok() past kMaxNesting.
+  struct Nest {
+    explicit Nest(PyReader& r) : r_(r) { ++r_.nesting_; }
+    ~Nest() { --r_.nesting_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+    [[nodiscard]] bool ok() const { return r_.nesting_ <= kMaxNesting; }
+    PyReader& r_;
   };
-  std::optional<Branch> branch_;
+  bool budget_warned_ = false;
+  std::size_t cached_tokens_ = 0;
+  std::map<std::pair<const char*, std::size_t>, std::shared_ptr<const PyCode>> code_cache_;
+  std::map<const PyLib*, std::size_t> lib_blocks_;
+  std::map<std::string, std::size_t> fragment_blocks_;  // torch.library's own Libraries, by namespace
+  struct Defined {
+    Location at;
+    bool conditional = false;
+  };
+  std::map<std::string, Defined> defined_;  // operators defined in this module, by qualified name
+  std::map<std::string, std::shared_ptr<const PyOpDef>> custom_ops_;  // by qualified name
+  std::set<std::pair<Location, std::string>> warned_;
+  std::string privateuse1_;  // torch.utils.rename_privateuse1_backend's name
+  // Module-level functions whose body registers, and whether they were called (in order of definition).
+  struct Registering {
+    std::shared_ptr<const PyFunc> fn;
+    Location at;     // its first registration
+    std::string op;  // the operator it defines there, when written literally
+  };
+  std::vector<Registering> registering_;
+  std::set<const PyFunc*> called_;
+  std::map<std::pair<const PyFunc*, std::string>, PyVal> memo_;  // lru_cache'd functions' results
+  // guarded(): one warning per site and set of conditions, listing what it read there.
+  std::map<std::pair<Location, std::string>, std::pair<std::size_t, std::vector<std::string>>> guarded_;
 
-  Location loc(const PyToken& k) const { return Location{file_, k.line, k.column}; }
+  // ---- python_reader.cpp ------------------------------------------------------------
+  Location site(const Frame& f, Location at) const { return f.chain.empty() ? at : f.chain.front().where; }
+  void warn(const Frame& f, Location at, std::string what, std::string op = {}, std::vector<Note> notes = {});
+  void fail(Location at, std::string what);  // input real torch refuses (exit 2)
+  bool failed() const { return error_.has_value(); }
+  // A registration is about to be read: the guards it depends on, warned once per site.
+  void guarded(const Frame& f, Location at, const std::string& what, const std::string& op = {});
+  bool spend(const Frame& f, Location at, std::size_t steps = 1);
+  bool need_debug(Location at);
+  std::string debug(const Frame& f, std::string_view form, Location call, const std::string& library = {}) const;
+  // Whether tokens [b, e) of a line name a registration (for warnings about what is not read).
+  bool mentions_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
+  std::string ops_defined_in(const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
+  void warn_unread(const Frame& f, const PyCode& code, std::size_t b, std::size_t e, const std::string& why);
+  void warn_uncalled();
 
-  std::string canonical(const std::string& dotted) const;
-  std::string callee(const PyExpr& call) const;
+  // ---- python_exec.cpp --------------------------------------------------------------
+  Flow exec_block(Frame& f, const PyCode& code, std::size_t b, std::size_t e);
+  Flow exec_line(Frame& f, const PyCode& code, std::size_t& i, std::size_t e, std::vector<PyVal>& decorators);
+  Flow exec_simple(Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e);
+  Flow exec_tokens(Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e);
+  // The body of a compound statement at line i: lines (i+1 .. end) or the tokens after its ':'.
+  std::size_t body_end(const PyCode& code, std::size_t i, std::size_t e) const;
+  Flow exec_body(Frame& f, const PyCode& code, std::size_t i, std::size_t colon, std::size_t e);
+  Flow exec_if(Frame& f, const PyCode& code, std::size_t& i, std::size_t e);
+  Flow exec_for(Frame& f, const PyCode& code, std::size_t& i, std::size_t e);
+  Flow exec_try(Frame& f, const PyCode& code, std::size_t& i, std::size_t e);
+  void exec_def(Frame& f, const PyCode& code, std::size_t i, std::size_t end, std::vector<PyVal>& decorators);
+  void exec_class(Frame& f, const PyCode& code, std::size_t i, std::size_t end, std::vector<PyVal>& decorators);
+  void exec_import(Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e);
+  void assign(Frame& f, const PyExpr& target, const PyVal& v);
+  void bind(Frame& f, const std::string& name, PyVal v);
+  void join_branches(Frame& f, std::vector<std::map<std::pair<const void*, std::string>, std::optional<PyVal>>> ends,
+                     Journal& j, bool exhaustive, const Cond& c);
+  std::shared_ptr<const PyCode> code_of(const PyFunc& fn);
 
-  void warn(Location at, std::string what);
-  dispatchtool::Unexpected<Diagnostic> error(Location at, std::string what) const;
+  // ---- python_eval.cpp --------------------------------------------------------------
+  PyVal eval(Frame& f, const PyExpr& x);
+  PyVal lookup(Frame& f, const std::string& name, Location at);
+  PyVal attribute(Frame& f, const PyVal& obj, const std::string& attr, Location at);
+  PyVal binary(const std::string& op, const PyVal& a, const PyVal& b, Location at);
+  PyVal compare(Frame& f, const PyExpr& x);
+  PyVal subscript(const PyVal& obj, const PyVal& index, Location at);
+  PyVal fstring(Frame& f, const PyExpr& x);
+  PyVal literal_number(const PyExpr& x);
+  // The dotted name a value is (Ext), or the builtin's name; "" otherwise.
+  static std::string dotted(const PyVal& v);
 
-  // Whether tokens [b, e) name a torch.library registration (for warnings).
-  bool mentions_registration(std::size_t b, std::size_t e) const;
+  // ---- python_call.cpp --------------------------------------------------------------
+  PyVal call_expr(Frame& f, const PyExpr& x);
+  Args eval_args(Frame& f, const PyExpr& call);
+  PyVal call(Frame& f, const PyVal& callee, Args args);
+  PyVal call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn, Args args, const PyVal* self);
+  PyVal call_builtin(Frame& f, const std::string& name, Args& args);
+  PyVal call_method(Frame& f, const PyVal& self, const std::string& name, Args& args);
+  PyVal call_ext(Frame& f, const std::string& name, Args& args);
+  PyVal instantiate(Frame& f, const std::shared_ptr<const PyClass>& cls, Args& args);
+  PyVal decorate(Frame& f, const PyVal& decorator, PyVal fn, Location at);
 
-  // torch.__version__ OP "X.Y.Z" with the profile's version (TorchVersion
-  // compares as versions); nullopt when the condition is anything else.
-  std::optional<bool> version_condition(std::size_t b, std::size_t e) const;
-
-  Expected<bool, Diagnostic> statement(std::size_t b, std::size_t e, std::vector<PyExpr>& decorators);
-
-  Expected<bool, Diagnostic> module_statement(std::size_t b, std::size_t e, std::vector<PyExpr>& decorators);
-
-  Expected<bool, Diagnostic> parse_failed(std::size_t b, std::size_t e);
-
-  bool is_registration_expr(const PyExpr& d) const;
-
-  // import a.b [as c], ... / from a.b import c [as d], ... / from a import (c, d)
-  Expected<bool, Diagnostic> import(std::size_t b, std::size_t e);
-
-  std::optional<std::pair<std::string, Location>> str_of(const PyExpr& x) const;
-  // A string or a tuple/list of strings.
-  std::optional<std::vector<std::string>> strs_of(const PyExpr& x) const;
-  std::optional<std::vector<std::string>> tags_of(const PyExpr& x) const;
-  // An argument by position or keyword.
-  static const PyExpr* arg(const PyExpr& call, std::size_t pos, std::string_view kw);
-
-  std::string fill(const std::string& pattern, std::uint32_t line) const;
-  Expected<bool, Diagnostic> need_debug(Location at) const;
-
-  std::size_t new_block(const std::string& ns, const char* kind, const std::string& key, Location at, std::string note);
-  static std::string ns_of(const std::string& qualname);
+  // ---- python_torch_library.cpp ------------------------------------------------------
+  // Whether `name` (a canonical dotted name) is a torch.library API the reader reads.
+  static bool is_api(std::string_view name);
+  PyVal torch_library(Frame& f, const std::string& api, Args& args);
+  PyVal library(Frame& f, Args& args);
+  PyVal library_method(Frame& f, const std::shared_ptr<const PyLib>& lib, const std::string& method, Args& args);
+  std::optional<std::size_t> block_of(const std::shared_ptr<const PyLib>& lib);
+  std::size_t fragment_block(const std::string& ns, Location at, const std::string& note);
   TomlEntry& entry(std::size_t block, const char* kind, Location at);
+  void kernel_fields(TomlEntry& en, const PyVal* fn, const std::string& debug, Location at);
+  PyVal define(Frame& f, Args& args);
+  PyVal impl(Frame& f, Args& args);
+  PyVal register_on_op(Frame& f, const std::string& api, Args& args);
+  PyVal kernel_on_op(Frame& f, const std::string& api, const std::string& qualname, Location qat, Args& args);
+  void rename_privateuse1(Frame& f, Args& args);
+  bool record_def(Frame& f, const std::string& qualname, Location at);
+  // str / list-of-str / tags of a value; nullopt when not known.
+  static std::optional<std::vector<PyVal>> strs(const PyVal& v);
+  std::optional<std::vector<std::string>> tags(const PyVal& v) const;
+  void unread(Frame& f, Location at, const std::string& what, const std::string& why, const std::string& op = {});
 
-  // ---- assignments and expression statements ------------------------------
-  Expected<bool, Diagnostic> assign(const PyExpr& lhs, const PyExpr& rhs, std::size_t b, std::size_t e);
-
-  Expected<bool, Diagnostic> expression(const PyExpr& x, std::size_t b, std::size_t e);
-
-  // ---- decorators -----------------------------------------------------------
-  Expected<bool, Diagnostic> decorate(const PyExpr& d, const std::string& fname, Location at, bool decorator = true);
-
-  // ---- Library objects --------------------------------------------------------
-  Expected<bool, Diagnostic> library(const std::string& name, const PyExpr& call);
-  std::string lib_debug(const std::string& name) const { return fill(dbg_->library, lib_line_.at(name)); }
-
-  bool is_fallthrough(const PyExpr* fn) const;
-  void kernel_fields(TomlEntry& en, const PyExpr* fn, const std::string& debug, Location at);
-
-  Expected<bool, Diagnostic> library_method(const std::string& obj, const std::string& method, const PyExpr& x);
-
-  Expected<bool, Diagnostic> unread(const PyExpr& x, const std::string& what);
-
-  // ---- torch.library.define / impl ------------------------------------------
-  // The block a lib= argument names (or a new FRAGMENT block, as torch.library
-  // makes its own Library), and the debug string.
-  std::optional<std::pair<std::size_t, std::string>> target_block(const PyExpr& x, const std::string& qualname,
-                                                                  const std::string& own_debug);
-
-  Expected<bool, Diagnostic> define(const PyExpr& x);
-
-  Expected<bool, Diagnostic> impl_qualname(const PyExpr& x, bool decorator);
-
-  // ---- custom_op and the register_* functions -----------------------------------
-  Expected<bool, Diagnostic> custom_op(const PyExpr& x, const std::string& fname, const std::string& bind);
-  // Whether the schema's parameter `name` is a Tensor type ("Tensor(a0!)[] x" too).
+  // ---- python_custom_op.cpp ----------------------------------------------------------
+  PyVal custom_op(Frame& f, const std::string& api, Args& args);
+  PyVal op_method(Frame& f, const std::shared_ptr<const PyOpDef>& op, const std::string& api, Args& args,
+                  std::size_t first);
+  std::optional<std::string> infer(Frame& f, const PyVal& fn, const PyVal* mutates, Location at,
+                                   bool check_kwarg_only, const std::string& qualname);
   static bool param_is_tensor(const std::string& schema, const std::string& name);
-
-  TomlField* field(TomlEntry& en, std::string_view key);
-  void append(TomlEntry& en, const char* key, const std::vector<std::string>& v, Location at);
-
-  // register_<api> on a custom op: `x` is the call (op.register_kernel("cuda"),
-  // torch.library.register_kernel(op, "cuda", fn)); its arguments start at `first`.
-  Expected<bool, Diagnostic> op_register(OpRef ref, const std::string& api, const PyExpr& x, std::size_t first,
-                                         bool decorator);
-
-  Expected<bool, Diagnostic> register_by_target(const std::string& api, const PyExpr& x, bool decorator);
-
-  // The operator a register_* call names ("ns::op", "ns::op.overload", or
-  // torch.ops.ns.op.overload): its qualified name, or nullopt.
-  std::optional<std::pair<std::string, Location>> op_qualname(const PyExpr& op) const;
-  // torch.library.register_fake on an operator custom_op did not make (in
-  // this file): a Meta kernel, as the release registers it.
-  Expected<bool, Diagnostic> register_fake_kernel(const PyExpr& x);
 };
+
+// Reads `text` as module `module` of a project quietly (its names only).
+void load_module(const Profile& profile, PyProject& project, const std::shared_ptr<PyModule>& module);
 
 }  // namespace dt::pyread

@@ -1,51 +1,108 @@
 // The torch.library forms of the Python reader (readers/python_reader_impl.hpp):
-// Library objects and their define / impl / fallback, torch.library.define /
-// impl, custom_op (its schema inferred) and the register_* functions.
+// Library objects and their define / impl / fallback / _register_fake,
+// torch.library.define / impl, the register_* functions on operators that
+// custom_op did not make, rename_privateuse1_backend. Each registers what the
+// release registers, with the debug string the profile measured for the form
+// ([torch_library.python]).
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
 
-#include "readers/python_infer_schema.hpp"
 #include "readers/python_reader_impl.hpp"
 
 namespace dt::pyread {
 
-// ---- Library objects --------------------------------------------------------
-Expected<bool, Diagnostic> PyReader::library(const std::string& name, const PyExpr& call) {
-  const PyExpr* ns = arg(call, 0, "ns");
-  const PyExpr* kind = arg(call, 1, "kind");
-  const PyExpr* key = arg(call, 2, "dispatch_key");
-  auto nss = ns ? str_of(*ns) : std::nullopt;
-  auto kinds = kind ? str_of(*kind) : std::nullopt;
-  auto keys = key ? str_of(*key) : std::optional<std::pair<std::string, Location>>(std::make_pair("", call.at));
-  if (!nss || !kinds || !keys || name.empty()) {
-    warn(call.at,
-         "torch.library.Library with arguments that are not string literals (or not bound to a name): "
-         "not read, nor anything registered through it");
-    if (!name.empty()) libs_[name] = SIZE_MAX;
-    return true;
+namespace {
+
+constexpr std::string_view kApis[] = {"Library",          "define",          "impl",
+                                      "custom_op",        "triton_op",       "register_kernel",
+                                      "register_fake",    "register_autograd", "register_vmap",
+                                      "register_autocast", "register_torch_dispatch", "impl_abstract"};
+
+PyVal identity(Location at) {
+  PyVal v;
+  v.kind = PyVal::Builtin;
+  v.s = "__identity__";
+  v.at = at;
+  return v;
+}
+
+// "ns::op", "ns::op.overload", torch.ops.ns.op.overload (an OpOverload), a
+// custom op: the qualified name. torch refuses the packet torch.ops.ns.op.
+std::optional<std::pair<std::string, Location>> qualname_of(const PyVal& v) {
+  if (v.is_str()) {
+    if (v.s.find("::") == std::string::npos) return std::nullopt;
+    return std::make_pair(v.s, v.at);
   }
-  if (auto ok = need_debug(call.at); !ok) return ok;
-  TomlBlock blk;
-  blk.at = call.at;
-  blk.note = fmt::format("torch.library.Library({:?}, {:?}{})", nss->first, kinds->first,
-                         keys->first.empty() ? "" : fmt::format(", {:?}", keys->first));
-  blk.add("namespace", nss->first, nss->second);
-  blk.add("kind", kinds->first, kinds->second);
-  if (!keys->first.empty()) blk.add("dispatch_key", keys->first, keys->second);
-  out_.blocks.push_back(std::move(blk));
-  libs_[name] = out_.blocks.size() - 1;
-  lib_line_[name] = call.base[0].at.line;
-  return true;
+  if (v.kind == PyVal::Op) return std::make_pair(v.op->qualname, v.at);
+  if (v.kind != PyVal::Ext || !v.s.starts_with("torch.ops.")) return std::nullopt;
+  std::vector<std::string> parts;
+  for (std::size_t b = 10, e = 0; b <= v.s.size(); b = e + 1) {
+    e = std::min(v.s.find('.', b), v.s.size());
+    parts.push_back(v.s.substr(b, e - b));
+  }
+  if (parts.size() != 3) return std::nullopt;
+  std::string q = parts[0] + "::" + parts[1];
+  if (parts[2] != "default") q += "." + parts[2];
+  return std::make_pair(q, v.at);
 }
 
-bool PyReader::is_fallthrough(const PyExpr* fn) const {
-  return fn != nullptr && fn->kind == PyExpr::Name && canonical(fn->text) == "torch.library.fallthrough_kernel";
+std::string ns_of(const std::string& qualname) {
+  const std::size_t c = qualname.find("::");
+  return c == std::string::npos ? std::string() : qualname.substr(0, c);
 }
 
-void PyReader::kernel_fields(TomlEntry& en, const PyExpr* fn, const std::string& debug, Location at) {
-  if (is_fallthrough(fn)) {
+}  // namespace
+
+bool PyReader::is_api(std::string_view name) {
+  if (!name.starts_with("torch.library.")) return false;
+  const std::string_view api = name.substr(14);
+  return std::find(std::begin(kApis), std::end(kApis), api) != std::end(kApis);
+}
+
+std::optional<std::vector<PyVal>> PyReader::strs(const PyVal& v) {
+  if (v.is_str()) return std::vector<PyVal>{v};
+  if (!v.is_sequence() && v.kind != PyVal::Dict) return std::nullopt;
+  for (const PyVal& x : v.items)
+    if (!x.is_str()) return std::nullopt;
+  return v.items;
+}
+
+std::optional<std::vector<std::string>> PyReader::tags(const PyVal& v) const {
+  std::vector<const PyVal*> items;
+  if (v.is_sequence())
+    for (const auto& a : v.items) items.push_back(&a);
+  else if (!v.is_none())
+    items.push_back(&v);
+  std::vector<std::string> out;
+  for (const PyVal* a : items) {
+    if (a->kind != PyVal::Ext) return std::nullopt;
+    if (a->s.starts_with("torch.Tag."))
+      out.push_back(a->s.substr(10));
+    else if (a->s.starts_with("torch._C.Tag."))
+      out.push_back(a->s.substr(13));
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
+void PyReader::unread(Frame& f, Location at, const std::string& what, const std::string& why, const std::string& op) {
+  std::string msg = fmt::format("{}: not read ({})", what, why);
+  if (!op.empty()) msg += fmt::format("; it would register '{}'", op);
+  warn(f, at, std::move(msg), op);
+}
+
+TomlEntry& PyReader::entry(std::size_t block, const char* kind, Location at) {
+  TomlEntry en;
+  en.kind = kind;
+  en.at = at;
+  out_.blocks[block].entries.push_back(std::move(en));
+  return out_.blocks[block].entries.back();
+}
+
+void PyReader::kernel_fields(TomlEntry& en, const PyVal* fn, const std::string& debug, Location at) {
+  if (fn != nullptr && fn->is_ext("torch.library.fallthrough_kernel")) {
     en.add("fallthrough", true, fn->at);
     en.add("kernel", debug, at);
   } else {
@@ -54,310 +111,422 @@ void PyReader::kernel_fields(TomlEntry& en, const PyExpr* fn, const std::string&
   }
 }
 
-Expected<bool, Diagnostic> PyReader::library_method(const std::string& obj, const std::string& method,
-                                                    const PyExpr& x) {
-  const std::size_t blk = libs_.at(obj);
-  if (blk == SIZE_MAX) {
-    warn(x.at, fmt::format("{}.{} on a Library dispatchtool could not read: not read", obj, method));
-    return true;
-  }
-  if (method == "define") {
-    auto schema = arg(x, 0, "schema") ? str_of(*arg(x, 0, "schema")) : std::nullopt;
-    const PyExpr* aa = arg(x, 1, "alias_analysis");
-    auto aas = aa ? str_of(*aa) : std::nullopt;
-    const PyExpr* tg = x.kwarg("tags");
-    auto tags = tg ? tags_of(*tg) : std::optional<std::vector<std::string>>(std::vector<std::string>{});
-    if (!schema || (aa && !aas) || !tags) return unread(x, obj + ".define");
-    TomlEntry& en = entry(blk, "def", x.at);
-    en.add("schema", schema->first, schema->second);
-    if (aas && !aas->first.empty()) en.add("alias_analysis", aas->first, aas->second);
-    if (!tags->empty()) en.add("tags", *tags, tg->at);
-    en.add("debug", lib_debug(obj), x.at);
-    return true;
-  }
-  if (method == "impl") {
-    auto op = arg(x, 0, "op_name") ? str_of(*arg(x, 0, "op_name")) : std::nullopt;
-    const PyExpr* fn = arg(x, 1, "fn");
-    const PyExpr* key = arg(x, 2, "dispatch_key");
-    auto keys = key ? str_of(*key) : std::nullopt;
-    if (!op || fn == nullptr || (key && !keys)) return unread(x, obj + ".impl");
-    TomlEntry& en = entry(blk, "impl", x.at);
-    en.add("op", op->first, op->second);
-    if (keys && !keys->first.empty()) en.add("key", keys->first, keys->second);
-    kernel_fields(en, fn, lib_debug(obj), x.at);
-    return true;
-  }
-  if (method == "fallback") {
-    const PyExpr* fn = arg(x, 0, "fn");
-    const PyExpr* key = arg(x, 1, "dispatch_key");
-    auto keys = key ? str_of(*key) : std::nullopt;
-    if (fn == nullptr || (key && !keys)) return unread(x, obj + ".fallback");
-    TomlEntry& en = entry(blk, "fallback", x.at);
-    if (keys && !keys->first.empty()) en.add("key", keys->first, keys->second);
-    if (is_fallthrough(fn)) en.add("fallthrough", true, fn->at);
-    en.add("kernel", lib_debug(obj), x.at);
-    return true;
-  }
-  return unread(x, obj + "." + method);
+// The block a Library's registrations go to: its own (or, for a Library of
+// another file read, one of this file's with the same namespace, kind and
+// key), continued in a new block when others were opened since, so that
+// registrations load in the order they are made.
+std::optional<std::size_t> PyReader::block_of(const std::shared_ptr<const PyLib>& lib) {
+  if (quiet_) return std::nullopt;
+  auto it = lib_blocks_.find(lib.get());
+  if (it != lib_blocks_.end() && it->second + 1 == out_.blocks.size()) return it->second;
+  TomlBlock blk;
+  blk.at = lib->at;
+  const bool continued = it != lib_blocks_.end() || lib->owner != this;
+  blk.note = fmt::format("torch.library.Library({:?}, {:?}{}){}", lib->ns, lib->kind,
+                         lib->key.empty() ? "" : fmt::format(", {:?}", lib->key),
+                         lib->owner != this ? fmt::format(" of {}:{}", lib->at.file.view(), lib->at.line)
+                         : continued       ? " (continued)"
+                                           : "");
+  blk.add("namespace", lib->ns, lib->ns_at);
+  // One DEF block per namespace: a continuation of a DEF Library is a FRAGMENT.
+  blk.add("kind", continued && lib->kind == "DEF" ? std::string("FRAGMENT") : lib->kind, lib->kind_at);
+  if (!lib->key.empty()) blk.add("dispatch_key", lib->key, lib->key_at);
+  if (!privateuse1_.empty() && out_.blocks.empty()) blk.add("privateuse1_backend", privateuse1_, lib->at);
+  out_.blocks.push_back(std::move(blk));
+  lib_blocks_[lib.get()] = out_.blocks.size() - 1;
+  return out_.blocks.size() - 1;
 }
 
-Expected<bool, Diagnostic> PyReader::unread(const PyExpr& x, const std::string& what) {
-  warn(x.at, fmt::format("{}(...) with arguments that are not literals (or a form dispatchtool does not know): "
-                         "not read",
-                         what));
-  return true;
+// A FRAGMENT Library torch.library makes for itself (define / impl without
+// lib=, register_fake, register_autograd, ...).
+std::size_t PyReader::fragment_block(const std::string& ns, Location at, const std::string& note) {
+  const std::string key = ns + "\n" + note;
+  if (auto it = fragment_blocks_.find(key); it != fragment_blocks_.end() && it->second + 1 == out_.blocks.size())
+    return it->second;
+  TomlBlock blk;
+  blk.at = at;
+  blk.note = note;
+  if (!ns.empty()) blk.add("namespace", ns, at);
+  blk.add("kind", "FRAGMENT", at);
+  out_.blocks.push_back(std::move(blk));
+  fragment_blocks_[key] = out_.blocks.size() - 1;
+  return out_.blocks.size() - 1;
 }
 
-// ---- torch.library.define / impl ------------------------------------------
-// The block a lib= argument names (or a new FRAGMENT block, as torch.library
-// makes its own Library), and the debug string.
-std::optional<std::pair<std::size_t, std::string>> PyReader::target_block(const PyExpr& x, const std::string& qualname,
-                                                                          const std::string& own_debug) {
-  if (const PyExpr* lib = x.kwarg("lib"); lib != nullptr && !(lib->kind == PyExpr::Name && lib->text == "None")) {
-    if (lib->kind != PyExpr::Name || libs_.count(lib->text) == 0 || libs_.at(lib->text) == SIZE_MAX)
-      return std::nullopt;
-    return std::make_pair(libs_.at(lib->text), lib_debug(lib->text));
-  }
-  return std::make_pair(new_block(ns_of(qualname), "FRAGMENT", "", x.at, "a Library torch.library makes"), own_debug);
-}
-
-Expected<bool, Diagnostic> PyReader::define(const PyExpr& x) {
-  auto q = arg(x, 0, "qualname") ? str_of(*arg(x, 0, "qualname")) : std::nullopt;
-  auto schema = arg(x, 1, "schema") ? str_of(*arg(x, 1, "schema")) : std::nullopt;
-  const PyExpr* tg = x.kwarg("tags");
-  auto tags = tg ? tags_of(*tg) : std::optional<std::vector<std::string>>(std::vector<std::string>{});
-  if (!q || !schema || !tags) return unread(x, "torch.library.define");
-  if (auto ok = need_debug(x.at); !ok) return ok;
-  auto tb = target_block(x, q->first, fill(dbg_->define, x.at.line));
-  if (!tb) return unread(x, "torch.library.define");
-  TomlEntry& en = entry(tb->first, "def", x.at);
-  en.add("name", q->first, q->second);
-  en.add("schema", schema->first, schema->second);
-  if (!tags->empty()) en.add("tags", *tags, tg->at);
-  en.add("debug", tb->second, x.at);
-  return true;
-}
-
-Expected<bool, Diagnostic> PyReader::impl_qualname(const PyExpr& x, bool decorator) {
-  if (auto ok = need_debug(x.at); !ok) return ok;
-  const PyExpr* first = arg(x, 0, "qualname");
-  if (first && first->kind == PyExpr::Name && libs_.count(first->text) != 0) {  // impl(lib, name, dispatch_key)
-    const std::string& obj = first->text;
-    auto op = arg(x, 1, "name") ? str_of(*arg(x, 1, "name")) : std::nullopt;
-    const PyExpr* key = arg(x, 2, "dispatch_key");
-    auto keys = key ? str_of(*key) : std::nullopt;
-    if (libs_.at(obj) == SIZE_MAX || !op || (key && !keys) || !decorator) return unread(x, "torch.library.impl");
-    TomlEntry& en = entry(libs_.at(obj), "impl", x.at);
-    en.add("op", op->first, op->second);
-    if (keys && !keys->first.empty()) en.add("key", keys->first, keys->second);
-    kernel_fields(en, nullptr, lib_debug(obj), x.at);
-    return true;
-  }
-  auto q = first ? str_of(*first) : std::nullopt;
-  auto types = arg(x, 1, "types") ? strs_of(*arg(x, 1, "types")) : std::nullopt;
-  const PyExpr* fn = decorator ? nullptr : arg(x, 2, "func");
-  if (!q || !types) return unread(x, "torch.library.impl");
-  auto tb = target_block(x, q->first, fill(decorator ? dbg_->impl_decorator : dbg_->impl_call, x.at.line));
-  if (!tb) return unread(x, "torch.library.impl");
-  TomlEntry& en = entry(tb->first, "impl", x.at);
-  en.add("op", q->first, q->second);
-  en.add("device_types", *types, arg(x, 1, "types")->at);
-  kernel_fields(en, fn, tb->second, x.at);
-  return true;
-}
-
-// ---- custom_op and the register_* functions -----------------------------------
-Expected<bool, Diagnostic> PyReader::custom_op(const PyExpr& x, const std::string& fname, const std::string& bind) {
-  auto q = arg(x, 0, "name") ? str_of(*arg(x, 0, "name")) : std::nullopt;
-  const PyExpr* mut = x.kwarg("mutates_args");
-  const PyExpr* dev = x.kwarg("device_types");
-  const PyExpr* sch = x.kwarg("schema");
-  const PyExpr* tg = x.kwarg("tags");
-  if (!q) return unread(x, "torch.library.custom_op");
-  MutatesArgs m;
-  if (mut == nullptr) return error(x.at, "custom_op() missing 1 required keyword-only argument: 'mutates_args'");
-  m.at = mut->at;
-  if (auto s = str_of(*mut)) {
-    if (s->first != "unknown")
-      return error(mut->at,
-                   "mutates_args must either be a sequence of the names of the arguments that are "
-                   "mutated or the string 'unknown'. ");
-    m.unknown = true;
-  } else if (auto v = strs_of(*mut)) {
-    m.names = *v;
-  } else {
-    return unread(x, "torch.library.custom_op");
-  }
-  const bool dev_none = dev == nullptr || (dev->kind == PyExpr::Name && dev->text == "None");
-  auto devs = dev_none ? std::nullopt : strs_of(*dev);
-  const bool tags_none = tg == nullptr || (tg->kind == PyExpr::Name && tg->text == "None");
-  auto tags = tags_none ? std::nullopt : tags_of(*tg);
-  const bool sch_none = sch == nullptr || (sch->kind == PyExpr::Name && sch->text == "None");
-  auto schema = sch_none ? std::nullopt : str_of(*sch);
-  if ((!dev_none && !devs) || (!tags_none && !tags) || (!sch_none && !schema))
-    return unread(x, "torch.library.custom_op");
-  std::string inferred;
-  Location schema_at = x.at;
-  if (schema) {
-    inferred = schema->first;
-    schema_at = schema->second;
-  } else {
-    InferSchemaRelease rel = infer_schema_release(profile_.torch_version());
-    rel.dtypes = &profile_.schema_grammar().dtype_defaults;
-    auto s = infer_schema(defs_.at(fname), m, rel, [this](const std::string& n) { return canonical(n); });
-    if (!s) return unexpected(std::move(s.error()));
-    inferred = *s;
-    schema_at = defs_.at(fname).at;
-    for (const PyParam& p : defs_.at(fname).params)  // CustomOpDef._validate_schema
-      if (p.kind == PyParam::KeywordOnly && param_is_tensor(inferred, p.name))
-        return error(x.at, fmt::format("custom_op with kwarg-only Tensor args. Please make your tensors not "
-                                       "kwarg-only. Got: {}{}",
-                                       q->first.substr(q->first.find("::") + 2), inferred));
-  }
-  const std::size_t blk = new_block(ns_of(q->first), "FRAGMENT", "", x.at, "torch.library.custom_op");
-  TomlEntry& en = entry(blk, "custom_op", x.at);
-  en.note = schema ? "" : "schema inferred from " + fname + "'s annotations (torch.library.infer_schema)";
-  en.add("name", q->first, q->second);
-  en.add("schema", inferred, schema_at);
-  std::vector<std::string> muts = m.names;
-  if (m.unknown) {
-    muts.clear();
-    for (const PyParam& p : defs_.at(fname).params)
-      if (auto t = param_is_tensor(inferred, p.name); t) muts.push_back(p.name);
-  }
-  if (!muts.empty()) en.add("mutates_args", muts, mut->at);
-  if (devs) {
-    if (dev->kind == PyExpr::Str || dev->kind == PyExpr::Name)
-      en.add("device_types", devs->front(), dev->at);
-    else
-      en.add("device_types", *devs, dev->at);
-  }
-  if (tags) en.add("tags", *tags, tg->at);
-  const OpRef ref{blk, out_.blocks[blk].entries.size() - 1};
-  ops_[q->first] = ref;
-  if (!bind.empty()) ops_[bind] = ref;
-  return true;
-}
-
-// Whether the schema's parameter `name` is a Tensor type ("Tensor(a0!)[] x" too).
-bool PyReader::param_is_tensor(const std::string& schema, const std::string& name) {
-  const std::string needle = " " + name;
-  std::size_t at = 0;
-  while ((at = schema.find(needle, at)) != std::string::npos) {
-    const std::size_t end = at + needle.size();
-    if (end < schema.size() && (schema[end] == ',' || schema[end] == ')' || schema[end] == '=')) {
-      const std::size_t comma = schema.rfind(", ", at);
-      const std::size_t start = comma == std::string::npos ? 1 : comma + 2;
-      return schema.compare(start, 6, "Tensor") == 0;
-    }
-    at = end;
-  }
+bool PyReader::record_def(Frame& f, const std::string& qualname, Location at) {
+  auto [it, fresh] = defined_.emplace(qualname, Defined{site(f, at), !f.conds.empty()});
+  if (fresh) return true;
+  if (!it->second.conditional && f.conds.empty()) return true;  // defined twice for real: refused as torch does
+  warn(f, at,
+       fmt::format("a second definition of {} in another branch of a condition (or of a try block): not read; the "
+                   "first one is",
+                   qualname),
+       qualname, {{it->second.at, "the definition read"}});
   return false;
 }
 
-TomlField* PyReader::field(TomlEntry& en, std::string_view key) {
-  for (TomlField& f : en.fields)
-    if (f.key == key) return &f;
-  return nullptr;
+PyVal PyReader::torch_library(Frame& f, const std::string& api, Args& a) {
+  if (api == "Library") return library(f, a);
+  if (api == "define") return define(f, a);
+  if (api == "impl") return impl(f, a);
+  if (api == "custom_op" || api == "triton_op") return custom_op(f, api, a);
+  if (api.starts_with("register_") || api == "impl_abstract") return register_on_op(f, api, a);
+  return PyVal::unknown(fmt::format("the result of torch.library.{}", api), a.at);
 }
 
-void PyReader::append(TomlEntry& en, const char* key, const std::vector<std::string>& v, Location at) {
-  TomlField* f = field(en, key);
-  if (f == nullptr) {
-    en.add(key, v, at);
+PyVal PyReader::library(Frame& f, Args& a) {
+  const PyVal* ns = a.get(0, "ns");
+  const PyVal* kind = a.get(1, "kind");
+  const PyVal* key = a.get(2, "dispatch_key");
+  if (ns == nullptr || !ns->is_str() || kind == nullptr || !kind->is_str() || (key != nullptr && !key->is_str())) {
+    warn(f, a.at,
+         fmt::format("torch.library.Library with arguments dispatchtool does not know ({}): not read, nor anything "
+                     "registered through it",
+                     describe(ns == nullptr || !ns->is_str() ? (ns ? *ns : PyVal::unknown("no namespace"))
+                              : kind == nullptr || !kind->is_str() ? (kind ? *kind : PyVal::unknown("no kind"))
+                                                                 : *key)));
+    return PyVal::unknown("a Library whose arguments dispatchtool does not know", a.at);
+  }
+  auto lib = std::make_shared<PyLib>();
+  lib->ns = ns->s;
+  lib->kind = kind->s;
+  lib->key = key != nullptr ? key->s : std::string();
+  lib->at = a.at;
+  lib->ns_at = ns->at;
+  lib->kind_at = kind->at;
+  lib->key_at = key != nullptr ? key->at : a.at;
+  lib->owner = this;
+  if (need_debug(a.at)) lib->debug = debug(f, "library", a.at);
+  if (!quiet_) (void)block_of(lib);
+  PyVal v;
+  v.kind = PyVal::Lib;
+  v.lib = lib;
+  v.at = a.at;
+  return v;
+}
+
+PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib, const std::string& method,
+                               Args& a) {
+  const Location at = a.at;
+  if (quiet_) return method == "impl" && a.decorator ? identity(at) : PyVal::none(at);
+  const std::string what = fmt::format("Library({:?}).{}", lib->ns, method);
+  if (method == "define") {
+    const PyVal* schema = a.get(0, "schema");
+    const PyVal* aa = a.get(1, "alias_analysis");
+    const PyVal* tg = a.kwarg("tags");
+    auto tl = tg != nullptr ? tags(*tg) : std::optional<std::vector<std::string>>(std::vector<std::string>{});
+    if (schema == nullptr || !schema->is_str() || (aa != nullptr && !aa->is_str()) || !tl) {
+      unread(f, at, what,
+             schema == nullptr || !schema->is_str() ? fmt::format("its schema is {}", schema ? describe(*schema) : "missing")
+             : !tl ? fmt::format("its tags are {}", describe(*tg))
+                   : fmt::format("its alias_analysis is {}", describe(*aa)));
+      return PyVal::none(at);
+    }
+    const std::string name = schema->s.substr(0, schema->s.find('('));
+    const std::string q = name.find("::") == std::string::npos ? lib->ns + "::" + name : name;
+    if (!record_def(f, q, at)) return PyVal::none(at);
+    guarded(f, at, fmt::format("the definition of {}", q), q);
+    auto blk = block_of(lib);
+    TomlEntry& en = entry(*blk, "def", site(f, at));
+    en.add("schema", schema->s, schema->at);
+    if (aa != nullptr && !aa->s.empty()) en.add("alias_analysis", aa->s, aa->at);
+    if (!tl->empty()) en.add("tags", *tl, tg->at);
+    en.add("debug", lib->debug, at);
+    return PyVal::none(at);
+  }
+  if (method == "impl") {
+    const PyVal* op = a.get(0, "op_name");
+    const PyVal* fn = a.decorated ? &*a.decorated : a.get(1, "fn");
+    const PyVal* key = a.get(2, "dispatch_key");
+    std::optional<std::pair<std::string, Location>> name;
+    if (op != nullptr && op->is_str()) name = std::make_pair(op->s, op->at);
+    if (op != nullptr && !name) name = qualname_of(*op);
+    if (!name || fn == nullptr || (key != nullptr && !key->is_str())) {
+      unread(f, at, what,
+             !name ? fmt::format("its operator is {}", op ? describe(*op) : "missing")
+             : fn == nullptr ? std::string("no kernel function")
+                             : fmt::format("its dispatch key is {}", describe(*key)),
+             name ? name->first : std::string());
+      return PyVal::none(at);
+    }
+    guarded(f, at, fmt::format("the kernel of {}", name->first), name->first);
+    auto blk = block_of(lib);
+    TomlEntry& en = entry(*blk, "impl", site(f, at));
+    en.add("op", name->first, name->second);
+    if (key != nullptr && !key->s.empty()) en.add("key", key->s, key->at);
+    kernel_fields(en, fn, lib->debug, at);
+    return PyVal::none(at);
+  }
+  if (method == "_register_fake") {
+    const PyVal* op = a.get(0, "op_name");
+    if (op == nullptr || !op->is_str()) {
+      unread(f, at, what, fmt::format("its operator is {}", op ? describe(*op) : "missing"));
+      return PyVal::none(at);
+    }
+    const std::string q = op->s.find("::") == std::string::npos ? lib->ns + "::" + op->s : op->s;
+    if (!need_debug(at)) return PyVal::none(at);
+    guarded(f, at, fmt::format("the fake (Meta) kernel of {}", q), q);
+    const std::string debug_string = debug(f, "lib_fake", at, lib->debug);
+    const std::size_t blk = debug_string == lib->debug
+                                ? *block_of(lib)
+                                : fragment_block(lib->ns, at, "the Library torch._library.fake_impl makes");
+    TomlEntry& en = entry(blk, "impl", site(f, at));
+    en.add("op", op->s, op->at);
+    en.add("key", "Meta", at);
+    kernel_fields(en, nullptr, debug_string, at);
+    return PyVal::none(at);
+  }
+  if (method == "fallback") {
+    const PyVal* fn = a.get(0, "fn");
+    const PyVal* key = a.get(1, "dispatch_key");
+    if (fn == nullptr || (key != nullptr && !key->is_str())) {
+      unread(f, at, what, key ? fmt::format("its dispatch key is {}", describe(*key)) : "no kernel function");
+      return PyVal::none(at);
+    }
+    guarded(f, at, "the fallback");
+    auto blk = block_of(lib);
+    TomlEntry& en = entry(*blk, "fallback", site(f, at));
+    if (key != nullptr && !key->s.empty()) en.add("key", key->s, key->at);
+    if (fn->is_ext("torch.library.fallthrough_kernel")) en.add("fallthrough", true, fn->at);
+    en.add("kernel", lib->debug, at);
+    return PyVal::none(at);
+  }
+  // Registrations that make no dispatcher kernel.
+  if (method == "_register_torch_dispatch_rule" || method == "_register_effectful_op" || method == "_destroy")
+    return PyVal::none(at);
+  warn(f, at, fmt::format("{}: a Library method dispatchtool does not read: not read", what));
+  return PyVal::none(at);
+}
+
+PyVal PyReader::define(Frame& f, Args& a) {
+  const Location at = a.at;
+  if (quiet_) return PyVal::none(at);
+  const PyVal* q = a.get(0, "qualname");
+  const PyVal* schema = a.get(1, "schema");
+  const PyVal* lib = a.kwarg("lib");
+  const PyVal* tg = a.kwarg("tags");
+  auto tl = tg != nullptr ? tags(*tg) : std::optional<std::vector<std::string>>(std::vector<std::string>{});
+  const bool has_lib = lib != nullptr && !lib->is_none();
+  if (q == nullptr || !q->is_str() || schema == nullptr || !schema->is_str() || !tl ||
+      (has_lib && lib->kind != PyVal::Lib)) {
+    unread(f, at, "torch.library.define",
+           q == nullptr || !q->is_str()        ? fmt::format("its name is {}", q ? describe(*q) : "missing")
+           : schema == nullptr || !schema->is_str() ? fmt::format("its schema is {}", schema ? describe(*schema) : "missing")
+           : !tl                                ? fmt::format("its tags are {}", describe(*tg))
+                                                : fmt::format("its lib= is {}", describe(*lib)),
+           q != nullptr && q->is_str() ? q->s : std::string());
+    return PyVal::none(at);
+  }
+  if (!need_debug(at) || !record_def(f, q->s, at)) return PyVal::none(at);
+  guarded(f, at, fmt::format("the definition of {}", q->s), q->s);
+  std::size_t blk = 0;
+  std::string debug_string;
+  if (has_lib) {
+    blk = *block_of(lib->lib);
+    debug_string = debug(f, "define_lib", at, lib->lib->debug);
+  } else {
+    blk = fragment_block(ns_of(q->s), at, "a Library torch.library makes");
+    debug_string = debug(f, "define", at);
+  }
+  TomlEntry& en = entry(blk, "def", site(f, at));
+  en.add("name", q->s, q->at);
+  en.add("schema", schema->s, schema->at);
+  if (!tl->empty()) en.add("tags", *tl, tg->at);
+  en.add("debug", debug_string, at);
+  return PyVal::none(at);
+}
+
+PyVal PyReader::impl(Frame& f, Args& a) {
+  const Location at = a.at;
+  const PyVal* first = a.get(0, "qualname");
+  if (first != nullptr && first->kind == PyVal::Lib) {  // impl(lib, name, dispatch_key): a decorator
+    const PyVal* name = a.get(1, "name");
+    const PyVal* key = a.get(2, "dispatch_key");
+    Args m;
+    m.at = at;
+    m.decorator = true;
+    m.pos = {name != nullptr ? *name : PyVal::unknown("no operator name", at), identity(at)};
+    if (key != nullptr) m.pos.push_back(*key);
+    (void)library_method(f, first->lib, "impl", m);
+    return identity(at);
+  }
+  const PyVal* fn = a.decorated ? &*a.decorated : a.get(2, "func");
+  const bool decorator = fn == nullptr;
+  if (quiet_) return decorator ? identity(at) : PyVal::none(at);
+  const PyVal* types = a.get(1, "types");
+  const PyVal* lib = a.kwarg("lib");
+  const bool has_lib = lib != nullptr && !lib->is_none();
+  auto q = first != nullptr ? qualname_of(*first) : std::nullopt;
+  auto ts = types != nullptr ? strs(*types) : std::nullopt;
+  if (!q || !ts || (has_lib && lib->kind != PyVal::Lib)) {
+    unread(f, at, "torch.library.impl",
+           !q    ? fmt::format("its operator is {}", first ? describe(*first) : "missing")
+           : !ts ? fmt::format("its types are {}", types ? describe(*types) : "missing")
+                 : fmt::format("its lib= is {}", describe(*lib)),
+           q ? q->first : std::string());
+    return decorator ? identity(at) : PyVal::none(at);
+  }
+  if (!need_debug(at)) return PyVal::none(at);
+  guarded(f, at, fmt::format("the kernel of {}", q->first), q->first);
+  std::size_t blk = 0;
+  std::string debug_string;
+  if (has_lib) {
+    blk = *block_of(lib->lib);
+    debug_string = debug(f, "impl_lib", at, lib->lib->debug);
+  } else {
+    blk = fragment_block(ns_of(q->first), at, "a Library torch.library makes");
+    debug_string = debug(f, decorator ? "impl_decorator" : "impl", at);
+  }
+  TomlEntry& en = entry(blk, "impl", site(f, at));
+  en.add("op", q->first, q->second);
+  std::vector<std::string> names;
+  for (const PyVal& t : *ts) names.push_back(t.s);
+  en.add("device_types", names, types->at);
+  kernel_fields(en, fn, debug_string, at);
+  return decorator ? identity(at) : PyVal::none(at);
+}
+
+// register_<api>(op, ...) where op is "ns::op", an OpOverload or a custom op.
+PyVal PyReader::register_on_op(Frame& f, const std::string& api, Args& a) {
+  const Location at = a.at;
+  const PyVal* op = a.get(0, "op");
+  if (op != nullptr && op->kind == PyVal::Op) return op_method(f, op->op, api == "impl_abstract" ? "register_fake" : api, a, 1);
+  auto q = op != nullptr ? qualname_of(*op) : std::nullopt;
+  if (q)
+    if (auto it = custom_ops_.find(q->first); it != custom_ops_.end())
+      return op_method(f, it->second, api == "impl_abstract" ? "register_fake" : api, a, 1);
+  if (!q) {
+    const bool takes_fn = api != "register_autograd" && api != "register_autocast";
+    if (!quiet_)
+      unread(f, at, "torch.library." + api, fmt::format("its operator is {}", op ? describe(*op) : "missing"));
+    return takes_fn && a.get(api == "register_kernel" || api == "register_torch_dispatch" ? 2 : 1, "func") == nullptr
+               ? identity(at)
+               : PyVal::none(at);
+  }
+  return kernel_on_op(f, api, q->first, q->second, a);
+}
+
+// A register_* on an operator custom_op did not make (a Library.define, a C++
+// TORCH_LIBRARY one): the kernel the release registers, on the key it uses.
+PyVal PyReader::kernel_on_op(Frame& f, const std::string& api, const std::string& q, Location qat, Args& a) {
+  const Location at = a.at;
+  struct Form {
+    std::string_view api, form, key;
+    std::size_t fn_pos;
+  };
+  static constexpr Form kForms[] = {{"register_fake", "fake", "Meta", 1},
+                                    {"impl_abstract", "abstract", "Meta", 1},
+                                    {"register_autograd", "autograd", "Autograd", 1},
+                                    {"register_kernel", "kernel", "", 2},
+                                    {"register_vmap", "vmap", "FuncTorchBatched", 1},
+                                    {"register_autocast", "autocast", "", 99},
+                                    {"register_torch_dispatch", "", "", 2}};
+  const Form* form = nullptr;
+  for (const Form& fm : kForms)
+    if (fm.api == api) form = &fm;
+  if (form == nullptr) {
+    if (!quiet_) unread(f, at, "torch.library." + api, "an API dispatchtool does not read", q);
+    return PyVal::none(at);
+  }
+  const PyVal* fn = a.decorated ? &*a.decorated : a.get(form->fn_pos, "func");
+  const bool decorator = fn == nullptr && form->fn_pos != 99 && api != "register_autograd";
+  const PyVal result = decorator ? identity(at) : PyVal::none(at);
+  if (quiet_ || form->form.empty()) return result;  // register_torch_dispatch: a Python rule, no kernel
+  const PyVal* lib = a.kwarg("lib");
+  const bool has_lib = lib != nullptr && !lib->is_none();
+  if (has_lib && lib->kind != PyVal::Lib) {
+    unread(f, at, "torch.library." + api, fmt::format("its lib= is {}", describe(*lib)), q);
+    return result;
+  }
+  std::vector<std::string> keys;
+  const PyVal* types = nullptr;
+  if (api == "register_kernel") {
+    types = a.get(1, "device_types");
+    if (types != nullptr && types->is_none()) {
+      keys.push_back("CompositeExplicitAutograd");  // device_types=None: every device
+    } else if (auto ts = types != nullptr ? strs(*types) : std::nullopt) {
+      for (const PyVal& t : *ts) keys.push_back(t.s);
+    } else {
+      unread(f, at, "torch.library.register_kernel",
+             fmt::format("its device types are {}", types ? describe(*types) : "missing"), q);
+      return result;
+    }
+  } else if (api == "register_autocast") {
+    const PyVal* dev = a.get(1, "device_type");
+    if (dev == nullptr || !dev->is_str()) {
+      unread(f, at, "torch.library.register_autocast",
+             fmt::format("its device type is {}", dev ? describe(*dev) : "missing"), q);
+      return result;
+    }
+    types = dev;
+    keys.push_back(dev->s);
+  } else {
+    keys.push_back(std::string(form->key));
+  }
+  if (!profile_.torch_library().python_measured || !dbg_.has(form->form)) {
+    if (!need_debug(at)) return result;
+    fail(at, fmt::format("module 'torch.library' has no attribute '{}' in torch {} (profile {})", api,
+                         profile_.torch_version(), profile_.name()));
+    return result;
+  }
+  guarded(f, at, fmt::format("torch.library.{} on {}", api, q), q);
+  std::size_t blk = 0;
+  std::string debug_string;
+  const std::string lib_form = std::string(form->form) + "_lib";
+  if (has_lib && dbg_.has(lib_form) && debug(f, lib_form, at, lib->lib->debug) == lib->lib->debug) {
+    blk = *block_of(lib->lib);
+    debug_string = lib->lib->debug;
+  } else {
+    debug_string = has_lib && dbg_.has(lib_form)
+                       ? debug(f, lib_form, at, lib->lib->debug)
+                       : debug(f, decorator && dbg_.has(std::string(form->form) + "_decorator")
+                                      ? std::string(form->form) + "_decorator"
+                                      : std::string(form->form),
+                               at);
+    blk = fragment_block(ns_of(q), at,
+                         api == "register_fake" || api == "impl_abstract"
+                             ? "the Library torch.library (or torch._library.fake_impl) makes"
+                             : "a Library torch.library makes");
+  }
+  TomlEntry& en = entry(blk, "impl", site(f, at));
+  en.add("op", q, qat);
+  if (api == "register_kernel" && !(types != nullptr && types->is_none()))
+    en.add("device_types", keys, types->at);
+  else if (api == "register_autocast") {
+    // "Autocast" + torch._C._dispatch_key_for_device(device_type)
+    std::string key;
+    for (const auto& [device, k] : profile_.device_types())
+      if (device == keys[0]) key = "Autocast" + profile_.name_of(k);
+    if (key.empty() || profile_.find(key) == std::nullopt) {
+      fail(types->at, fmt::format("register_autocast: no autocast key for device type '{}' in torch {}", keys[0],
+                                  profile_.torch_version()));
+      return result;
+    }
+    en.add("key", key, types->at);
+  } else
+    en.add("key", keys[0], at);
+  kernel_fields(en, nullptr, debug_string, at);
+  return result;
+}
+
+void PyReader::rename_privateuse1(Frame& f, Args& a) {
+  const PyVal* name = a.get(0, "backend_name");
+  if (quiet_) return;
+  if (name == nullptr || !name->is_str()) {
+    warn(f, a.at,
+         fmt::format("rename_privateuse1_backend with a name dispatchtool does not know ({}): not read; device types "
+                     "named after it are unknown",
+                     name ? describe(*name) : "missing"));
     return;
   }
-  std::vector<std::string> all;
-  if (auto* s = std::get_if<std::string>(&f->value)) all.push_back(*s);
-  if (auto* a = std::get_if<std::vector<std::string>>(&f->value)) all = *a;
-  for (const auto& d : v)
-    if (std::find(all.begin(), all.end(), d) == all.end()) all.push_back(d);
-  f->value = all;
-}
-
-// register_<api> on a custom op: `x` is the call (op.register_kernel("cuda"),
-// torch.library.register_kernel(op, "cuda", fn)); its arguments start at `first`.
-Expected<bool, Diagnostic> PyReader::op_register(OpRef ref, const std::string& api, const PyExpr& x, std::size_t first,
-                                                 bool decorator) {
-  (void)decorator;
-  TomlEntry& en = out_.blocks[ref.block].entries[ref.entry];
-  if (api == "register_kernel") {
-    const PyExpr* d = arg(x, first, "device_types");
-    auto devs = d ? strs_of(*d) : std::nullopt;
-    if (!devs) return unread(x, api);
-    append(en, "register_kernel", *devs, d->at);
-  } else if (api == "register_autocast") {
-    const PyExpr* d = arg(x, first, "device_type");
-    auto devs = d ? strs_of(*d) : std::nullopt;
-    if (!devs) return unread(x, api);
-    append(en, "register_autocast", *devs, d->at);
-  } else if (api == "register_fake" || api == "register_autograd" || api == "register_vmap") {
-    if (field(en, api) == nullptr) en.add(api, true, x.at);
-  } else {
-    warn(x.at, fmt::format("{} on a custom op: dispatchtool does not read this API: not read", api));
-  }
-  return true;
-}
-
-Expected<bool, Diagnostic> PyReader::register_by_target(const std::string& api, const PyExpr& x, bool decorator) {
-  const PyExpr* op = arg(x, 0, "op");
-  std::optional<OpRef> ref;
-  if (op != nullptr && op->kind == PyExpr::Name && ops_.count(op->text) != 0)
-    ref = ops_.at(op->text);
-  else if (op != nullptr)
-    if (auto s = str_of(*op); s && ops_.count(s->first) != 0) ref = ops_.at(s->first);
-  if (!ref && api == "register_fake") return register_fake_kernel(x);
-  if (!ref) {
-    warn(x.at, fmt::format("torch.library.{} on an operator not made by torch.library.custom_op in this file: "
-                           "not read",
-                           api));
-    return true;
-  }
-  return op_register(*ref, api, x, 1, decorator);
-}
-
-std::optional<std::pair<std::string, Location>> PyReader::op_qualname(const PyExpr& op) const {
-  if (auto s = str_of(op)) {
-    if (ns_of(s->first).empty()) return std::nullopt;
-    return s;
-  }
-  if (op.kind != PyExpr::Name) return std::nullopt;
-  // torch.ops.NS.NAME.OVERLOAD, an OpOverload: its _name ("NS::NAME", or
-  // "NS::NAME.OVERLOAD"). The packet torch.ops.NS.NAME is refused by torch.
-  const std::string c = canonical(op.text);
-  if (!c.starts_with("torch.ops.")) return std::nullopt;
-  std::vector<std::string> parts;
-  for (std::size_t b = 10, e = 0; b <= c.size(); b = e + 1) {
-    e = std::min(c.find('.', b), c.size());
-    parts.push_back(c.substr(b, e - b));
-  }
-  if (parts.size() != 3) return std::nullopt;
-  std::string q = parts[0] + "::" + parts[1];
-  if (parts[2] != "default") q += "." + parts[2];
-  return std::make_pair(q, op.at);
-}
-
-Expected<bool, Diagnostic> PyReader::register_fake_kernel(const PyExpr& x) {
-  const PyExpr* op = arg(x, 0, "op");
-  auto q = op != nullptr ? op_qualname(*op) : std::nullopt;
-  if (!q) return unread(x, "torch.library.register_fake");
-  if (auto ok = need_debug(x.at); !ok) return ok;
-  std::size_t blk = 0;
-  std::string debug;
-  if (dbg_->fake_in_lib) {
-    auto tb = target_block(x, q->first, dbg_->fake);
-    if (!tb) return unread(x, "torch.library.register_fake");
-    blk = tb->first;
-    debug = tb->second;
-  } else {
-    blk = new_block(ns_of(q->first), "FRAGMENT", "", x.at, "the Library torch._library.fake_impl makes");
-    debug = dbg_->fake;
-  }
-  TomlEntry& en = entry(blk, "impl", x.at);
-  en.add("op", q->first, q->second);
-  en.add("key", "Meta", x.at);
-  kernel_fields(en, nullptr, debug, x.at);
-  return true;
+  guarded(f, a.at, "the PrivateUse1 rename");
+  privateuse1_ = name->s;
+  TomlBlock blk;
+  blk.at = a.at;
+  blk.note = fmt::format("torch.utils.rename_privateuse1_backend({:?})", name->s);
+  blk.add("kind", "FRAGMENT", a.at);
+  blk.add("privateuse1_backend", name->s, name->at);
+  out_.blocks.push_back(std::move(blk));
 }
 
 }  // namespace dt::pyread

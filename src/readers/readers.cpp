@@ -65,7 +65,7 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
 }
 
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text, const CppOptions& cpp) {
+                                         std::string_view text, const CppOptions& cpp, PyProject* python) {
   switch (kind) {
     case SourceKind::Cpp:
       return read_cpp(profile, file, text, cpp);
@@ -74,7 +74,7 @@ Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind
     case SourceKind::BackendYaml:
       return read_backend_yaml(profile, file, text);
     case SourceKind::Python:
-      return read_python(profile, file, text);
+      return read_python(profile, file, text, python);
     default:
       break;
   }

@@ -46,11 +46,15 @@ struct Blocks {
   std::vector<Diagnostic> warnings;
 };
 
+class PyProject;
+
 // `file`: the name locations carry (as given on the command line). `kind`
 // is not Toml. `cpp`: how a C++ file is compiled (its -D, -I flags and how
-// its includes are read). Errors: FILE:LINE:COL diagnostics for input the
-// reader cannot read at all.
+// its includes are read). `python`: the run's Python files
+// (readers/python_project.hpp), so that a Python file's imports of another
+// file read resolve (nullptr: each file alone). Errors: FILE:LINE:COL
+// diagnostics for input the reader cannot read at all.
 Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text, const CppOptions& cpp = {});
+                                         std::string_view text, const CppOptions& cpp = {}, PyProject* python = nullptr);
 
 }  // namespace dt

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/toml_reader.hpp"
+#include "readers/python_project.hpp"
 #include "readers/readers.hpp"
 #include "registry/file_loader.hpp"
 
@@ -75,7 +76,7 @@ namespace {
 // on a worker thread): C++, Python and yaml through their readers, TOML
 // through toml++.
 std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Diagnostic> text,
-                                const std::string& path, const LoadOptions& options) {
+                                const std::string& path, const LoadOptions& options, PyProject* python) {
   std::vector<Batch> out;
   const FileName shown = display_path(path);
   if (!text) {
@@ -84,7 +85,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   }
   const std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
-    auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path));
+    auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path), python);
     if (!read) {
       out.push_back(error_batch(std::move(read.error())));
       return out;
@@ -134,8 +135,8 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
 }  // namespace
 
 CompileAhead::CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
-                           const LoadOptions& options)
-    : profile_(profile), read_(read), paths_(paths), options_(options), slots_(paths.size()) {
+                           const LoadOptions& options, PyProject* python)
+    : profile_(profile), read_(read), paths_(paths), options_(options), python_(python), slots_(paths.size()) {
   const unsigned hw = std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
   window_ = 2 * static_cast<std::size_t>(hw);
   // The thread that applies the batches helps compile: one worker fewer.
@@ -175,12 +176,13 @@ void CompileAhead::compile_one(std::unique_lock<std::mutex>& lock) {
   // budget (ReadBudget) runs out at the same file whatever the timing.
   cv_.wait(lock, [&] { return read_turn_ == i; });
   lock.unlock();
-  auto text = read_(paths_[i]);
+  std::shared_ptr<const std::string> ahead = python_ != nullptr ? python_->text_of(paths_[i]) : nullptr;
+  auto text = ahead ? Expected<std::string, Diagnostic>(*ahead) : read_(paths_[i]);
   lock.lock();
   read_turn_ = i + 1;
   cv_.notify_all();
   lock.unlock();
-  std::vector<Batch> b = compile_text(profile_, std::move(text), paths_[i], options_);
+  std::vector<Batch> b = compile_text(profile_, std::move(text), paths_[i], options_, python_);
   lock.lock();
   slots_[i].emplace(std::move(b));
   cv_.notify_all();

@@ -26,8 +26,10 @@ std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName 
 
 class CompileAhead {
  public:
+  // `python`: the run's Python files, read ahead (their texts are taken from
+  // it, not read again); nullptr when there are none.
   CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
-               const LoadOptions& options);
+               const LoadOptions& options, PyProject* python = nullptr);
   CompileAhead(const CompileAhead&) = delete;
   CompileAhead& operator=(const CompileAhead&) = delete;
   ~CompileAhead();
@@ -48,6 +50,7 @@ class CompileAhead {
   const ReadFile& read_;
   const std::vector<std::string>& paths_;
   const LoadOptions& options_;
+  PyProject* python_;
   std::vector<std::optional<std::vector<Batch>>> slots_;
   std::size_t window_ = 2, next_ = 0, consumed_ = 0;
   std::size_t read_turn_ = 0;  // the file whose text may be read next

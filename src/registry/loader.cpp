@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "readers/cpp_signature.hpp"
+#include "readers/python_project.hpp"
 #include "registry/compile_ahead.hpp"
 #include "registry/ops_signature.hpp"
 #include "registry/file_loader.hpp"
@@ -136,10 +137,19 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
     return unexpected(
         make_error(Location{display_path("-"), 0, 0}, "standard input ('-') can be given only once on a command line"));
   LoadResult result{Registry(profile, options.library), {}, {}};
+  // The Python files are read first, in command-line order, so that a module
+  // can import a helper from any other file read (readers/python_project.hpp);
+  // a file that cannot be read is read again, and reported, at its turn.
+  std::unique_ptr<PyProject> python;
+  for (const std::string& p : paths) {
+    if (detect_source(p, {}) != SourceKind::Python) continue;
+    if (!python) python = std::make_unique<PyProject>(profile);
+    if (auto text = read(p)) python->add(p, std::make_shared<const std::string>(std::move(*text)));
+  }
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the first error
   // reported do not depend on timing.
-  CompileAhead ahead(profile, read, paths, options);
+  CompileAhead ahead(profile, read, paths, options, python.get());
   for (std::size_t i = 0; i < paths.size(); ++i)
     if (auto err = apply_file(profile, ahead.take(i), display_path(paths[i]), result, options))
       return unexpected(std::move(*err));

@@ -32,6 +32,9 @@ NAME` as -U (the preprocessor's conditions and the project's macros, read by
 both alike; a condition on a name neither defines nor undefines is a warning);
 `--namespace NS` and `--op OP` add operators to compare that the sources'
 text does not name (registered behind macros, PyTorch's own under autocast).
+A SOURCE.py is not compiled: it is imported once the libraries are loaded
+(a Python ops module registering fakes, autograd formulas and kernels on the
+extension's operators), and the tool reads it with the C++ sources.
 `--unknown-signature OP` names an operator whose kernel is a function declared
 outside the sources (in PyTorch's headers): the tool cannot infer its schema,
 warns about that impl, and prints "(none)" where _dispatch_dump prints the
@@ -144,7 +147,11 @@ def main():
             print("cpp_reader_oracle: FAIL: no source tree %s (tests/realworld/sources.py extracts it)" % args.tree)
             return 1
         os.chdir(args.tree)
-    groups, args.sources = args.sources, [s for g in args.sources for s in g.split("+")]
+    # A .py source is imported (after the libraries are loaded), not compiled: a
+    # Python ops module registering on the extension's operators.
+    pys = [s for s in args.sources if s.endswith(".py")]
+    groups = [g for g in args.sources if not g.endswith(".py")]
+    args.sources = [s for g in groups for s in g.split("+")] + pys
     torch = require_torch("cpp_reader_oracle", args.profile)
     if torch is None:
         return 1
@@ -161,7 +168,13 @@ def main():
         if secs:
             print("compiled %s in %.1f s" % (group, secs))
         torch.ops.load_library(so)
+    import importlib.util
+    for k, py in enumerate(pys):
+        spec = importlib.util.spec_from_file_location("cpp_reader_py%d" % k, py)
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
     for src in args.sources:
+        if src.endswith(".py"):
+            continue
         with open(src, encoding="utf-8") as f:
             texts.append(f.read())
     ops = registered_ops(torch, texts, args.namespace, args.op)

@@ -54,7 +54,7 @@ TEST_CASE("CppExpander: rescanning stops at the macro itself (hide sets), also t
   CHECK(expand(m, "z") == "z [ 0 ]");
 }
 
-TEST_CASE("CppExpander: a function-like macro without '(' is a name; arguments nest, commas in parentheses stay") {
+TEST_CASE("CppExpander: a function-like macro without '(' is a name, arguments nest, commas in parentheses stay") {
   CppMacros m;
   m.define(macro("F(a, b) [a|b]"));
   CHECK(expand(m, "F F (x, (y, z))") == "F [ x | ( y , z ) ]");

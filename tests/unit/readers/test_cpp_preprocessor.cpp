@@ -167,7 +167,7 @@ TEST_CASE("preprocess_cpp: macros that grow without end stop at the bound") {
   CHECK(s.error().message.find("makes more than") != std::string::npos);
 }
 
-TEST_CASE("preprocess_cpp: the block macros stay for the reader; their namespace as the release stringizes it") {
+TEST_CASE("preprocess_cpp: the block macros stay for the reader, their namespace as the release stringizes it") {
   Pp p;
   p.options.defines = {{"TORCH_EXTENSION_NAME", "_C"}};
   const std::string src = "TORCH_LIBRARY(TORCH_EXTENSION_NAME, m) {}\nTORCH_LIBRARY_FRAGMENT(TORCH_EXTENSION_NAME, m) {}\n";

@@ -55,7 +55,7 @@ TEST_CASE("lex_cpp: comments hide registrations") {
   CHECK(s.tokens[0].text == "x");
 }
 
-TEST_CASE("lex_cpp: a preprocessor line is '#', its tokens and an end; other directives are text") {
+TEST_CASE("lex_cpp: a preprocessor line is '#', its tokens and an end, other directives are text") {
   const CppLexed s = scan("a;\n  # define F(x) \\\n  x + 1 // c\n#include <a/b.h>\n#error don't stop\n#pragma once x'\nb;\n");
   std::vector<std::string> texts;
   for (const auto& t : s.tokens)

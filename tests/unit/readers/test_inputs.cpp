@@ -7,7 +7,7 @@
 
 namespace dt::test {
 
-TEST_CASE("expand_inputs: a directory is its registration sources, sorted; hidden entries and excludes left out") {
+TEST_CASE("expand_inputs: a directory is its registration sources, sorted, hidden entries and excludes left out") {
   std::map<std::string, std::string> files{
       {"csrc/b.cpp", ""},     {"csrc/a/ops.cu", ""},   {"csrc/a/ops.cuh", ""},      {"csrc/notes.txt", ""},
       {"csrc/ops.py", ""},    {"csrc/.git/x.cpp", ""}, {"csrc/build/gen.cpp", ""},  {"csrc/native_functions.yaml", ""},

@@ -37,10 +37,39 @@ TEST_CASE("parse_py_expr: annotations, decorator factories, opaque values") {
   const PyExpr c = expr("op.register_kernel('cuda')(fn)\n");
   CHECK(c.kind == PyExpr::Call);
   CHECK(c.base[0].kind == PyExpr::Call);
-  CHECK(expr("lambda x: x\n").kind == PyExpr::Opaque);
-  CHECK(expr("a + b\n").kind == PyExpr::Opaque);
+  CHECK(expr("lambda x: x\n").kind == PyExpr::Lambda);
+  CHECK(expr("[x for x in y]\n").args[0].kind == PyExpr::Opaque);
   CHECK(expr("-3\n").kind == PyExpr::Neg);
   CHECK(expr("f(x for x in y)\n").args[0].kind == PyExpr::Opaque);
+}
+
+TEST_CASE("parse_py_expr: operators with Python's precedence") {
+  const PyExpr a = expr("op_name + schema if x else y\n");
+  REQUIRE(a.kind == PyExpr::IfExp);
+  CHECK(a.args[0].kind == PyExpr::Binary);
+  CHECK(a.args[0].text == "+");
+  const PyExpr b = expr("a or b and not c\n");
+  REQUIRE(b.kind == PyExpr::BoolOp);
+  CHECK(b.text == "or");
+  CHECK(b.args[1].kind == PyExpr::BoolOp);
+  CHECK(b.args[1].args[1].kind == PyExpr::Not);
+  const PyExpr c = expr("x is not None and y not in z\n");
+  REQUIRE(c.kind == PyExpr::BoolOp);
+  CHECK(c.args[0].ops == std::vector<std::string>{"is not"});
+  CHECK(c.args[1].ops == std::vector<std::string>{"not in"});
+  const PyExpr d = expr("{'out'}\n");
+  CHECK(d.kind == PyExpr::Set);
+  CHECK(expr("{}\n").kind == PyExpr::Dict);
+  const PyExpr e = expr("{'k': 1, 'j': 2}\n");
+  REQUIRE(e.kind == PyExpr::Dict);
+  CHECK(e.kwargs.size() == 2);
+  const PyExpr s = expr("name[1:]\n");
+  REQUIRE(s.kind == PyExpr::Subscript);
+  CHECK(s.args[0].kind == PyExpr::Slice);
+  CHECK(s.args[0].args[1].absent());
+  const PyExpr k = expr("f(*args, **kwargs)\n");
+  CHECK(k.star_args.size() == 1);
+  CHECK(k.star_kwargs.size() == 1);
 }
 
 TEST_CASE("parse_py_def: parameters, keyword-only, annotations, defaults, return") {

@@ -52,23 +52,27 @@ TEST_CASE("read_python: what cannot be read statically is a located warning, the
   const Blocks b = read(
       "import torch\nlib = torch.library.Library('m', 'DEF')\n"
       "def setup():\n    lib.define('a(Tensor x) -> Tensor')\n"
-      "for n in ['b', 'c']:\n    lib.define(n + '(Tensor x) -> Tensor')\n"
+      "while more():\n    lib.define('w(Tensor x) -> Tensor')\n"
       "lib.define(f'{NAME}(Tensor x) -> Tensor')\n"
-      "torch.library.register_kernel('other::op', 'cpu', lambda x: x)\n"
       "torch.library.register_fake(torch.ops.m.d, lambda x: x)\n"
       "torch.library.register_fake(name, lambda x: x)\n"
-      "lib.define('d(Tensor x) -> Tensor')\n");
+      "lib.define('d(Tensor x) -> Tensor')\n"
+      "for n in names():\n    lib.define(n + '(Tensor x) -> Tensor')\n");
   REQUIRE(b.warnings.size() == 6);
   CHECK(b.warnings[0].severity == Severity::Warning);
-  CHECK(b.warnings[0].where == Location{"/src/ops.py", 4, 5});
-  CHECK(b.warnings[1].where.line == 6);
-  CHECK(b.warnings[2].where.line == 7);
-  CHECK(b.warnings[3].message.find("register_kernel on an operator not made by torch.library.custom_op") !=
-        std::string::npos);
+  CHECK(b.warnings[0].where == Location{"/src/ops.py", 6, 5});  // in a while loop: not read
+  CHECK(b.warnings[0].op == "w");
+  CHECK(b.warnings[1].where.line == 7);  // an f-string with a name the module never binds
+  CHECK(b.warnings[1].message.find("NAME") != std::string::npos);
   // An OpOverloadPacket (torch refuses it) and a computed name.
-  CHECK(b.warnings[4].where.line == 9);
-  CHECK(b.warnings[4].message.find("torch.library.register_fake(...)") != std::string::npos);
-  CHECK(b.warnings[5].where.line == 10);
+  CHECK(b.warnings[2].where.line == 8);
+  CHECK(b.warnings[2].message.find("torch.library.register_fake") != std::string::npos);
+  CHECK(b.warnings[3].where.line == 9);
+  CHECK(b.warnings[4].where.line == 12);  // a loop over a value the reader does not know
+  // A function that registers and that this file (read alone) never calls.
+  CHECK(b.warnings[5].where == Location{"/src/ops.py", 4, 5});
+  CHECK(b.warnings[5].message.find("in function 'setup', which is not called") != std::string::npos);
+  CHECK(b.warnings[5].op == "a");
   REQUIRE(b.blocks[0].entries.size() == 1);
   CHECK(str(b.blocks[0].entries[0], "schema") == "d(Tensor x) -> Tensor");
 }
@@ -150,11 +154,14 @@ TEST_CASE("read_python: 'from typing import *' binds typing's names (PyTorch's c
   REQUIRE(b.blocks.size() == 1);
   CHECK(str(b.blocks[0].entries.at(0), "schema") ==
         "(Tensor x, SymInt[] s, Tensor? o, SymInt? u) -> (Tensor, Tensor[])");
-  // Without the star import, Tuple is a name the module never bound.
+  // Without the star import, Tuple is a name the module never bound: the op is not read (a warning).
   auto c = read_python(profile("torch-2.6"), "m.py",
                        "import torch\n@torch.library.custom_op('m::f', mutates_args=())\n"
                        "def f(x: torch.Tensor) -> Tuple[torch.Tensor]: ...\n");
-  CHECK_FALSE(c.has_value());
+  REQUIRE(c.has_value());
+  CHECK(c->blocks.empty());
+  REQUIRE(c->warnings.size() == 1);
+  CHECK(c->warnings[0].message.find("cannot infer its schema statically") != std::string::npos);
 }
 
 TEST_CASE("read_python: errors") {

@@ -1,0 +1,148 @@
+// The Python files of one run (readers/python_project.hpp).
+#include "readers/python_project.hpp"
+
+#include "readers/python_reader_impl.hpp"
+
+namespace dt {
+
+std::string normalize_path(const std::string& path) {
+  const bool absolute = !path.empty() && path[0] == '/';
+  std::vector<std::string> parts;
+  std::size_t b = 0;
+  while (b <= path.size()) {
+    std::size_t e = path.find('/', b);
+    if (e == std::string::npos) e = path.size();
+    const std::string part = path.substr(b, e - b);
+    if (part == "..") {
+      if (!parts.empty() && parts.back() != "..")
+        parts.pop_back();
+      else if (!absolute)
+        parts.push_back(part);
+    } else if (!part.empty() && part != ".") {
+      parts.push_back(part);
+    }
+    b = e + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out.empty() ? "." : out;
+}
+
+namespace {
+
+std::string dirname(const std::string& p) {
+  const std::size_t s = p.rfind('/');
+  if (s == std::string::npos) return ".";
+  return s == 0 ? "/" : p.substr(0, s);
+}
+
+std::string join(const std::string& dir, const std::string& rest) {
+  if (dir == ".") return rest;
+  return dir.back() == '/' ? dir + rest : dir + "/" + rest;
+}
+
+// "pkg/mod.py" -> {"pkg", "mod"}; "pkg/__init__.py" -> {"pkg"}.
+std::vector<std::string> components(const std::string& path) {
+  std::vector<std::string> out;
+  std::string p = path;
+  if (p.ends_with(".py")) p.resize(p.size() - 3);
+  std::size_t b = 0;
+  while (b <= p.size()) {
+    std::size_t e = p.find('/', b);
+    if (e == std::string::npos) e = p.size();
+    const std::string part = p.substr(b, e - b);
+    if (!part.empty() && part != ".") out.push_back(part);
+    b = e + 1;
+  }
+  if (!out.empty() && out.back() == "__init__") out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+void PyProject::add(const std::string& path, std::shared_ptr<const std::string> text) {
+  files_.emplace(normalize_path(path), File{path, std::move(text)});
+}
+
+std::shared_ptr<const std::string> PyProject::text_of(const std::string& path) const {
+  auto it = files_.find(normalize_path(path));
+  return it == files_.end() ? nullptr : it->second.text;
+}
+
+std::string PyProject::find(const std::string& dotted, int level, const std::string& from_path) const {
+  std::vector<std::string> want;
+  for (std::size_t b = 0; b < dotted.size();) {
+    std::size_t e = dotted.find('.', b);
+    if (e == std::string::npos) e = dotted.size();
+    want.push_back(dotted.substr(b, e - b));
+    b = e + 1;
+  }
+  const std::string from = normalize_path(from_path);
+  if (level > 0) {
+    std::string base = dirname(from);
+    for (int k = 1; k < level; ++k) base = dirname(base);
+    std::string rel;
+    for (const auto& w : want) rel += (rel.empty() ? "" : "/") + w;
+    for (const std::string& cand : {rel.empty() ? std::string("__init__.py") : rel + ".py",
+                                    rel.empty() ? std::string() : rel + "/__init__.py"}) {
+      if (cand.empty()) continue;
+      const std::string p = normalize_path(join(base, cand));
+      if (files_.count(p) != 0) return p;
+    }
+    return {};
+  }
+  if (want.empty()) return {};
+  std::string best;
+  std::size_t best_score = 0;
+  for (const auto& [path, file] : files_) {
+    const std::vector<std::string> c = components(path);
+    if (c.size() < want.size() || !std::equal(want.rbegin(), want.rend(), c.rbegin())) continue;
+    // The file's tree: the directory above the module's top package.
+    std::string root;
+    for (std::size_t k = 0; k + want.size() < c.size(); ++k) root += c[k] + "/";
+    if (!path.empty() && path[0] == '/') root = "/" + root;
+    const std::size_t score = from.starts_with(root) ? root.size() + 1 : 0;
+    if (best.empty() || score > best_score) {
+      best = path;
+      best_score = score;
+    }
+  }
+  return best;
+}
+
+std::string PyProject::module_name(const std::string& path) const {
+  const std::string p = normalize_path(path);
+  std::vector<std::string> c = components(p);
+  // As far up as the directories are packages of the run (an __init__.py read).
+  std::string dir = dirname(p);
+  std::size_t keep = 1;
+  while (keep < c.size() && files_.count(normalize_path(join(dir, "__init__.py"))) != 0) {
+    ++keep;
+    dir = dirname(dir);
+  }
+  if (p.ends_with("/__init__.py") && keep > 1) --keep;
+  std::string out;
+  for (std::size_t k = c.size() - std::min(keep, c.size()); k < c.size(); ++k) out += (out.empty() ? "" : ".") + c[k];
+  return out;
+}
+
+std::shared_ptr<pyread::PyModule> PyProject::module(const std::string& path) {
+  const std::string p = normalize_path(path);
+  const std::lock_guard lock(mu_);
+  if (auto it = loaded_.find(p); it != loaded_.end()) return it->second;
+  auto text = files_.find(p);
+  if (text == files_.end()) return nullptr;
+  auto m = std::make_shared<pyread::PyModule>();
+  m->file = FileName(text->second.given);
+  m->path = p;
+  m->name = module_name(p);
+  m->owned = text->second.text;
+  m->text = *text->second.text;
+  m->loading = true;
+  loaded_[p] = m;
+  pyread::load_module(profile_, *this, m);
+  m->loading = false;
+  return m;
+}
+
+}  // namespace dt

@@ -1,0 +1,89 @@
+// The Python reader's calls (python_call.cpp): functions of the files read
+// inlined with their arguments and defaults, *args / **kwargs, closures and
+// decorator factories, functools.partial, classes and properties; the depth
+// and step bounds.
+#include "python_reader_helpers.hpp"
+
+namespace dt::test {
+
+namespace {
+
+Blocks read(std::string_view text, const char* prof = "torch-2.14") { return read_py(text, prof); }
+
+const char* kHelper =
+    "import functools\nimport torch\nfrom torch.library import Library, infer_schema\n"
+    "mylib = Library('h', 'FRAGMENT')\n"
+    "def reg(op_name, op_func, mutates_args=None, fake_impl=None, target_lib=None, dispatch_key=None, tags=()):\n"
+    "    if mutates_args is None:\n"
+    "        mutates_args = []\n"
+    "    schema_str = infer_schema(op_func, mutates_args=mutates_args)\n"
+    "    my_lib = target_lib or mylib\n"
+    "    my_lib.define(op_name + schema_str, tags=tags)\n"
+    "    my_lib.impl(op_name, op_func, dispatch_key=dispatch_key or 'CUDA')\n"
+    "    if fake_impl is not None:\n"
+    "        my_lib._register_fake(op_name, fake_impl)\n"
+    "def f(x: torch.Tensor, out: torch.Tensor) -> None:\n"
+    "    pass\n";
+
+}  // namespace
+
+TEST_CASE("call: a helper inlined where it is called, its registrations located at the call") {
+  const Blocks b = read(std::string(kHelper) +
+                        "reg('a', f, mutates_args=['out'], fake_impl=lambda x, out: None)\n"
+                        "reg(op_name='b', op_func=f, dispatch_key='CPU', tags=(torch._C.Tag.pointwise,))\n"
+                        "other = Library('o', 'FRAGMENT')\n"
+                        "reg_other = functools.partial(reg, target_lib=other)\n"
+                        "reg_other('c', f)\n");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 2);  // h's Library, then o's
+  const auto& h = b.blocks[0].entries;
+  REQUIRE(h.size() == 5);
+  CHECK(str(h[0], "schema") == "a(Tensor x, Tensor(a1!) out) -> ()");
+  CHECK(h[0].at == Location{"/src/ops.py", 16, 1});  // the call, not the helper's line
+  CHECK(str(h[0], "debug") == "registered at /src/ops.py:4");
+  CHECK(str(h[1], "key") == "CUDA");
+  CHECK(str(h[2], "key") == "Meta");
+  CHECK(str(h[3], "tags") == "pointwise");
+  CHECK(str(h[4], "key") == "CPU");
+  CHECK(str(b.blocks[1].entries.at(0), "schema") == "c(Tensor x, Tensor out) -> ()");
+  CHECK(str(b.blocks[1].entries.at(0), "debug") == "registered at /src/ops.py:18");
+}
+
+TEST_CASE("call: decorator factories, closures, *args / **kwargs, classes with properties") {
+  const Blocks b = read(std::string(kHelper) +
+                        "def register(fn=None, *, op_name=None, **extra):\n"
+                        "    def decorator(op_func):\n"
+                        "        reg(op_name or op_func.__name__, op_func, **extra)\n"
+                        "        return op_func\n"
+                        "    return decorator(fn) if fn is not None else decorator\n"
+                        "@register\ndef g(x: torch.Tensor) -> torch.Tensor:\n    return x\n"
+                        "@register(op_name='renamed', dispatch_key='CPU')\ndef k(x: torch.Tensor) -> torch.Tensor:\n"
+                        "    return x\n"
+                        "class W:\n"
+                        "    def __init__(self, name, fn):\n        self.name = name\n        self.fn = fn\n"
+                        "    @property\n    def impl(self):\n        reg(self.name, self.fn)\n        return self.fn\n"
+                        "W('viaclass', f).impl\n"
+                        "args = ('star', f)\nreg(*args, **{'dispatch_key': 'XPU'})\n");
+  CHECK(b.warnings.empty());
+  std::vector<std::string> defs;
+  for (const auto& blk : b.blocks)
+    for (const auto& e : blk.entries)
+      if (e.kind == "def") defs.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
+  CHECK(defs == std::vector<std::string>{"g", "renamed", "viaclass", "star"});
+}
+
+TEST_CASE("call: recursion stops at the depth bound with a warning, and a helper of a file not read is named") {
+  const Blocks b = read(
+      "import torch\nfrom vendor.utils import register_thing\n"
+      "def r(n):\n    return r(n)\n"
+      "r(1)\n"
+      "register_thing('x', None)\n");
+  REQUIRE(b.warnings.size() == 2);
+  CHECK(b.warnings[0].where.line == 5);
+  CHECK(b.warnings[0].message.find("calls deep") != std::string::npos);
+  CHECK(b.warnings[1].where.line == 6);
+  CHECK(b.warnings[1].message.find("defined in vendor.utils, which is not among the files read") !=
+        std::string::npos);
+}
+
+}  // namespace dt::test

@@ -1,0 +1,57 @@
+// The Python files of a run (python_project.cpp): module names, imports
+// resolved between files (absolute and relative), modules loaded for their
+// names once, a helper of one file inlined in another.
+#include "readers/python_project.hpp"
+
+#include "python_reader_helpers.hpp"
+
+namespace dt::test {
+
+TEST_CASE("normalize_path and PyProject::find / module_name") {
+  CHECK(normalize_path("./a//b/../c.py") == "a/c.py");
+  CHECK(normalize_path("/x/./y/") == "/x/y");
+  PyProject p(profile("torch-2.14"));
+  p.add("/r/pkg/__init__.py", std::make_shared<const std::string>(""));
+  p.add("/r/pkg/utils/__init__.py", std::make_shared<const std::string>(""));
+  p.add("/r/pkg/utils/reg.py", std::make_shared<const std::string>(""));
+  p.add("/r/pkg/ops.py", std::make_shared<const std::string>(""));
+  p.add("/other/pkg/utils/reg.py", std::make_shared<const std::string>(""));
+  CHECK(p.find("pkg.utils.reg", 0, "/r/pkg/ops.py") == "/r/pkg/utils/reg.py");  // the file's own tree first
+  CHECK(p.find("pkg.utils.reg", 0, "/other/pkg/x.py") == "/other/pkg/utils/reg.py");
+  CHECK(p.find("pkg.utils", 0, "/r/pkg/ops.py") == "/r/pkg/utils/__init__.py");
+  CHECK(p.find("utils.reg", 1, "/r/pkg/ops.py") == "/r/pkg/utils/reg.py");
+  CHECK(p.find("", 1, "/r/pkg/utils/reg.py") == "/r/pkg/utils/__init__.py");
+  CHECK(p.find("missing", 0, "/r/pkg/ops.py").empty());
+  CHECK(p.module_name("/r/pkg/utils/reg.py") == "pkg.utils.reg");
+  CHECK(p.module_name("/r/pkg/utils/__init__.py") == "pkg.utils");
+}
+
+TEST_CASE("PyProject: a helper defined in one file read is inlined in another, with its module's globals") {
+  const char* helper =
+      "import torch\nfrom torch.library import Library, infer_schema\n"
+      "LIB = Library('p', 'FRAGMENT')\n"
+      "def reg(name, fn):\n    LIB.define(name + infer_schema(fn, mutates_args=()))\n";
+  const char* ops =
+      "import torch\nfrom .helper import reg\n"
+      "def f(x: torch.Tensor) -> torch.Tensor: ...\n"
+      "reg('f', f)\n";
+  PyProject p(profile("torch-2.14"));
+  p.add("/r/pkg/helper.py", std::make_shared<const std::string>(helper));
+  p.add("/r/pkg/ops.py", std::make_shared<const std::string>(ops));
+  auto b = read_python(profile("torch-2.14"), "/r/pkg/ops.py", ops, &p);
+  REQUIRE(b.has_value());
+  CHECK(b->warnings.empty());
+  REQUIRE(b->blocks.size() == 1);
+  CHECK(b->blocks[0].note.find("of /r/pkg/helper.py:3") != std::string::npos);  // the other file's Library
+  const TomlEntry& e = b->blocks[0].entries.at(0);
+  CHECK(str(e, "schema") == "f(Tensor x) -> Tensor");
+  CHECK(str(e, "debug") == "registered at /r/pkg/helper.py:3");
+  CHECK(e.at == Location{"/r/pkg/ops.py", 4, 1});
+  // Alone, the import names nothing: the call is not read.
+  auto alone = read_python(profile("torch-2.14"), "/r/pkg/ops.py", ops);
+  REQUIRE(alone.has_value());
+  CHECK(alone->blocks.empty());
+  REQUIRE(alone->warnings.size() == 1);
+}
+
+}  // namespace dt::test
