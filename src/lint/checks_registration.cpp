@@ -9,6 +9,7 @@
 #include "base/suggest.hpp"
 #include "base/text.hpp"
 #include "lint/check.hpp"
+#include "readers/readers.hpp"
 
 namespace dt::lint {
 
@@ -176,8 +177,10 @@ void check_unread_registration(const CheckContext& c, std::vector<Finding>& out)
   for (const auto& d : c.source_warnings) {
     Finding f = finding_at(d.where, d.message, d.op, d.key);
     f.notes = d.notes;
-    f.fix = "give the build's macros and include directories (-D, -U, -I, or -p BUILD_DIR), write the registration "
-            "out literally in the library block, or add the equivalent TOML to the inputs";
+    const bool cpp = detect_source(d.where.file.view(), {}) == SourceKind::Cpp;
+    f.fix = cpp ? "give the build's macros and include directories (-D, -U, -I, or -p BUILD_DIR), write the "
+                  "registration out literally in the library block, or add the equivalent TOML to the inputs"
+                : "write the registration out literally, or add the equivalent TOML to the inputs";
     out.push_back(std::move(f));
   }
 }
