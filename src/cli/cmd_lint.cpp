@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <memory>
 #include <tuple>
 
 #include "base/text.hpp"
@@ -11,6 +12,7 @@
 #include "lint/context.hpp"
 #include "lint/lint.hpp"
 #include "lint/output.hpp"
+#include "lint/suppress.hpp"
 
 namespace dt::cli {
 
@@ -118,12 +120,21 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   std::vector<std::string> paths = context->paths;
   paths.insert(paths.end(), linted.begin(), linted.end());
   if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
-  auto loaded = load(profile, paths, lint::context_reader(io.fs, *context), options);
+  // The suppression comments of the files read, collected as they are read.
+  auto marked = std::make_shared<lint::MarkedLines>();
+  const ReadFile context_read = lint::context_reader(io.fs, *context);
+  const ReadFile read = [context_read, marked](const std::string& path) -> Expected<std::string, Diagnostic> {
+    auto text = context_read(path);
+    if (text) marked->collect(path, *text);
+    return text;
+  };
+  auto loaded = load(profile, paths, read, options);
   if (!loaded) {
     report(io, loaded.error());
     return std::nullopt;
   }
   std::vector<lint::Finding> findings = lint::run(*loaded);
+  lint::drop_suppressed(findings, *marked);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
   if (!context->paths.empty() || options.library != nullptr)

@@ -277,4 +277,67 @@ Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<Cp
   return Parser(tokens).run();
 }
 
+namespace {
+bool punct(const CppToken& t, std::string_view p) { return t.kind == CppToken::Kind::Punct && t.text == p; }
+}  // namespace
+
+void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQueries& q,
+                               std::vector<std::string>& queried) {
+    std::vector<CppToken> out;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const CppToken& x = in[i];
+      const bool has_include = x.is("__has_include") || x.is("__has_include_next");
+      if (x.is("defined") || has_include) {
+        std::size_t j = i + 1;
+        const bool paren = j < in.size() && punct(in[j], "(");
+        if (paren) ++j;
+        bool value = false;
+        if (j < in.size() && x.is("defined") && in[j].kind == CppToken::Kind::Ident) {
+          value = q.defined(in[j].text) || in[j].is("__has_include");
+          if (!value) queried.emplace_back(in[j].text);  // a name nothing here defines: 0, and recorded
+        } else if (j < in.size() && has_include &&
+                   (in[j].kind == CppToken::Kind::HeaderName || in[j].kind == CppToken::Kind::String)) {
+          value = q.has_include(in[j].value, in[j].kind == CppToken::Kind::String);
+        } else if (j < in.size() && has_include && punct(in[j], "<")) {
+          // __has_include(<a/b.h>) after a macro: the header name as tokens.
+          std::string name;
+          for (++j; j < in.size() && !punct(in[j], ">"); ++j) name += in[j].text;
+          value = q.has_include(name, false);
+        }
+        if (paren) {
+          ++j;
+          if (j < in.size() && punct(in[j], ")")) ++j;
+        } else {
+          ++j;
+        }
+        CppToken n = x;
+        n.kind = CppToken::Kind::Number;
+        n.text = value ? "1" : "0";
+        out.push_back(n);
+        i = j - 1;
+        continue;
+      }
+      // A compiler query (__has_builtin(...)), or a function-like macro nothing here defines
+      // (glibc's __GNUC_PREREQ (4, 6)): 0, and recorded.
+      if (x.kind == CppToken::Kind::Ident && i + 1 < in.size() && punct(in[i + 1], "(") &&
+          !q.defined(x.text)) {
+        std::size_t j = i + 1;
+        int depth = 0;
+        for (; j < in.size(); ++j) {
+          if (punct(in[j], "(")) ++depth;
+          else if (punct(in[j], ")") && --depth == 0) break;
+        }
+        queried.emplace_back(x.text);
+        CppToken n = x;
+        n.kind = CppToken::Kind::Number;
+        n.text = "0";
+        out.push_back(n);
+        i = j;
+        continue;
+      }
+      out.push_back(x);
+    }
+    in = std::move(out);
+}
+
 }  // namespace dt

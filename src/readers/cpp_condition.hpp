@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,19 @@ struct CppConditionValue {
 Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<CppToken>& tokens);
 
 inline constexpr int kCppMaxConditionDepth = 256;
+
+// What a condition asks of the preprocessor before macros expand: whether a
+// macro is defined, and whether a header would be found (quoted: "..." ).
+struct CppConditionQueries {
+  std::function<bool(std::string_view)> defined;
+  std::function<bool(const std::string&, bool quoted)> has_include;
+};
+
+// Replaces `defined X`, `defined(X)`, `__has_include(...)` by 1 or 0, and a
+// call of a name nothing defines (a compiler query such as __has_builtin(x),
+// glibc's __GNUC_PREREQ (4, 6)) by 0; the names taken as 0 are appended to
+// `queried`.
+void resolve_condition_queries(std::vector<CppToken>& tokens, const CppConditionQueries& q,
+                               std::vector<std::string>& queried);
 
 }  // namespace dt

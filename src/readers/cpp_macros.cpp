@@ -420,4 +420,72 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
   return true;
 }
 
+std::optional<CppMacro> parse_macro_definition(const std::vector<CppToken>& t, const Location& at) {
+  if (t.empty() || t[0].kind != CppToken::Kind::Ident) return std::nullopt;
+  CppMacro m;
+  m.name = std::string(t[0].text);
+  m.defined = Location{at.file, t[0].line, t[0].col};
+  std::size_t i = 1;
+  if (i < t.size() && is_punct(t[i], '(') && !t[i].space) {
+    m.function = true;
+    ++i;
+    for (; i < t.size() && !is_punct(t[i], ')'); ++i) {
+      if (is_punct(t[i], ',')) continue;
+      if (is_punct(t[i], '.') && i + 2 < t.size() && is_punct(t[i + 1], '.') && is_punct(t[i + 2], '.')) {
+        m.variadic = true;
+        m.params.emplace_back("__VA_ARGS__");
+        i += 2;
+        continue;
+      }
+      if (t[i].kind != CppToken::Kind::Ident) return std::nullopt;
+      m.params.emplace_back(t[i].text);
+      if (i + 3 < t.size() && is_punct(t[i + 1], '.') && is_punct(t[i + 2], '.') && is_punct(t[i + 3], '.')) {
+        m.variadic = true;  // GNU: `args...`
+        i += 3;
+      }
+    }
+    if (i >= t.size()) return std::nullopt;
+    ++i;  // ')'
+  }
+  m.body.assign(t.begin() + static_cast<std::ptrdiff_t>(i), t.end());
+  for (CppToken& b : m.body) b.hide = 0;
+  return m;
+}
+
+bool cpp_registers_at(const CppMacros& macros, const std::unordered_set<std::string>& prelude,
+                      const std::vector<CppToken>& t, std::size_t i) {
+  const CppToken& x = t[i];
+  if (x.kind == CppToken::Kind::Ident) {
+    if (x.text.starts_with("TORCH_LIBRARY") || x.text.starts_with("STABLE_TORCH_LIBRARY") ||
+        x.text == "RegisterOperators")
+      return true;
+    if (const CppMacro* m = macros.find(x.text); m != nullptr && !prelude.contains(m->name)) {
+      std::unordered_set<std::string> seen;
+      return cpp_macro_registers(macros, prelude, *m, seen);
+    }
+    return false;
+  }
+  const auto punct = [](const CppToken& y, std::string_view p) { return y.kind == CppToken::Kind::Punct && y.text == p; };
+  return (punct(x, ".") || punct(x, "->")) && i + 2 < t.size() &&
+         (t[i + 1].is("def") || t[i + 1].is("impl") || t[i + 1].is("fallback")) && punct(t[i + 2], "(");
+}
+
+bool cpp_macro_registers(const CppMacros& macros, const std::unordered_set<std::string>& prelude, const CppMacro& m,
+                         std::unordered_set<std::string>& seen) {
+  if (!seen.insert(m.name).second || seen.size() > 64) return false;
+  for (std::size_t i = 0; i < m.body.size(); ++i) {
+    const CppToken& x = m.body[i];
+    if (x.kind == CppToken::Kind::Ident) {
+      if (x.text.starts_with("TORCH_LIBRARY") || x.text.starts_with("STABLE_TORCH_LIBRARY") ||
+          x.text == "RegisterOperators")
+        return true;
+      if (const CppMacro* inner = macros.find(x.text); inner != nullptr && cpp_macro_registers(macros, prelude, *inner, seen))
+        return true;
+    } else if (cpp_registers_at(macros, prelude, m.body, i)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace dt

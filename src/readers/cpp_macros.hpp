@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <optional>
+#include <unordered_set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -130,5 +131,20 @@ class CppExpander {
   std::vector<CppToken> stack_;  // the input still to read, last first
   const More* more_ = nullptr;
 };
+
+// A #define's tokens after "define" as a macro (its name located in
+// at.file); std::nullopt when they are not one (no name, a malformed
+// parameter list).
+std::optional<CppMacro> parse_macro_definition(const std::vector<CppToken>& t, const Location& at);
+
+// Whether the tokens at t[i] register: a block macro, RegisterOperators, a
+// .def( / .impl( / .fallback( call, or a macro whose body registers (the
+// release's own macros, `prelude`, excepted at the top).
+bool cpp_registers_at(const CppMacros& macros, const std::unordered_set<std::string>& prelude,
+                      const std::vector<CppToken>& t, std::size_t i);
+// Whether macro m's body registers, through the macros it uses (`seen`:
+// those looked at, at most 64).
+bool cpp_macro_registers(const CppMacros& macros, const std::unordered_set<std::string>& prelude, const CppMacro& m,
+                         std::unordered_set<std::string>& seen);
 
 }  // namespace dt

@@ -85,7 +85,7 @@ class Preprocessor {
       }
       return Preprocessor(profile_, out_.files[0], text_, o_).run(true);
     }
-    join_strings();
+    join_adjacent_strings(out_.tokens);
     return std::move(out_);
   }
 
@@ -167,7 +167,7 @@ class Preprocessor {
       while (e < t.size() && t[e].kind != CppToken::Kind::Eod) ++e;
       std::vector<CppToken> line(t.begin() + static_cast<std::ptrdiff_t>(i) + 2, t.begin() + static_cast<std::ptrdiff_t>(e));
       for (CppToken& x : line) x.file = 0;
-      if (auto m = parse_define(line, Location{})) {
+      if (auto m = parse_macro_definition(line, Location{})) {
         m->defined = Location{};
         prelude_names_.insert(m->name);
         prelude_defs_.push_back(*m);
@@ -303,46 +303,15 @@ class Preprocessor {
     ++f.i;
   }
 
-  // Whether tokens at i register: a block macro, RegisterOperators, a
-  // .def( / .impl( / .fallback( call, or a macro whose body registers.
-  bool registers_at(const std::vector<CppToken>& t, std::size_t i) {
-    const CppToken& x = t[i];
-    if (x.kind == CppToken::Kind::Ident) {
-      if (x.text.starts_with("TORCH_LIBRARY") || x.text.starts_with("STABLE_TORCH_LIBRARY") ||
-          x.text == "RegisterOperators")
-        return true;
-      if (const CppMacro* m = out_.macros->find(x.text); m != nullptr && !prelude_names_.contains(m->name)) {
-        std::unordered_set<std::string> seen;
-        return macro_registers(*m, seen);
-      }
-      return false;
-    }
-    return (is_punct(x, ".") || is_punct(x, "->")) && i + 2 < t.size() &&
-           (t[i + 1].is("def") || t[i + 1].is("impl") || t[i + 1].is("fallback")) && is_punct(t[i + 2], "(");
-  }
-
-  bool macro_registers(const CppMacro& m, std::unordered_set<std::string>& seen) {
-    if (!seen.insert(m.name).second || seen.size() > 64) return false;
-    for (std::size_t i = 0; i < m.body.size(); ++i) {
-      const CppToken& x = m.body[i];
-      if (x.kind == CppToken::Kind::Ident) {
-        if (x.text.starts_with("TORCH_LIBRARY") || x.text.starts_with("STABLE_TORCH_LIBRARY") ||
-            x.text == "RegisterOperators")
-          return true;
-        if (const CppMacro* inner = out_.macros->find(x.text); inner != nullptr && macro_registers(*inner, seen))
-          return true;
-      } else if (registers_at(m.body, i)) {
-        return true;
-      }
-    }
-    return false;
+  bool registers_at(const std::vector<CppToken>& t, std::size_t i) const {
+    return cpp_registers_at(*out_.macros, prelude_names_, t, i);
   }
 
   bool user_macro_registers() {
     for (const std::string& n : defined_names_)
       if (const CppMacro* m = out_.macros->find(n); m != nullptr && !prelude_names_.contains(n)) {
         std::unordered_set<std::string> seen;
-        if (macro_registers(*m, seen)) return true;
+        if (cpp_macro_registers(*out_.macros, prelude_names_, *m, seen)) return true;
       }
     return false;
   }
@@ -387,7 +356,7 @@ class Preprocessor {
     }
     if (!active()) return true;
     if (name == "define") {
-      if (auto m = parse_define(rest, at)) {
+      if (auto m = parse_macro_definition(rest, at)) {
         defined_names_.push_back(m->name);
         out_.macros->define(std::move(*m));
       }
@@ -405,99 +374,15 @@ class Preprocessor {
     return true;
   }
 
-  std::optional<CppMacro> parse_define(const std::vector<CppToken>& t, const Location& at) {
-    if (t.empty() || t[0].kind != CppToken::Kind::Ident) return std::nullopt;
-    CppMacro m;
-    m.name = std::string(t[0].text);
-    m.defined = Location{at.file, t[0].line, t[0].col};
-    std::size_t i = 1;
-    if (i < t.size() && is_punct(t[i], "(") && !t[i].space) {
-      m.function = true;
-      ++i;
-      for (; i < t.size() && !is_punct(t[i], ")"); ++i) {
-        if (is_punct(t[i], ",")) continue;
-        if (is_punct(t[i], ".") && i + 2 < t.size() && is_punct(t[i + 1], ".") && is_punct(t[i + 2], ".")) {
-          m.variadic = true;
-          m.params.emplace_back("__VA_ARGS__");
-          i += 2;
-          continue;
-        }
-        if (t[i].kind != CppToken::Kind::Ident) return std::nullopt;
-        m.params.emplace_back(t[i].text);
-        if (i + 3 < t.size() && is_punct(t[i + 1], ".") && is_punct(t[i + 2], ".") && is_punct(t[i + 3], ".")) {
-          m.variadic = true;  // GNU: `args...`
-          i += 3;
-        }
-      }
-      if (i >= t.size()) return std::nullopt;
-      ++i;  // ')'
-    }
-    m.body.assign(t.begin() + static_cast<std::ptrdiff_t>(i), t.end());
-    for (CppToken& b : m.body) b.hide = 0;
-    return m;
-  }
-
   // The condition's value: `defined`, `__has_include`, then macros expanded, then evaluated.
   Expected<CppConditionValue, Diagnostic> condition(std::vector<CppToken> t, const Location& at) {
     std::vector<std::string> queried;  // compiler queries taken as 0
-    const auto resolve = [&](std::vector<CppToken>& in) {
-      std::vector<CppToken> out;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        const CppToken& x = in[i];
-        const bool has_include = x.is("__has_include") || x.is("__has_include_next");
-        if (x.is("defined") || has_include) {
-          std::size_t j = i + 1;
-          const bool paren = j < in.size() && is_punct(in[j], "(");
-          if (paren) ++j;
-          bool value = false;
-          if (j < in.size() && x.is("defined") && in[j].kind == CppToken::Kind::Ident) {
-            value = out_.macros->find(in[j].text) != nullptr || in[j].is("__has_include");
-            if (!value) queried.emplace_back(in[j].text);  // a name nothing here defines: 0, and recorded
-          } else if (j < in.size() && has_include &&
-                     (in[j].kind == CppToken::Kind::HeaderName || in[j].kind == CppToken::Kind::String)) {
-            value = pytorch_header(in[j].value) ||
-                    resolve_include(in[j].value, in[j].kind == CppToken::Kind::String).has_value();
-          } else if (j < in.size() && has_include && is_punct(in[j], "<")) {
-            // __has_include(<a/b.h>) after a macro: the header name as tokens.
-            std::string name;
-            for (++j; j < in.size() && !is_punct(in[j], ">"); ++j) name += in[j].text;
-            value = pytorch_header(name) || resolve_include(name, false).has_value();
-          }
-          if (paren) {
-            ++j;
-            if (j < in.size() && is_punct(in[j], ")")) ++j;
-          } else {
-            ++j;
-          }
-          CppToken n = x;
-          n.kind = CppToken::Kind::Number;
-          n.text = value ? "1" : "0";
-          out.push_back(n);
-          i = j - 1;
-          continue;
-        }
-        // A compiler query (__has_builtin(...)), or a function-like macro nothing here defines
-        // (glibc's __GNUC_PREREQ (4, 6)): 0, and recorded.
-        if (x.kind == CppToken::Kind::Ident && i + 1 < in.size() && is_punct(in[i + 1], "(") &&
-            out_.macros->find(x.text) == nullptr) {
-          std::size_t j = i + 1;
-          int depth = 0;
-          for (; j < in.size(); ++j) {
-            if (is_punct(in[j], "(")) ++depth;
-            else if (is_punct(in[j], ")") && --depth == 0) break;
-          }
-          queried.emplace_back(x.text);
-          CppToken n = x;
-          n.kind = CppToken::Kind::Number;
-          n.text = "0";
-          out.push_back(n);
-          i = j;
-          continue;
-        }
-        out.push_back(x);
-      }
-      in = std::move(out);
-    };
+    const CppConditionQueries queries{
+        [this](std::string_view n) { return out_.macros->find(n) != nullptr; },
+        [this](const std::string& name, bool quoted) {
+          return pytorch_header(name) || resolve_include(name, quoted).has_value();
+        }};
+    const auto resolve = [&](std::vector<CppToken>& in) { resolve_condition_queries(in, queries, queried); };
     resolve(t);
     std::vector<CppToken> expanded;
     CppExpander x(*out_.macros, builtin_);
@@ -675,21 +560,6 @@ class Preprocessor {
   }
 
   // ---- output ----
-
-  // Adjacent string literals are one (translation phase 6, after macros).
-  void join_strings() {
-    std::vector<CppToken>& t = out_.tokens;
-    std::size_t w = 0;
-    for (std::size_t r = 0; r < t.size(); ++r) {
-      if (w > 0 && t[r].kind == CppToken::Kind::String && t[w - 1].kind == CppToken::Kind::String) {
-        t[w - 1].value += t[r].value;
-        continue;
-      }
-      if (w != r) t[w] = std::move(t[r]);
-      ++w;
-    }
-    t.resize(w);
-  }
 
   const Profile& profile_;
   std::string_view text_;

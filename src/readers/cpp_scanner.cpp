@@ -380,4 +380,18 @@ std::size_t match_angle(const std::vector<CppToken>& toks, const std::vector<std
   return std::string::npos;
 }
 
+// Adjacent string literals are one (translation phase 6, after macros).
+void join_adjacent_strings(std::vector<CppToken>& t) {
+  std::size_t w = 0;
+  for (std::size_t r = 0; r < t.size(); ++r) {
+    if (w > 0 && t[r].kind == CppToken::Kind::String && t[w - 1].kind == CppToken::Kind::String) {
+      t[w - 1].value += t[r].value;
+      continue;
+    }
+    if (w != r) t[w] = std::move(t[r]);
+    ++w;
+  }
+  t.resize(w);
+}
+
 }  // namespace dt

@@ -72,4 +72,8 @@ std::vector<std::size_t> match_brackets(const std::vector<CppToken>& toks);
 std::size_t match_angle(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close, std::size_t open,
                         std::size_t end, std::size_t limit = std::string::npos);
 
+// Adjacent string literals made one (translation phase 6, after macros):
+// the first keeps its place, its value the concatenation.
+void join_adjacent_strings(std::vector<CppToken>& tokens);
+
 }  // namespace dt
