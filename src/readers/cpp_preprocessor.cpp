@@ -106,6 +106,7 @@ class Preprocessor {
     std::uint32_t cond = 0;            // 1 + index in CppScan::conditions of the branch now open, or the parent's
     Location at;
     bool warned = false;  // a registration inside it was reported as not read
+    std::size_t warning = 0;  // that report's index in CppScan::warnings
   };
 
   // ---- set-up: predefined macros, the release's prelude, -D and -U, kept macros ----
@@ -294,11 +295,23 @@ class Preprocessor {
       const CppToken& at = t.kind == CppToken::Kind::Punct && f.i > 0 && f.toks[f.i - 1].kind == CppToken::Kind::Ident
                                ? f.toks[f.i - 1]
                                : t;
+      grp.warning = out_.warnings.size();
       warn(Location{out_.files[f.file], at.line, at.col},
            fmt::format("not read: this registration is in the #if group at line {}, which is not compiled because "
                        "{} {} not defined here (a compiler takes {} as 0); define {} with -D to read it",
                        grp.at.line, join(grp.unknown, ", "), grp.unknown.size() == 1 ? "is" : "are",
                        grp.unknown.size() == 1 ? "it" : "them", grp.unknown.size() == 1 ? "it" : "them"));
+    }
+    // .def("name(...)": the operator a def not read names.
+    if (g > 0 && groups_[g - 1].warned && (is_punct(t, ".") || is_punct(t, "->")) && f.i + 3 < f.toks.size() &&
+        f.toks[f.i + 1].is("def") && is_punct(f.toks[f.i + 2], "(") &&
+        f.toks[f.i + 3].kind == CppToken::Kind::String && out_.unread_defs.size() < 100000) {
+      const CppToken& lit = f.toks[f.i + 3];
+      std::string name = lit.value.substr(0, lit.value.find('('));
+      while (!name.empty() && (name.back() == ' ' || name.back() == '\t')) name.pop_back();
+      if (!name.empty())
+        out_.unread_defs.push_back(
+            CppScan::UnreadDef{groups_[g - 1].warning, Location{out_.files[f.file], lit.line, lit.col}, std::move(name)});
     }
     ++f.i;
   }

@@ -60,6 +60,15 @@ struct CppScan {
   std::vector<CppCondition> conditions;
   std::vector<CppMissingInclude> missing_includes;
   std::vector<Diagnostic> warnings;  // the preprocessor's own (registrations in groups not read, ...)
+  // A def("name...") in a group not read: the operator it names, for the
+  // reader to qualify (its block's namespace) and set as the op of the
+  // group's warning (`warning`: its index in `warnings`).
+  struct UnreadDef {
+    std::size_t warning = 0;
+    Location at;
+    std::string name;
+  };
+  std::vector<UnreadDef> unread_defs;
   std::shared_ptr<CppMacros> macros;  // the macros at the end; it keeps the text of made tokens
   std::vector<std::unique_ptr<std::string>> texts;  // the headers' text the tokens point into
 

@@ -13,7 +13,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
+#include <variant>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +30,29 @@ namespace dt {
 namespace cppread {
 
 using Kind = CppToken::Kind;
+
+// The operator a string literal names ("ns::op", "ns::op.overload", or
+// "op" in the block's namespace `ns`), if it is one: identifiers only.
+std::optional<std::string> operator_name_literal(std::string_view v, const std::string& ns) {
+  const auto ident = [](std::string_view x) {
+    if (x.empty() || (std::isdigit(static_cast<unsigned char>(x[0])) != 0)) return false;
+    return std::all_of(x.begin(), x.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; });
+  };
+  std::string_view name = v;
+  std::string_view qual;
+  if (const std::size_t sep = v.find("::"); sep != std::string_view::npos) {
+    qual = v.substr(0, sep);
+    name = v.substr(sep + 2);
+    if (!ident(qual)) return std::nullopt;
+  }
+  const std::size_t dot = name.find('.');
+  if (!ident(name.substr(0, dot)) || (dot != std::string_view::npos && !ident(name.substr(dot + 1)))) return std::nullopt;
+  if (qual.empty() && ns.empty()) return std::nullopt;
+  std::string out(qual.empty() ? std::string_view(ns) : qual);
+  out += "::";
+  out += name;
+  return out;
+}
 
 std::optional<Literal> literal(const CppScan& s, TokenRange r) {
   const auto& t = s.tokens;
@@ -162,6 +187,30 @@ class Reader {
   }
   std::string text(Range r) const { return cppread::text(t_, r); }
 
+  // The defs of groups not read that lie in this block's body (between
+  // `from` and `to`, in one file): their operators, qualified with the
+  // block's namespace, become the op of their group's warning, so that lint
+  // does not call their kernels dangling.
+  void name_unread_defs(const Location& from, const Location& to, std::string_view ns) {
+    if (s_.unread_defs.empty()) return;
+    if (unread_sorted_.empty()) {  // once: by location, so that each block looks at its own only
+      for (const CppScan::UnreadDef& u : s_.unread_defs) unread_sorted_.push_back(&u);
+      std::sort(unread_sorted_.begin(), unread_sorted_.end(),
+                [](const CppScan::UnreadDef* a, const CppScan::UnreadDef* b) { return a->at < b->at; });
+    }
+    auto it = std::lower_bound(unread_sorted_.begin(), unread_sorted_.end(), from,
+                               [](const CppScan::UnreadDef* u, const Location& l) { return u->at < l; });
+    for (; it != unread_sorted_.end() && !(to < (*it)->at); ++it) {
+      const CppScan::UnreadDef& u = **it;
+      if (u.warning >= out_.warnings.size()) continue;
+      std::string name = u.name.find("::") == std::string::npos ? std::string(ns) + "::" + u.name : u.name;
+      std::string& op = out_.warnings[u.warning].op;
+      if (op.size() > 4096) continue;
+      if (!op.empty()) op += ',';
+      op += name;
+    }
+  }
+
   // A block macro at token i; returns the index to continue after.
   std::size_t block(std::size_t i, std::string_view macro, bool stable) {
     const std::size_t pclose = tk_.close(i + 1);
@@ -191,6 +240,7 @@ class Reader {
     blk.note = shown;
     const CppToken& ns = t_[a[0].b];
     blk.add("namespace", std::string(ns.text), at(ns));
+    name_unread_defs(at(t_[body]), at(t_[body_end]), ns.text);
     blk.add("kind", macro == "TORCH_LIBRARY" ? "DEF" : impl ? "IMPL" : "FRAGMENT", at(t_[i]));
     if (impl) {
       const CppToken& k = t_[a[1].b];
@@ -286,9 +336,23 @@ class Reader {
       return;
     }
     if (mentions) {
+      // The operators it may register, by the names its string literals give
+      // (IPEX's construct_function_schema_and_register("torch_ipex::" NAME, f, m)):
+      // lint does not call their kernels dangling (impl-without-def).
+      std::string ns;
+      for (const TomlField& f : c.blk->header)
+        if (f.key == "namespace" && std::holds_alternative<std::string>(f.value)) ns = std::get<std::string>(f.value);
+      std::vector<std::string> named;
+      for (std::size_t j = r.b; j < r.e; ++j)
+        if (t_[j].kind == Kind::String)
+          if (auto n = cppread::operator_name_literal(t_[j].value, ns); n && named.size() < 16) named.push_back(std::move(*n));
       warn(first, fmt::format("'{}' uses the library handle '{}' in a way dispatchtool cannot read statically "
-                              "(a macro or function of the project's?): its registrations are not read",
-                              text(r), c.handle));
+                              "(a macro or function of the project's?): its registrations are not read{}",
+                              text(r), c.handle,
+                              named.empty() ? std::string()
+                                            : fmt::format(" (it names {}, whose def may be among them)",
+                                                          join(named, ", "))));
+      out_.warnings.back().op = join(named, ",");
       return;
     }
     for (std::size_t j = r.b; j + 2 < r.e; ++j)
@@ -463,6 +527,7 @@ class Reader {
   }
 
   const CppScan& s_;
+  std::vector<const CppScan::UnreadDef*> unread_sorted_;
   CppTokens tk_;
   const std::vector<CppToken>& t_;
   Blocks out_;

@@ -129,6 +129,19 @@ TEST_CASE("preprocess_cpp: a registration in a group skipped for an undefined na
                                    "which is not compiled because USE_ROCM is not defined here") == 0);
 }
 
+TEST_CASE("preprocess_cpp: the defs of a group not read are recorded with their group's warning") {
+  Pp p;
+  const CppScan s = p.run("a.cpp",
+                          "TORCH_LIBRARY(x, m) {\n#ifdef USE_ROCM\n  m.impl(\"a\", f);\n  m.def(\"rocm_only(Tensor x) -> "
+                          "Tensor\");\n  m.def(\"ns2::other\", g);\n#endif\n}\n");
+  REQUIRE(s.warnings.size() == 1);
+  REQUIRE(s.unread_defs.size() == 2);
+  CHECK(s.unread_defs[0].name == "rocm_only");
+  CHECK(s.unread_defs[0].warning == 0);
+  CHECK(s.unread_defs[0].at == Location{"a.cpp", 4, 9});
+  CHECK(s.unread_defs[1].name == "ns2::other");
+}
+
 TEST_CASE("preprocess_cpp: #include \"...\" from the file's directory and -I, <...> from -I only, #pragma once") {
   Pp p;
   p.files["src/ops.h"] = "#pragma once\n#define REG(m) m.def(\"f(Tensor x) -> Tensor\")\nint declared;\n";
