@@ -277,10 +277,6 @@ Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<Cp
   return Parser(tokens).run();
 }
 
-namespace {
-bool punct(const CppToken& t, std::string_view p) { return t.kind == CppToken::Kind::Punct && t.text == p; }
-}  // namespace
-
 void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQueries& q,
                                std::vector<std::string>& queried) {
     std::vector<CppToken> out;
@@ -289,7 +285,7 @@ void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQuer
       const bool has_include = x.is("__has_include") || x.is("__has_include_next");
       if (x.is("defined") || has_include) {
         std::size_t j = i + 1;
-        const bool paren = j < in.size() && punct(in[j], "(");
+        const bool paren = j < in.size() && is_punct(in[j], "(");
         if (paren) ++j;
         bool value = false;
         if (j < in.size() && x.is("defined") && in[j].kind == CppToken::Kind::Ident) {
@@ -298,15 +294,15 @@ void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQuer
         } else if (j < in.size() && has_include &&
                    (in[j].kind == CppToken::Kind::HeaderName || in[j].kind == CppToken::Kind::String)) {
           value = q.has_include(in[j].value, in[j].kind == CppToken::Kind::String);
-        } else if (j < in.size() && has_include && punct(in[j], "<")) {
+        } else if (j < in.size() && has_include && is_punct(in[j], "<")) {
           // __has_include(<a/b.h>) after a macro: the header name as tokens.
           std::string name;
-          for (++j; j < in.size() && !punct(in[j], ">"); ++j) name += in[j].text;
+          for (++j; j < in.size() && !is_punct(in[j], ">"); ++j) name += in[j].text;
           value = q.has_include(name, false);
         }
         if (paren) {
           ++j;
-          if (j < in.size() && punct(in[j], ")")) ++j;
+          if (j < in.size() && is_punct(in[j], ")")) ++j;
         } else {
           ++j;
         }
@@ -319,13 +315,13 @@ void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQuer
       }
       // A compiler query (__has_builtin(...)), or a function-like macro nothing here defines
       // (glibc's __GNUC_PREREQ (4, 6)): 0, and recorded.
-      if (x.kind == CppToken::Kind::Ident && i + 1 < in.size() && punct(in[i + 1], "(") &&
+      if (x.kind == CppToken::Kind::Ident && i + 1 < in.size() && is_punct(in[i + 1], "(") &&
           !q.defined(x.text)) {
         std::size_t j = i + 1;
         int depth = 0;
         for (; j < in.size(); ++j) {
-          if (punct(in[j], "(")) ++depth;
-          else if (punct(in[j], ")") && --depth == 0) break;
+          if (is_punct(in[j], "(")) ++depth;
+          else if (is_punct(in[j], ")") && --depth == 0) break;
         }
         queried.emplace_back(x.text);
         CppToken n = x;

@@ -81,12 +81,9 @@ bool CppMacros::hidden(std::uint32_t set, std::uint32_t macro_id) const {
 
 namespace {
 
-bool is_punct(const CppToken& t, char c) {
-  return t.kind == CppToken::Kind::Punct && t.text.size() == 1 && t.text[0] == c;
-}
 // `##`: two '#' tokens that touch.
 bool is_paste(const std::vector<CppToken>& b, std::size_t i) {
-  return i + 1 < b.size() && is_punct(b[i], '#') && is_punct(b[i + 1], '#') && !b[i + 1].space;
+  return i + 1 < b.size() && is_punct(b[i], "#") && is_punct(b[i + 1], "#") && !b[i + 1].space;
 }
 
 }  // namespace
@@ -104,7 +101,7 @@ std::optional<CppToken> CppExpander::next() {
 std::optional<CppToken> CppExpander::peek_paren() {
   auto t = next();
   if (!t) return std::nullopt;
-  if (is_punct(*t, '(')) return t;
+  if (is_punct(*t, "(")) return t;
   stack_.push_back(std::move(*t));
   return std::nullopt;
 }
@@ -120,15 +117,15 @@ std::optional<std::vector<std::vector<CppToken>>> CppExpander::arguments(CppToke
       return std::nullopt;
     }
     taken.push_back(*t);
-    if (is_punct(*t, '(')) {
+    if (is_punct(*t, "(")) {
       ++depth;
-    } else if (is_punct(*t, ')')) {
+    } else if (is_punct(*t, ")")) {
       if (depth == 0) {
         rparen = std::move(*t);
         return args;
       }
       --depth;
-    } else if (is_punct(*t, ',') && depth == 0) {
+    } else if (is_punct(*t, ",") && depth == 0) {
       args.emplace_back();
       continue;
     }
@@ -330,12 +327,12 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
     const CppToken& t = b[i];
     // __VA_OPT__(x): x when the variadic argument is not empty.
     if (m.variadic && t.kind == CppToken::Kind::Ident && t.text == "__VA_OPT__" && i + 1 < b.size() &&
-        is_punct(b[i + 1], '(')) {
+        is_punct(b[i + 1], "(")) {
       int depth = 0;
       std::size_t j = i + 1;
       for (; j < b.size(); ++j) {
-        if (is_punct(b[j], '(')) ++depth;
-        else if (is_punct(b[j], ')') && --depth == 0) break;
+        if (is_punct(b[j], "(")) ++depth;
+        else if (is_punct(b[j], ")") && --depth == 0) break;
       }
       if (va_empty) {
         i = j;
@@ -353,7 +350,7 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
       return expand(sub, name, std::move(args), hide);
     }
     // # param
-    if (m.function && is_punct(t, '#') && !is_paste(b, i) && !(i > 0 && is_paste(b, i - 1)) && i + 1 < b.size() &&
+    if (m.function && is_punct(t, "#") && !is_paste(b, i) && !(i > 0 && is_paste(b, i - 1)) && i + 1 < b.size() &&
         param(b[i + 1]) >= 0) {
       result.push_back(placed(stringify(args[static_cast<std::size_t>(param(b[i + 1]))], name)));
       ++i;
@@ -381,7 +378,7 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
         piece = args[k];  // an operand of ## is not expanded
         // GNU: `, ## __VA_ARGS__` drops the comma when the argument is empty.
         if (paste_next && piece.empty() && m.variadic && k + 1 == m.params.size() && !result.empty() &&
-            is_punct(result.back(), ',')) {
+            is_punct(result.back(), ",")) {
           result.pop_back();
           paste_next = false;
           continue;
@@ -426,12 +423,12 @@ std::optional<CppMacro> parse_macro_definition(const std::vector<CppToken>& t, c
   m.name = std::string(t[0].text);
   m.defined = Location{at.file, t[0].line, t[0].col};
   std::size_t i = 1;
-  if (i < t.size() && is_punct(t[i], '(') && !t[i].space) {
+  if (i < t.size() && is_punct(t[i], "(") && !t[i].space) {
     m.function = true;
     ++i;
-    for (; i < t.size() && !is_punct(t[i], ')'); ++i) {
-      if (is_punct(t[i], ',')) continue;
-      if (is_punct(t[i], '.') && i + 2 < t.size() && is_punct(t[i + 1], '.') && is_punct(t[i + 2], '.')) {
+    for (; i < t.size() && !is_punct(t[i], ")"); ++i) {
+      if (is_punct(t[i], ",")) continue;
+      if (is_punct(t[i], ".") && i + 2 < t.size() && is_punct(t[i + 1], ".") && is_punct(t[i + 2], ".")) {
         m.variadic = true;
         m.params.emplace_back("__VA_ARGS__");
         i += 2;
@@ -439,7 +436,7 @@ std::optional<CppMacro> parse_macro_definition(const std::vector<CppToken>& t, c
       }
       if (t[i].kind != CppToken::Kind::Ident) return std::nullopt;
       m.params.emplace_back(t[i].text);
-      if (i + 3 < t.size() && is_punct(t[i + 1], '.') && is_punct(t[i + 2], '.') && is_punct(t[i + 3], '.')) {
+      if (i + 3 < t.size() && is_punct(t[i + 1], ".") && is_punct(t[i + 2], ".") && is_punct(t[i + 3], ".")) {
         m.variadic = true;  // GNU: `args...`
         i += 3;
       }
@@ -465,9 +462,8 @@ bool cpp_registers_at(const CppMacros& macros, const std::unordered_set<std::str
     }
     return false;
   }
-  const auto punct = [](const CppToken& y, std::string_view p) { return y.kind == CppToken::Kind::Punct && y.text == p; };
-  return (punct(x, ".") || punct(x, "->")) && i + 2 < t.size() &&
-         (t[i + 1].is("def") || t[i + 1].is("impl") || t[i + 1].is("fallback")) && punct(t[i + 2], "(");
+  return (is_punct(x, ".") || is_punct(x, "->")) && i + 2 < t.size() &&
+         (t[i + 1].is("def") || t[i + 1].is("impl") || t[i + 1].is("fallback")) && is_punct(t[i + 2], "(");
 }
 
 bool cpp_macro_registers(const CppMacros& macros, const std::unordered_set<std::string>& prelude, const CppMacro& m,

@@ -26,7 +26,6 @@ std::vector<Note> CppScan::notes(const CppToken& t) const {
 
 namespace {
 
-bool is_punct(const CppToken& t, std::string_view p) { return t.kind == CppToken::Kind::Punct && t.text == p; }
 bool is_directive_start(const CppToken& t) { return t.bol && is_punct(t, "#"); }
 
 // Headers of PyTorch: never read (the profile's prelude stands for them).

@@ -48,6 +48,9 @@ struct CppToken {
   [[nodiscard]] bool is(std::string_view s) const { return kind != Kind::String && text == s; }
 };
 
+// Whether t is the punctuator p (not an identifier, number or literal spelt so).
+inline bool is_punct(const CppToken& t, std::string_view p) { return t.kind == CppToken::Kind::Punct && t.text == p; }
+
 // What the lexer keeps: every token, only the preprocessor's lines (a file
 // whose text cannot start a library block: its macros and includes still
 // count), or nothing (errors only).
