@@ -113,32 +113,18 @@ Token Lexer::lex() {
 
 Token Lexer::lex_number() {
   const std::size_t begin = pos_;
-  if (at(pos_) == '0' && (at(pos_ + 1) == 'x' || at(pos_ + 1) == 'X') &&
-      (is_hex_digit(at(pos_ + 2)) || (at(pos_ + 2) == '.' && is_hex_digit(at(pos_ + 3))))) {
-    // strtod's hexadecimal floats: 0x10, 0x1.8p1.
-    pos_ += 2;
-    while (is_hex_digit(at(pos_))) ++pos_;
-    if (at(pos_) == '.') {
-      ++pos_;
-      while (is_hex_digit(at(pos_))) ++pos_;
-    }
-    if (at(pos_) == 'p' || at(pos_) == 'P') {
-      std::size_t p = pos_ + 1;
-      if (at(p) == '+' || at(p) == '-') ++p;
-      if (is_digit(at(p))) {
-        pos_ = p;
-        while (is_digit(at(pos_))) ++pos_;
-      }
-    }
-    if (at(pos_) == 'j') ++pos_;
-    return {Tok::Number, 0, begin, pos_};
-  }
-  while (is_digit(at(pos_))) ++pos_;
+  // strtod's hexadecimal floats too (0x10, 0x1.8p1): the same shape with hex
+  // digits and a 'p' exponent (its digits decimal, as for 'e').
+  const bool hex = at(pos_) == '0' && (at(pos_ + 1) == 'x' || at(pos_ + 1) == 'X') &&
+                   (is_hex_digit(at(pos_ + 2)) || (at(pos_ + 2) == '.' && is_hex_digit(at(pos_ + 3))));
+  if (hex) pos_ += 2;
+  const auto digit = [hex](char c) { return hex ? is_hex_digit(c) : is_digit(c); };
+  while (digit(at(pos_))) ++pos_;
   if (at(pos_) == '.') {
     ++pos_;
-    while (is_digit(at(pos_))) ++pos_;
+    while (digit(at(pos_))) ++pos_;
   }
-  if (at(pos_) == 'e' || at(pos_) == 'E') {
+  if (hex ? (at(pos_) == 'p' || at(pos_) == 'P') : (at(pos_) == 'e' || at(pos_) == 'E')) {
     std::size_t p = pos_ + 1;
     if (at(p) == '+' || at(p) == '-') ++p;
     if (is_digit(at(p))) {
