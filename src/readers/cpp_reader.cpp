@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "readers/cpp_kernel.hpp"
 #include "readers/cpp_preprocessor.hpp"
@@ -32,26 +33,12 @@ namespace cppread {
 using Kind = CppToken::Kind;
 
 // The operator a string literal names ("ns::op", "ns::op.overload", or
-// "op" in the block's namespace `ns`), if it is one: identifiers only.
+// "op" in the block's namespace `ns`), if it is one (OperatorName::parse).
 std::optional<std::string> operator_name_literal(std::string_view v, const std::string& ns) {
-  const auto ident = [](std::string_view x) {
-    if (x.empty() || (std::isdigit(static_cast<unsigned char>(x[0])) != 0)) return false;
-    return std::all_of(x.begin(), x.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; });
-  };
-  std::string_view name = v;
-  std::string_view qual;
-  if (const std::size_t sep = v.find("::"); sep != std::string_view::npos) {
-    qual = v.substr(0, sep);
-    name = v.substr(sep + 2);
-    if (!ident(qual)) return std::nullopt;
-  }
-  const std::size_t dot = name.find('.');
-  if (!ident(name.substr(0, dot)) || (dot != std::string_view::npos && !ident(name.substr(dot + 1)))) return std::nullopt;
-  if (qual.empty() && ns.empty()) return std::nullopt;
-  std::string out(qual.empty() ? std::string_view(ns) : qual);
-  out += "::";
-  out += name;
-  return out;
+  auto n = OperatorName::parse(v);
+  if (!n || (n->ns.empty() && ns.empty())) return std::nullopt;
+  if (n->ns.empty()) n->ns = ns;
+  return n->qualified();
 }
 
 std::optional<Literal> literal(const CppScan& s, TokenRange r) {
