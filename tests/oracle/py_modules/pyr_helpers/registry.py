@@ -20,16 +20,12 @@ def direct_register(
     dispatch_key: Optional[str] = None,
     tags: tuple = (),
 ):
-    if mutates_args is None:
-        mutates_args = []
-    if dispatch_key is None:
-        dispatch_key = "CPU"
-    schema_str = infer_schema(op_func, mutates_args=mutates_args)
-    my_lib = target_lib or helper_lib
-    my_lib.define(op_name + schema_str, tags=tags)
-    my_lib.impl(op_name, op_func, dispatch_key=dispatch_key)
+    lib = target_lib or helper_lib
+    key = "CPU" if dispatch_key is None else dispatch_key
+    lib.define(op_name + infer_schema(op_func, mutates_args=mutates_args or []), tags=tags)
+    lib.impl(op_name, op_func, dispatch_key=key)
     if fake_impl is not None:
-        my_lib._register_fake(op_name, fake_impl)
+        lib._register_fake(op_name, fake_impl)
 
 
 def register_op(fn=None, *, op_name=None, mutates_args=None, fake_impl=None):
