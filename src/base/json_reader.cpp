@@ -100,7 +100,7 @@ class Parser {
       ws();
       JsonValue member;
       if (!value(member, depth + 1)) return false;
-      v.members.emplace_back(std::move(key), std::move(member));
+      v.members.push_back(JsonMember{std::move(key), std::move(member)});
       ws();
       if (i_ < s_.size() && s_[i_] == ',') {
         step();

@@ -7,6 +7,7 @@
 
 #include "base/text.hpp"
 #include "lint/check.hpp"
+#include "registry/library.hpp"
 
 namespace dt::lint {
 
@@ -262,10 +263,30 @@ Finding unreachable_finding(const CheckContext& c, const Operator& op, KeyId k, 
   return f;
 }
 
+// Whether PyTorch's own kernel `kern` (on alias key `k` of `op`) is already
+// unused by PyTorch's registrations alone: then the inputs did not make it
+// unreachable (2.14's Autograd kernel of aten::max_pool2d, which the
+// CompositeImplicitAutograd decomposition shadows on every autograd key), and
+// the rule says nothing, as it speaks of what the user's registrations change.
+bool unused_without_inputs(const CheckContext& c, const Operator& op, KeyId k, const Kernel& kern,
+                           std::vector<Entry>& table) {
+  const OpLibrary* lib = c.reg.library();
+  if (lib == nullptr || kern.library >= lib->libraries().size()) return false;  // the inputs' kernel
+  const auto i = lib->find(op.name);
+  if (!i) return false;
+  Operator pristine;
+  lib->materialize(*i, pristine);
+  const Kernel* own = pristine.get(k);
+  if (own == nullptr || own->seq != kern.seq) return false;
+  table.clear();
+  c.resolver.compute_table(pristine, table);
+  return std::none_of(table.begin(), table.end(), [&](const Entry& e) { return e.kernel == own; });
+}
+
 }  // namespace
 
 void check_unreachable_kernel(const CheckContext& c, std::vector<Finding>& out) {
-  std::vector<Entry> table;
+  std::vector<Entry> table, alone;
   const auto composites = composite_keys(c);
   for (const Operator* op : c.ops) {
     // Composite kernels of a composite-conflict are that rule's business.
@@ -276,7 +297,8 @@ void check_unreachable_kernel(const CheckContext& c, std::vector<Finding>& out) 
       if (conflict && std::find(composites.begin(), composites.end(), kk.key) != composites.end()) continue;
       if (table.empty()) c.resolver.compute_table(*op, table);
       const Kernel* kern = &kk.kernels.front();
-      if (std::none_of(table.begin(), table.end(), [&](const Entry& e) { return e.kernel == kern; }))
+      if (std::none_of(table.begin(), table.end(), [&](const Entry& e) { return e.kernel == kern; }) &&
+          !unused_without_inputs(c, *op, kk.key, *kern, alone))
         out.push_back(unreachable_finding(c, *op, kk.key, *kern, table));
     }
   }

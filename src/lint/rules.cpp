@@ -171,7 +171,9 @@ constexpr std::array kRules{
          "CompositeExplicitAutogradNonFunctional > CompositeExplicitAutograd > CompositeImplicitAutogradNestedTensor "
          "> CompositeImplicitAutograd > Autograd). A typical case: an Autograd kernel next to a "
          "CompositeImplicitAutograd kernel and no backend kernels, where the decomposition takes every autograd row "
-         "and the Autograd kernel never runs.",
+         "and the Autograd kernel never runs. PyTorch's own kernels are reported only where the inputs' "
+         "registrations make them unreachable: one PyTorch itself never uses (2.14's Autograd kernel of "
+         "aten::max_pool2d, under its decomposition) is not the inputs' doing.",
          "", "OperatorEntry::computeDispatchTableEntryWithDebug (c10/core/dispatch/OperatorEntry.cpp)",
          check_unreachable_kernel},
     Rule{"unread-registration", "UnreadRegistration", Severity::Warning,

@@ -7,6 +7,7 @@
 
 #include "helpers.hpp"
 #include "lint/lint.hpp"
+#include "registry/library.hpp"
 
 namespace dt::test {
 
@@ -16,6 +17,23 @@ inline std::vector<Finding> lint_files(const Files& files, const std::string& pr
   auto r = load_files(prof, files, OnRefusal::Record);
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
   return lint::run(*r);
+}
+
+// Linted on top of the profile's own operators (its operator library), as the CLI does.
+inline std::vector<Finding> lint_with_library(const Files& files, std::string_view rule, const std::string& prof) {
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.first);
+  auto lib = open_library(profile(prof), real_filesystem(), embedded_libraries());
+  REQUIRE_MESSAGE(lib.has_value(), (lib ? "" : format(lib.error())));
+  LoadOptions o;
+  o.library = *lib;
+  o.on_refusal = OnRefusal::Record;
+  auto r = load(profile(prof), paths, memory_reader(files), o);
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));
+  std::vector<Finding> out;
+  for (auto& f : lint::run(*r))
+    if (f.rule == rule) out.push_back(std::move(f));
+  return out;
 }
 
 inline std::vector<Finding> of_rule(const std::vector<Finding>& all, std::string_view rule) {

@@ -16,7 +16,7 @@ TEST_CASE("parse_json: values, escapes, members in order") {
   CHECK(e.get("t")->boolean);
   CHECK(e.get("x")->type == JsonValue::Type::Null);
   CHECK(e.get("missing") == nullptr);
-  CHECK(e.members[0].first == "directory");
+  CHECK(e.members[0].key == "directory");
   CHECK(parse_json(R"("\ud83d\ude00")", "c.json")->text == "\xf0\x9f\x98\x80");
 }
 

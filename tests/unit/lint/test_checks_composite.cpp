@@ -134,4 +134,26 @@ TEST_CASE("lint unreachable-kernel: an alias kernel no row uses") {
             .empty());
 }
 
+TEST_CASE("lint unreachable-kernel: PyTorch's own kernels only where the inputs make them unreachable") {
+  // 2.14's Autograd kernel of aten::max_pool2d serves no row even without the
+  // inputs (its CompositeImplicitAutograd decomposition takes every autograd
+  // key): an XLA autograd kernel for it changes nothing about that.
+  const std::string xla = "backend: XLA\ncpp_namespace: t\nsupported:\n- add.Tensor\nautograd:\n- max_pool2d\n";
+  CHECK(lint_with_library({{"x.yaml", xla}}, "unreachable-kernel", "torch-2.14").empty());
+
+  // aten::mul.Tensor's Autograd kernel serves every autograd key; kernels on
+  // all of them (the inputs' doing) leave it no row: reported at PyTorch's kernel (the
+  // command line moves a finding in the library to the input's side).
+  const Profile& p = profile("torch-2.14");
+  std::string toml = "namespace = \"aten\"\nkind = \"IMPL\"\n";
+  for (KeyId k : p.alias_members(*p.find("Autograd")))
+    toml += "[[impl]]\nop = \"mul.Tensor\"\nkey = \"" + p.name_of(k) + "\"\nkernel = \"mine\"\n";
+  const auto f = lint_with_library({{"a.toml", toml}}, "unreachable-kernel", "torch-2.14");
+  REQUIRE(f.size() == 1);
+  CHECK(contains(f[0].message, "on Autograd of aten::mul.Tensor is never used"));
+  CHECK(contains(to_string(f[0].where), "configs/library/torch-2.14/"));
+  REQUIRE(!f[0].notes.empty());
+  CHECK(to_string(f[0].notes[0].where) == "a.toml:5:7");
+}
+
 }  // namespace dt::test
