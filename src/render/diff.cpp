@@ -21,6 +21,7 @@ DiffCounts count(const TableDiff& d) {
     if (op.kind == OpChangeKind::Changed) ++c.changed;
     if (op.kind == OpChangeKind::Changed && op.old_schema != op.new_schema) ++c.schemas;
     if (op.kind == OpChangeKind::Changed) c.keys += op.keys.size();
+    c.registrations += op.registrations.size();
   }
   return c;
 }
@@ -35,9 +36,11 @@ std::string diff_summary(const TableDiff& d) {
                    : fmt::format("; {} only moved (--locations lists them)", plural(c.moved, "key entry", "key entries"));
   if (c.differ == 0)
     return fmt::format("no differences ({} compared){}", plural(d.compared, "operator", "operators"), moved);
-  return fmt::format("{} of {} differ: {} added, {} removed, {} changed ({}, {}){}", c.differ,
+  const std::string regs =
+      c.registrations == 0 ? std::string() : ", " + plural(c.registrations, "registration", "registrations");
+  return fmt::format("{} of {} differ: {} added, {} removed, {} changed ({}, {}{}){}", c.differ,
                      plural(d.compared, "operator", "operators"), c.added, c.removed, c.changed,
-                     plural(c.schemas, "schema", "schemas"), plural(c.keys, "key entry", "key entries"), moved);
+                     plural(c.schemas, "schema", "schemas"), plural(c.keys, "key entry", "key entries"), regs, moved);
 }
 
 namespace {
@@ -128,6 +131,28 @@ std::vector<Run> moved_runs(const OpDiff& d, bool expand) {
   return out;
 }
 
+// A registration as _dispatch_dump prints it, without the key: "KERNEL :: SIGNATURE [ boxed unboxed ]".
+std::string registration_text(const RegistrationFacts& f) {
+  if (!f.present) return "(none)";
+  std::string out = printable(f.kernel);
+  out += " :: ";
+  out += f.signature.empty() ? std::string("(none)") : printable(f.signature);
+  out += " [ ";
+  if (f.fallthrough) out += "fallthrough ";
+  out += "boxed ";
+  if (!f.fallthrough && !f.boxed_only) out += "unboxed ";
+  out += ']';
+  return out;
+}
+
+void human_registrations(const OpDiff& d, std::string& out) {
+  for (const auto& r : d.registrations) {
+    std::string label = "  registration on " + r.key + "  ";
+    out += label + registration_text(r.old_reg) + '\n';
+    out += std::string(width_of(label) - 2, ' ') + "\u2192 " + registration_text(r.new_reg) + '\n';
+  }
+}
+
 void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
   const char* sign = !d.differs()                     ? "="
                      : d.kind == OpChangeKind::Added   ? "+"
@@ -141,6 +166,7 @@ void human_op(const DiffView& v, const OpDiff& d, std::string& out) {
     out += "       \u2192 " + (d.new_schema.empty() ? std::string("(no def)") : printable(d.new_schema)) + '\n';
   }
   human_runs(v, runs_of(d, d.keys, v.expand), "", out);
+  human_registrations(d, out);
   if (v.locations) human_runs(v, moved_runs(d, v.expand), "moved: ", out);
   const auto served = std::count_if(d.keys.begin(), d.keys.end(), [&](const KeyChange& k) {
     return k.old_entry.key_exists && k.new_entry.key_exists && fallback_only(d, k);
@@ -165,6 +191,27 @@ void json_entry(JsonWriter& w, std::string_view name, const EntryFacts& f) {
   w.end_object();
 }
 
+void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
+  if (s.empty())
+    w.null_member(name);
+  else
+    w.member(name, s);
+}
+
+void json_registration(JsonWriter& w, std::string_view name, const RegistrationFacts& f) {
+  if (!f.present) {
+    w.null_member(name);
+    return;
+  }
+  w.key(name);
+  w.begin_object();
+  w.member("kernel", f.kernel);
+  nullable(w, "signature", f.signature);
+  w.bool_member("fallthrough", f.fallthrough);
+  w.bool_member("boxed_only", f.boxed_only);
+  w.end_object();
+}
+
 void json_side(JsonWriter& w, std::string_view name, const DiffSideLabel& s) {
   w.key(name);
   w.begin_object();
@@ -174,13 +221,6 @@ void json_side(JsonWriter& w, std::string_view name, const DiffSideLabel& s) {
   for (const auto& f : s.files) w.str(f);
   w.end_array();
   w.end_object();
-}
-
-void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
-  if (s.empty())
-    w.null_member(name);
-  else
-    w.member(name, s);
 }
 
 }  // namespace
@@ -217,6 +257,7 @@ void render_diff_json(const DiffView& v, std::string& out) {
   w.member("changed", std::uint64_t{c.changed});
   w.member("schema_changes", std::uint64_t{c.schemas});
   w.member("key_changes", std::uint64_t{c.keys});
+  w.member("registration_changes", std::uint64_t{c.registrations});
   w.member("moved_keys", std::uint64_t{c.moved});
   w.end_object();
   for (const bool old_only : {true, false}) {
@@ -247,6 +288,16 @@ void render_diff_json(const DiffView& v, std::string& out) {
     nullable(w, "old_schema", d.old_schema);
     nullable(w, "new_schema", d.new_schema);
     json_keys("keys", d.keys);
+    w.key("registrations");
+    w.begin_array();
+    for (const auto& r : d.registrations) {
+      w.begin_object();
+      w.member("key", r.key);
+      json_registration(w, "old", r.old_reg);
+      json_registration(w, "new", r.new_reg);
+      w.end_object();
+    }
+    w.end_array();
     if (v.locations) json_keys("moved", d.moved);
     w.end_object();
   }

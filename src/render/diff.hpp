@@ -25,12 +25,14 @@ struct DiffView {
 struct DiffCounts {
   std::size_t differ = 0;  // operators that differ (OpDiff::differs)
   std::size_t added = 0, removed = 0, changed = 0, schemas = 0, keys = 0;
+  std::size_t registrations = 0;  // OpDiff::registrations, all operators
   std::size_t moved = 0;  // key entries that only moved (not differences)
 };
 DiffCounts count(const TableDiff& d);
 
 // "no differences (3 operators compared)" or
-// "2 of 3 operators differ: 1 added, 0 removed, 1 changed (1 schema, 27 key entries)",
+// "2 of 3 operators differ: 1 added, 0 removed, 1 changed (1 schema, 27 key entries)"
+// (", 1 registration" inside the parentheses when registrations changed),
 // each followed by "; 26 key entries only moved (--locations lists them)" when some did.
 std::string diff_summary(const TableDiff& d);
 // The readable view; ends with the summary line (only that line when nothing differs).

@@ -69,6 +69,13 @@ bool same_entry(const EntryFacts& a, const EntryFacts& b) {
          a.raises == b.raises;
 }
 
+bool same_registration(const RegistrationFacts& a, const RegistrationFacts& b) {
+  if (a.present != b.present) return false;
+  if (!a.present) return true;
+  return ((a.located && b.located) || a.kernel == b.kernel) && a.signature == b.signature &&
+         a.fallthrough == b.fallthrough && a.boxed_only == b.boxed_only;
+}
+
 namespace {
 
 std::string schema_of(const Operator* op) { return op != nullptr && op->def ? op->def->printed : std::string(); }
@@ -105,6 +112,56 @@ std::vector<EntryFacts> facts_by_key(const Resolver& r, std::size_t own, const O
     }
     const auto slot = static_cast<std::size_t>(p.key(*k).slot);
     out.push_back(op != nullptr && slot < table.size() ? facts_of(p, table[slot], own) : EntryFacts{});
+  }
+  return out;
+}
+
+RegistrationFacts registration_of(const Operator& op, KeyId k, std::size_t own) {
+  RegistrationFacts f;
+  const Kernel* kern = op.get(k);
+  if (kern == nullptr) return f;
+  f.present = true;
+  f.kernel = kern->debug;
+  f.signature = kern->signature ? *kern->signature : std::string();
+  f.fallthrough = kern->fallthrough;
+  f.boxed_only = kern->boxed_only;
+  f.located = (kern->library < own && f.kernel.starts_with("registered at ")) ||
+              default_debug_of(f.kernel, kern->where.file.view());
+  return f;
+}
+
+// Whether a key change of the table already shows a change on registration key `key`.
+bool table_shows(const std::vector<KeyChange>& keys, const std::string& key) {
+  return std::any_of(keys.begin(), keys.end(), [&](const KeyChange& c) {
+    return (c.old_entry.valid && c.old_entry.source == key) || (c.new_entry.valid && c.new_entry.source == key);
+  });
+}
+
+// The inputs' registrations of an operator both sides have, key by key (the
+// keys with a kernel on either side that both profiles name).
+std::vector<RegistrationChange> registration_changes(const Operator& o, const Profile& po, std::size_t own_old,
+                                                     const Operator& n, const Profile& pn, std::size_t own_new,
+                                                     const std::vector<KeyChange>& table, const DiffFilter& filter) {
+  std::vector<std::string> names;
+  for (const auto& kk : o.kernels)
+    if (!kk.kernels.empty()) names.push_back(po.name_of(kk.key));
+  for (const auto& kk : n.kernels)
+    if (!kk.kernels.empty() && std::find(names.begin(), names.end(), pn.name_of(kk.key)) == names.end())
+      names.push_back(pn.name_of(kk.key));
+  std::vector<RegistrationChange> out;
+  for (auto& name : names) {
+    const auto ko = po.find(name), kn = pn.find(name);
+    if (!ko || !kn) continue;  // a key one release lacks: TableDiff::*_only_keys
+    RegistrationFacts a = registration_of(o, *ko, own_old), b = registration_of(n, *kn, own_new);
+    const Kernel* ka = o.get(*ko);
+    const Kernel* kb = n.get(*kn);
+    const bool inputs = (ka != nullptr && ka->library >= own_old) || (kb != nullptr && kb->library >= own_new);
+    if (!inputs || same_registration(a, b)) continue;
+    if (!filter.keys.empty() && std::find(filter.keys.begin(), filter.keys.end(), name) == filter.keys.end()) continue;
+    const bool kind_changed = a.present && b.present &&
+                              (a.signature != b.signature || a.boxed_only != b.boxed_only);
+    if (!kind_changed && table_shows(table, name)) continue;
+    out.push_back(RegistrationChange{std::move(name), std::move(a), std::move(b)});
   }
   return out;
 }
@@ -151,6 +208,8 @@ TableDiff diff_tables(const DiffSide& old_side, const DiffSide& new_side, const 
         if (filter.locations) d.moved.push_back(KeyChange{keys[i], i, olds[i], news[i]});
       }
     }
+    if (sides.first != nullptr && sides.second != nullptr)
+      d.registrations = registration_changes(*sides.first, po, own_old, *sides.second, pn, own_new, d.keys, filter);
     if (!d.differs() && d.moved_count == 0) continue;
     out.ops.push_back(std::move(d));
   }

@@ -5,7 +5,9 @@
 // (kernel, provenance, source key, fallthrough-ness, raising, ambiguity).
 // With PyTorch's own operators (the profile's library) the whole registry is
 // compared: an operator the files touch on one side only is still there on
-// the other. A kernel text that only says where it was registered
+// the other. Registrations of the inputs' kernels are compared too, for what
+// the table cannot show (a typed kernel become boxed-only, a shadowed alias
+// kernel changed). A kernel text that only says where it was registered
 // ("registered at FILE:LINE", or PyTorch's own whose files and lines move
 // between releases) is not a change when only that text differs: a moved
 // registration (KeyChange in OpDiff::moved, `diff --locations`).
@@ -48,6 +50,27 @@ struct KeyChange {
   EntryFacts old_entry, new_entry;
 };
 
+// One side's active registration on a key (alias keys included), as
+// _dispatch_dump shows it: "KERNEL :: SIGNATURE [ boxed unboxed ]".
+struct RegistrationFacts {
+  bool present = false;
+  std::string kernel;     // debug text
+  std::string signature;  // the inferred schema; empty: "(none)"
+  bool fallthrough = false;
+  bool boxed_only = false;  // "[ boxed ]": no unboxed entry point (a Python kernel, a boxed C++ function)
+  bool located = false;     // the text only says where it was registered (EntryFacts::located)
+};
+// Equal as _dispatch_dump would print them, a located text matching any located text.
+bool same_registration(const RegistrationFacts& a, const RegistrationFacts& b);
+
+// A registration that changed in a way the table does not show: its kind (a
+// typed kernel became boxed-only, or the reverse), its signature, or a kernel
+// on a key no table row of either side resolves to (an alias kernel shadowed).
+struct RegistrationChange {
+  std::string key;
+  RegistrationFacts old_reg, new_reg;
+};
+
 enum class OpChangeKind : std::uint8_t { Added, Removed, Changed };
 const char* to_string(OpChangeKind k);
 
@@ -60,9 +83,12 @@ struct OpDiff {
   std::vector<KeyChange> keys;  // Changed: in table order (the old side's, then keys only the new side has)
   std::vector<KeyChange> moved;  // same entry, only its "registered at" text differs (DiffFilter::locations)
   std::size_t moved_count = 0;   // how many keys moved (listed in `moved` or not)
+  // Changed registrations of the inputs' kernels (PyTorch's own are compared
+  // through the table only), in key order.
+  std::vector<RegistrationChange> registrations;
   // Whether anything but moves differs.
   [[nodiscard]] bool differs() const {
-    return kind != OpChangeKind::Changed || !keys.empty() || old_schema != new_schema;
+    return kind != OpChangeKind::Changed || !keys.empty() || old_schema != new_schema || !registrations.empty();
   }
 };
 

@@ -201,3 +201,49 @@ TEST_CASE("same_entry") {
 }
 
 }  // namespace dt::test
+
+namespace dt::test {
+
+TEST_CASE("registration-only changes: typed to boxed-only, a shadowed alias kernel, never what the table shows") {
+  const std::string def = "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n";
+  const auto impl = [](const std::string& key, const std::string& kernel, const std::string& extra) {
+    return "[[impl]]\nop = \"f\"\nkey = \"" + key + "\"\nkernel = \"" + kernel + "\"\n" + extra;
+  };
+  // The same kernel on CPU, typed then boxed-only: no table entry changes.
+  const Side a("torch-2.14", {{"a.toml", def + impl("CPU", "k", "signature = \"(Tensor _0) -> Tensor _0\"\n")}});
+  const Side b("torch-2.14", {{"a.toml", def + impl("CPU", "k", "boxed_only = true\n")}});
+  TableDiff d = diff(a, b);
+  REQUIRE(d.ops.size() == 1);
+  CHECK(d.ops[0].keys.empty());
+  REQUIRE(d.ops[0].registrations.size() == 1);
+  const RegistrationChange& r = d.ops[0].registrations[0];
+  CHECK(r.key == "CPU");
+  CHECK(r.old_reg.signature == "(Tensor _0) -> Tensor _0");
+  CHECK_FALSE(r.old_reg.boxed_only);
+  CHECK(r.new_reg.signature.empty());
+  CHECK(r.new_reg.boxed_only);
+  CHECK(same_registration(r.old_reg, r.old_reg));
+  CHECK_FALSE(same_registration(r.old_reg, r.new_reg));
+
+  // An Autograd kernel under CompositeImplicitAutograd (no backend kernel) serves no row.
+  const std::string cia = impl("CompositeImplicitAutograd", "m", "");
+  const Side c("torch-2.14", {{"a.toml", def + cia + impl("Autograd", "ag1", "")}});
+  const Side e("torch-2.14", {{"a.toml", def + cia + impl("Autograd", "ag2", "")}});
+  d = diff(c, e);
+  REQUIRE(d.ops.size() == 1);
+  CHECK(d.ops[0].keys.empty());
+  REQUIRE(d.ops[0].registrations.size() == 1);
+  CHECK(d.ops[0].registrations[0].key == "Autograd");
+  CHECK(d.ops[0].registrations[0].old_reg.kernel == "ag1");
+  CHECK(d.ops[0].registrations[0].new_reg.kernel == "ag2");
+
+  // A CPU kernel replaced: the table shows it, the registrations do not repeat it.
+  const Side g("torch-2.14", {{"a.toml", def + impl("CPU", "k1", "")}});
+  const Side h("torch-2.14", {{"a.toml", def + impl("CPU", "k2", "")}});
+  d = diff(g, h);
+  REQUIRE(d.ops.size() == 1);
+  CHECK(!d.ops[0].keys.empty());
+  CHECK(d.ops[0].registrations.empty());
+}
+
+}  // namespace dt::test
