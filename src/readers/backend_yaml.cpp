@@ -18,6 +18,7 @@
 #include <set>
 
 #include "readers/native_yaml.hpp"
+#include "readers/npu_yaml.hpp"
 #include "readers/release_yaml.hpp"
 #include "readers/yaml_tree.hpp"
 
@@ -46,6 +47,22 @@ Expected<std::vector<Listed>, Diagnostic> op_list(const YamlDoc& doc, const Yaml
   return out;
 }
 
+// The release's native functions: `native`, or the profile's embedded native_functions.yaml.
+Expected<std::vector<NativeFunctionInfo>, Diagnostic> release_functions(const Profile& profile, const YamlDoc& doc,
+                                                                        std::string_view native) {
+  FileName native_file = "native_functions.yaml";
+  if (native.empty()) {
+    for (const EmbeddedYaml& y : embedded_yaml())
+      if (y.profile == profile.name()) native = y.text, native_file = y.path;
+    if (native.empty())
+      return fail(doc.where(doc.root()), fmt::format("a backend yaml names the operators of its release's "
+                                                     "native_functions.yaml, which profile {} does not have "
+                                                     "(configs/yaml/ has those of torch-2.6 and torch-2.14)",
+                                                     profile.name()));
+  }
+  return read_native_functions(profile, native_file, native);
+}
+
 }  // namespace
 
 Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName file, std::string_view text,
@@ -55,6 +72,14 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
   const YamlNode& root = doc->root();
   if (root.kind != YamlNode::Kind::Mapping)
     return fail(doc->where(root), "a backend yaml must be a mapping (backend: ..., cpp_namespace: ..., supported: [...])");
+  // torch_npu's dialect: its gen_backend_stubs.py maps NPU to PrivateUse1
+  // (torchgen's refuses NPU, which no DispatchKey is called).
+  if (const YamlNode* b = doc->get(root, "backend");
+      b != nullptr && b->kind == YamlNode::Kind::Scalar && b->value == "NPU") {
+    auto fns = release_functions(profile, *doc, native);
+    if (!fns) return unexpected(std::move(fns.error()));
+    return read_npu_yaml(profile, *doc, *fns);
+  }
   static const std::set<std::string_view> kKeys = {"backend", "class_name", "cpp_namespace", "extra_headers",
                                                    "supported", "autograd", "full_codegen", "non_native",
                                                    "ir_gen", "symint", "use_out_as_primary", "device_guard"};
@@ -85,18 +110,7 @@ Expected<Blocks, Diagnostic> read_backend_yaml(const Profile& profile, FileName 
   auto autograd = op_list(*doc, doc->get(root, "autograd"), "autograd");
   if (!autograd) return unexpected(std::move(autograd.error()));
 
-  // The release's native functions.
-  FileName native_file = "native_functions.yaml";
-  if (native.empty()) {
-    for (const EmbeddedYaml& y : embedded_yaml())
-      if (y.profile == profile.name()) native = y.text, native_file = y.path;
-    if (native.empty())
-      return fail(doc->where(root), fmt::format("a backend yaml names the operators of its release's "
-                                                "native_functions.yaml, which profile {} does not have "
-                                                "(configs/yaml/ has those of torch-2.6 and torch-2.14)",
-                                                profile.name()));
-  }
-  auto fns = read_native_functions(profile, native_file, native);
+  auto fns = release_functions(profile, *doc, native);
   if (!fns) return unexpected(std::move(fns.error()));
   std::map<std::string, std::size_t, std::less<>> by_name;
   std::map<std::string, std::vector<std::size_t>, std::less<>> groups;  // signature -> functions

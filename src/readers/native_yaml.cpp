@@ -343,13 +343,13 @@ Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(cons
   for (std::size_t i = 0; i < fns.size(); ++i) {
     Fn* f = &fns[i];
     for (const auto& [name, at] : generated[i]) {
-      NativeFunctionInfo g{f->s, false};
+      NativeFunctionInfo g{f->s, false, false};
       g.s.name = name;
       const std::string_view overload = std::string_view(name).substr(std::min(name.find('.'), name.size()));
       g.s.kind = overload == ".out" || overload.ends_with("_out") ? SchemaKind::Out : SchemaKind::Functional;
       out.push_back(std::move(g));
     }
-    out.push_back(NativeFunctionInfo{std::move(f->s), f->manual});
+    out.push_back(NativeFunctionInfo{std::move(f->s), f->manual, f->has(kCIAi)});
   }
   return out;
 }
@@ -362,7 +362,13 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   Blocks out;
   if (YamlDoc::is_null(root)) return out;
   if (root.kind != YamlNode::Kind::Sequence)
-    return fail(doc->where(root), "native_functions.yaml must be a list of entries (- func: ...)");
+    return fail(doc->where(root),
+                root.kind == YamlNode::Kind::Mapping && doc->get(root, "official") != nullptr
+                    ? "this is op-plugin's op_plugin_functions.yaml (official: ..., for every release at once): "
+                      "torch_npu's codegen keeps a release's entries and merges them into its backend yaml "
+                      "(backend: NPU); read that merged npu_native_functions_by_codegen.yaml, or torch_npu's "
+                      "npu_native_functions.yaml"
+                    : "native_functions.yaml must be a list of entries (- func: ...)");
   std::vector<Fn> fns;
   fns.reserve(root.items.size());
   // Looked up only (never iterated): a hash map.

@@ -40,6 +40,7 @@ const std::vector<std::string_view>& torchgen_dispatch_keys();
 struct NativeFunctionInfo {
   NativeSchema s;
   bool manual = false;
+  bool cia = false;  // CompositeImplicitAutograd: named in its dispatch, or no dispatch and not structured
 };
 Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(const Profile& profile, FileName file,
                                                                              std::string_view text);
