@@ -38,7 +38,8 @@ Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& re
   const dt::Resolver resolver(reg);
   const dt::RuntimeTable table(resolver, ks, op);
   const dt::CallTrace steps = dt::trace_call(table, ks, dt::CallInput{call->args, extra, *tls});
-  const dt::TraceView view{&table, &ks, &*call, extra, *tls, &steps, impl.profile_label, false};
+  dt::TraceView view{&table, &ks, &*call, extra, *tls, &steps, impl.profile_label, false, {}};
+  view.library_note = dt::trace_library_note(reg, *impl.profile, steps, {});
   TraceResult out;
   for (const dt::CallStep& step : steps.steps)
     if (step.entry.valid()) out.kernels.emplace_back(step.entry.debug());

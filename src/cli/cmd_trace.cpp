@@ -44,7 +44,8 @@ int run_trace(const Io& io, const TraceOptions& o) {
   const Resolver resolver(reg);
   const RuntimeTable table(resolver, ks, op);
   const CallTrace trace = trace_call(table, ks, CallInput{call->args, extra, *tls});
-  const TraceView view{&table, &ks, &*call, extra, *tls, &trace, o.input.profile, s->color};
+  TraceView view{&table, &ks, &*call, extra, *tls, &trace, o.input.profile, s->color, {}};
+  view.library_note = trace_library_note(reg, *s->profile, trace, o.input.build);
   Writer w(io.out, o.format == "json" ? Output::Exact : text_output(s->color));
   if (o.format == "json")
     render_trace_json(view, w.buf());
@@ -85,6 +86,7 @@ Command add_trace_command(CLI::App& app, const Io& io) {
                              "comma-separated; Autograd = _AutoDispatchBelowAutograd)"));
   sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
   sub->add_flag("--no-library", in.no_library, "without PyTorch's own operators: only the files' registrations");
+  add_build_option(*sub, in.build);
   add_read_options(*sub, in.read);
   sub->add_option("--color", in.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))

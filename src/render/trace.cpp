@@ -7,6 +7,8 @@
 
 #include "base/json_writer.hpp"
 #include "base/text.hpp"
+#include "readers/release_yaml.hpp"
+#include "registry/library.hpp"
 #include "render/raw.hpp"
 
 namespace dt {
@@ -324,6 +326,52 @@ void human_result(const TraceView& v, std::string& out) {
 
 }  // namespace
 
+namespace {
+
+// Whether PyTorch's library has a build's kernels: a build of that backend
+// registers aten::add.Tensor on its key (a structured kernel every one of them has).
+bool library_has(const Registry& reg, const Profile& p, std::string_view key) {
+  const OpLibrary* lib = reg.library();
+  const auto k = p.find(key);
+  const auto i = lib != nullptr ? lib->find("aten::add.Tensor") : std::nullopt;
+  if (!k || !i) return false;
+  Operator op;
+  lib->materialize(*i, op);
+  return op.get(*k) != nullptr;
+}
+
+}  // namespace
+
+// Said when a step runs PyTorch's own kernel, or finds none, on a key a GPU
+// (or other) build registers its own kernels on (issue 28): a CPU library does not have them,
+// and --build's are torchgen's registrations from the yaml, an estimate.
+std::string trace_library_note(const Registry& reg, const Profile& p, const CallTrace& t, std::string_view build) {
+  for (const CallStep& s : t.steps) {
+    // PyTorch's kernel or fallback, or none (the call raises where a real build has a kernel).
+    if ((!s.pytorch && s.entry.valid()) || s.picked.key == kUndefined) continue;
+    const std::string key = p.name_of(s.picked.key);
+    for (const auto& [name, keys] : build_backends()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
+      const std::string first(keys.front());
+      if (build == name)
+        return fmt::format(
+            "PyTorch's {} kernels here are --build {}'s: what the release's native_functions.yaml registers on "
+            "{}'s keys, on top of the CPU package's library. PyTorch's hand-written {} registrations are not in "
+            "it; a profile exported from a {} build (dispatchtool-export) is exact.",
+            first, name, first, first, name);
+      if (library_has(reg, p, first)) return {};
+      return fmt::format(
+          "the {} step runs what PyTorch's library of this profile has, and it is a build without {} kernels "
+          "({}): a {} build registers its own {} kernels, which this library lacks. For them: --build {} (the "
+          "release's native_functions.yaml registrations, an estimate), or --profile DIR exported from a {} "
+          "build with dispatchtool-export (exact).",
+          key, first, reg.library() != nullptr ? reg.library()->origin() : std::string_view("no library"), name,
+          first, name, name);
+    }
+  }
+  return {};
+}
+
 void render_trace_human(const TraceView& v, std::string& out) {
   human_header(v, out);
   int call = 0;
@@ -336,6 +384,7 @@ void render_trace_human(const TraceView& v, std::string& out) {
   out += '\n';
   human_result(v, out);
   human_backward(v, out);
+  if (!v.library_note.empty()) out += paint("note: ", "1", v.color) + v.library_note + "\n";
 }
 
 namespace {
@@ -516,6 +565,7 @@ void render_trace_json(const TraceView& v, std::string& out) {
   for (const auto& s : v.trace->steps) json_step(w, v, s, ++n);
   w.end_array();
   json_result(w, v);
+  nullable(w, "library_note", v.library_note);
   w.end_object();
 }
 
