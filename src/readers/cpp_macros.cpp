@@ -406,9 +406,9 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
     for (auto& x : piece) result.push_back(std::move(x));
   }
   m_.produced += result.size();
-  if (m_.produced > kCppMaxExpandedTokens)
+  if (m_.produced > m_.max_produced)
     return unexpected(fmt::format("expanding macro '{}' makes more than {} tokens (limit: {})", m.name,
-                                  kCppMaxExpandedTokens, kCppMaxExpandedTokens));
+                                  m_.max_produced, m_.max_produced));
   for (auto it = result.rbegin(); it != result.rend(); ++it) {
     // The hide set of every token of the result: its own and the invocation's.
     it->hide = m_.hide_union(it->hide, hide);

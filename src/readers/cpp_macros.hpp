@@ -43,10 +43,8 @@ struct CppExpansion {
   Location defined;
 };
 
-// Bounds on what expansion may produce, against macros that grow
-// exponentially (#define A B B / #define B C C ...) and arguments nested
-// without end.
-inline constexpr std::size_t kCppMaxExpandedTokens = 16'000'000;
+// A bound on arguments nested without end (the tokens expansion may make:
+// CppOptions::max_expanded_tokens, CppMacros::max_produced).
 inline constexpr int kCppMaxMacroNesting = 200;
 
 // Hashes std::string and std::string_view alike (lookups by a token's text allocate nothing).
@@ -75,7 +73,8 @@ class CppMacros {
   std::string_view store(std::string text);
 
   std::vector<CppExpansion> expansions;
-  std::size_t produced = 0;  // tokens made by expansions so far (kCppMaxExpandedTokens)
+  std::size_t produced = 0;  // tokens made by expansions so far
+  std::size_t max_produced = 4'000'000;   // past it, an error (CppOptions::max_expanded_tokens)
 
   // Hide sets, interned: 0 is the empty set.
   std::uint32_t hide_with(std::uint32_t set, std::uint32_t macro_id);

@@ -5,6 +5,7 @@
 // readers' interfaces need not see the preprocessor.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +26,9 @@ struct CppOptions {
   // How includes are read (nullptr: never followed, every #include is a
   // header not found).
   const FileSystem* fs = nullptr;
+  // The most tokens macro expansion may make in one file, against macros that
+  // grow exponentially (#define A B B / #define B C C ...): past it, an error.
+  std::size_t max_expanded_tokens = 4'000'000;
 };
 
 }  // namespace dt

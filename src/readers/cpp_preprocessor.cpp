@@ -61,6 +61,7 @@ class Preprocessor {
   Preprocessor(const Profile& p, FileName file, std::string_view text, const CppOptions& o)
       : profile_(p), text_(text), o_(o) {
     out_.macros = std::make_shared<CppMacros>();
+    out_.macros->max_produced = o.max_expanded_tokens;
     out_.files.push_back(file);
     builtin_ = [this](const CppToken& t) { return builtin(t); };
   }

@@ -195,6 +195,7 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
   Frame callee;
   callee.module = fn->module;
   callee.locals = std::make_shared<PyScope>();
+  heap_->add(callee.locals);
   callee.locals->parent = fn->closure;
   callee.caller = at;
   callee.depth = f.depth + 1;
@@ -259,6 +260,7 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
 
 PyVal PyReader::instantiate(Frame& f, const std::shared_ptr<const PyClass>& cls, Args& args) {
   auto inst = std::make_shared<PyInstance>();
+  heap_->add(inst);
   inst->cls = cls;
   inst->owner = this;
   PyVal self;

@@ -402,6 +402,7 @@ void PyReader::exec_class(Frame& f, const PyCode& code, std::size_t i, std::size
   }
   Frame body = f;
   body.locals = std::make_shared<PyScope>();
+  heap_->add(body.locals);
   body.locals->parent = f.locals;
   body.class_body = true;
   body.journals.clear();

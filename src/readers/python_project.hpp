@@ -14,12 +14,9 @@
 #include <vector>
 
 #include "keys/profile.hpp"
+#include "readers/python_value.hpp"
 
 namespace dt {
-
-namespace pyread {
-struct PyModule;
-}
 
 class PyProject {
  public:
@@ -42,6 +39,9 @@ class PyProject {
   std::shared_ptr<pyread::PyModule> module(const std::string& path);
 
   [[nodiscard]] const Profile& profile() const { return profile_; }
+  // Where the readers of the run's files record the values they make; the
+  // project empties them when it ends (pyread::PyHeap: Python's reference cycles).
+  pyread::PyHeap& heap() { return heap_; }
   // The dotted name a file's module has (its path's components, package
   // directories included as far as the run's files say they are packages).
   [[nodiscard]] std::string module_name(const std::string& path) const;
@@ -55,6 +55,7 @@ class PyProject {
   std::map<std::string, File> files_;  // by normalised path
   std::recursive_mutex mu_;
   std::map<std::string, std::shared_ptr<pyread::PyModule>> loaded_;
+  pyread::PyHeap heap_;  // destroyed first: empties the modules loaded_ holds
 };
 
 // A path with `.` and `a/..` components removed and `//` folded.

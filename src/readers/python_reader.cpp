@@ -34,9 +34,40 @@ std::string DebugTable::fill(std::string_view form, const Location& call, const 
 
 bool DebugTable::has(std::string_view form) const { return !tl->python_debug_of(form).empty(); }
 
+void PyHeap::add(const std::shared_ptr<PyModule>& m) {
+  const std::lock_guard lock(mu_);
+  modules_.push_back(m);
+}
+void PyHeap::add(const std::shared_ptr<PyScope>& s) {
+  const std::lock_guard lock(mu_);
+  scopes_.push_back(s);
+}
+void PyHeap::add(const std::shared_ptr<PyInstance>& i) {
+  const std::lock_guard lock(mu_);
+  instances_.push_back(i);
+}
+
+void PyHeap::clear() {
+  const std::lock_guard lock(mu_);
+  // Moved out first: what they hold is freed once the containers are gone.
+  for (auto& w : modules_)
+    if (auto m = w.lock()) auto gone = std::move(m->globals);
+  for (auto& w : scopes_)
+    if (auto sc = w.lock()) {
+      auto gone = std::move(sc->vars);
+      auto parent = std::move(sc->parent);
+    }
+  for (auto& w : instances_)
+    if (auto i = w.lock()) auto gone = std::move(i->attrs);
+  modules_.clear();
+  scopes_.clear();
+  instances_.clear();
+}
+
 PyReader::PyReader(const Profile& p, FileName f, PyProject* project, bool quiet)
     : profile_(p), file_(f), project_(project), quiet_(quiet) {
   dbg_.tl = &p.torch_library();
+  heap_ = project != nullptr ? &project->heap() : &own_heap_;
 }
 
 void PyReader::warn(const Frame& f, Location at, std::string what, std::string op, std::vector<Note> notes) {
@@ -187,6 +218,7 @@ void PyReader::warn_uncalled() {
 
 Expected<Blocks, Diagnostic> PyReader::run(std::string_view text, std::shared_ptr<PyModule> module) {
   module_ = std::move(module);
+  heap_->add(module_);
   module_->text = text;
   module_->file = file_;
   module_->owner = this;

@@ -125,6 +125,8 @@ class PyReader {
   const Profile& profile_;
   FileName file_;
   PyProject* project_;
+  PyHeap own_heap_;  // a file read alone: its values' cycles end with the reader
+  PyHeap* heap_;     // the project's, or own_heap_
   bool quiet_;  // loading a module for its names: registrations are not made, nothing is warned
   DebugTable dbg_;
   std::shared_ptr<PyModule> module_;

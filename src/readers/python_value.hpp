@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -204,6 +205,30 @@ struct PyInstance {
   std::shared_ptr<const PyClass> cls;
   std::map<std::string, PyVal> attrs;
   const void* owner = nullptr;
+};
+
+// Every module, scope and instance one reading makes (a file alone, or the
+// files of a PyProject). Python's values form reference cycles (a module's
+// function holds its module, a nested function the scope that holds it, an
+// instance its bound methods); clear(), called by the heap's owner when the
+// reading ends, empties them all so that the shared pointers free them.
+class PyHeap {
+ public:
+  PyHeap() = default;
+  PyHeap(const PyHeap&) = delete;
+  PyHeap& operator=(const PyHeap&) = delete;
+  ~PyHeap() { clear(); }
+
+  void add(const std::shared_ptr<PyModule>& m);
+  void add(const std::shared_ptr<PyScope>& s);
+  void add(const std::shared_ptr<PyInstance>& i);
+  void clear();
+
+ private:
+  std::mutex mu_;  // readers of a project's files may run on several threads
+  std::vector<std::weak_ptr<PyModule>> modules_;
+  std::vector<std::weak_ptr<PyScope>> scopes_;
+  std::vector<std::weak_ptr<PyInstance>> instances_;
 };
 
 }  // namespace dt::pyread

@@ -102,7 +102,7 @@ void render_traces(const Resolver& resolver, const std::vector<const Operator*>&
     if (!call) continue;  // e.g. a layout this device has no key for
     const RuntimeTable table(resolver, ks, *op);
     const CallTrace trace = trace_call(table, ks, CallInput{call->args, 0, *tls});
-    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, reg.profile().name(), style.color};
+    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, reg.profile().name(), style.color, {}};
     out.clear();
     render_trace_human(view, out);
     render_trace_json(view, out);

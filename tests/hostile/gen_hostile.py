@@ -1695,6 +1695,15 @@ simple_error(
     args_fn=lambda p: ["table", "--profile", "torch-2.14", p], msg_re=r"unterminated /\* comment")
 
 
+simple_error(
+    "cpp-macro-growth", "size / super-linear (C++)",
+    "30 macros, each expanding to the previous one twice (#define A1 A0 A0 ...): 2^30 tokens from one line",
+    lambda c: cpp_file(c, "growth.cpp", "#define A0 x x\n" + "".join(
+        f"#define A{i} A{i - 1} A{i - 1}\n" for i in range(1, 30)) + "TORCH_LIBRARY(h, m) {\n  A29\n}\n"),
+    args_fn=lambda p: ["table", "--profile", "torch-2.14", p],
+    msg_re=r"makes more than 4000000 tokens", tags=["heavy"])
+
+
 @case("cpp-unterminated-macro", "unterminated (C++)",
       "TORCH_LIBRARY_IMPL( without its closing parenthesis, and a block without its closing brace",
       "exit 0 (nothing to show: `ops`), a located warning for each, in bounds")
