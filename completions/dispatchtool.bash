@@ -164,7 +164,7 @@ _dispatchtool() {
     coverage) opts="--backend --profile --against --namespace --name --max-input-size --inside -D -U -I -p --compile-commands --exclude --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
     ops) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
     html) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
-    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --color --help" ;;
+    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --build --color --help" ;;
     diff) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --against --op --keys --format --expand --locations --no-library --color --help" ;;
     import) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --output -o --help" ;;
   esac
