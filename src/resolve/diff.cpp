@@ -31,6 +31,12 @@ bool default_debug_of(std::string_view debug, std::string_view file) {
   return debug.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
+// Whether kernel `k`'s text only says where it was registered (EntryFacts::located).
+bool located_kernel(const Kernel& k, std::size_t own_libraries) {
+  return (k.library < own_libraries && k.debug.starts_with("registered at ")) ||
+         default_debug_of(k.debug, k.where.file.view());
+}
+
 }  // namespace
 
 EntryFacts facts_of(const Profile& p, const Entry& e, std::size_t own_libraries) {
@@ -41,9 +47,7 @@ EntryFacts facts_of(const Profile& p, const Entry& e, std::size_t own_libraries)
   f.provenance = to_string(e.why);
   f.source = p.name_of(e.source);
   f.fallthrough = e.fallthrough();
-  if (e.kernel != nullptr)
-    f.located = (e.kernel->library < own_libraries && f.kernel.starts_with("registered at ")) ||
-                default_debug_of(f.kernel, e.kernel->where.file.view());
+  if (e.kernel != nullptr) f.located = located_kernel(*e.kernel, own_libraries);
   if (e.fallback != nullptr) {
     // PyTorch 2.x's Meta fallback raises NotImplementedError (the profile
     // records its message, measured on the real build).
@@ -125,8 +129,7 @@ RegistrationFacts registration_of(const Operator& op, KeyId k, std::size_t own) 
   f.signature = kern->signature ? *kern->signature : std::string();
   f.fallthrough = kern->fallthrough;
   f.boxed_only = kern->boxed_only;
-  f.located = (kern->library < own && f.kernel.starts_with("registered at ")) ||
-              default_debug_of(f.kernel, kern->where.file.view());
+  f.located = located_kernel(*kern, own);
   return f;
 }
 
