@@ -89,6 +89,18 @@ TEST_CASE("npu yaml: custom operators defined in npu, schemas rewritten as Custo
                   "npu AutogradPrivateUse1 impl npu_grad", "aten QuantizedPrivateUse1 impl aten::flip"});
 }
 
+TEST_CASE("npu yaml: a custom operator listed under supported: its aten impl is said, never guessed") {
+  const std::string yaml = "backend: NPU\ncpp_namespace: n\nsupported:\n  - abs\n  - npu_foo\ncustom:\n"
+                           "  - func: npu_foo(Tensor self) -> Tensor\n";
+  CHECK(registrations(yaml) == Regs{"npu - def npu_foo(Tensor input) -> Tensor", "npu PrivateUse1 impl npu_foo",
+                                    "aten PrivateUse1 impl aten::abs", "aten QuantizedPrivateUse1 impl aten::flip"});
+  auto b = read_backend_yaml(profile("torch-2.14"), "n.yaml", yaml, kNative);
+  REQUIRE(b);
+  REQUIRE(b->warnings.size() == 1);
+  CHECK(format(b->warnings[0]).starts_with("n.yaml:5:5: warning: 'npu_foo' is a custom operator (npu::npu_foo): its "
+                                           "npu kernels are read; an aten::npu_foo impl"));
+}
+
 TEST_CASE("npu_custom_schema: torchnpugen's text rewrite") {
   CHECK(npu_custom_schema("f(Tensor self) -> Tensor") == "f(Tensor input) -> Tensor");
   CHECK(npu_custom_schema("f(Tensor selfish, Tensor self_) -> Tensor") == "f(Tensor selfish, Tensor self_) -> Tensor");
