@@ -169,7 +169,11 @@ Expected<bool, std::string> CppExpander::run(std::vector<CppToken> in, std::vect
     auto args = arguments(rparen);
     if (!args) {
       stack_.push_back(std::move(*open));
-      if (unclosed.empty()) unclosed = m->name;
+      if (unclosed.empty()) {
+        unclosed = m->name;
+        unclosed_line = t->line;
+        unclosed_col = t->col;
+      }
       out.push_back(std::move(*t));
       continue;
     }

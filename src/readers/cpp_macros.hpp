@@ -107,9 +107,11 @@ class CppExpander {
   // Expands `in` (and what `more` supplies while an invocation needs it)
   // into `out`. Errors: a message (the caller locates it) when a bound is
   // passed. A function-like macro whose arguments do not close stays as it
-  // is; `unclosed` is set to its name.
+  // is; `unclosed` is set to its name, `unclosed_line` and `unclosed_col`
+  // to where it was written (the first such macro's).
   Expected<bool, std::string> run(std::vector<CppToken> in, std::vector<CppToken>& out, const More& more = {});
   std::string unclosed;
+  std::uint32_t unclosed_line = 0, unclosed_col = 0;
 
  private:
   std::optional<CppToken> next();

@@ -261,7 +261,9 @@ class Preprocessor {
       auto r = x.run({}, out_.tokens, more);
       if (!r) return unexpected(make_error(Location{out_.files[file], first_line, 1}, r.error()));
       if (!x.unclosed.empty())
-        warn(Location{out_.files[file], f.i < f.toks.size() ? f.toks[f.i].line : 0, 1},
+        // At the macro's name (a token the expansion made: where its outermost macro was invoked).
+        warn(x.unclosed_line != 0 ? Location{out_.files[file], x.unclosed_line, x.unclosed_col}
+                                  : Location{out_.files[file], first_line, 1},
              fmt::format("the arguments of macro '{}' go on past this preprocessor line: not expanded", x.unclosed));
     }
     groups_.clear();  // an #if left open (a fragment of a file, like libstdc++'s *_imps.hpp): what was read stands

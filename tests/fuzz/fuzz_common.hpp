@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,8 +19,14 @@ namespace dt::fuzz {
 // fuzzer down (the size limits themselves are tested by tests/hostile).
 inline constexpr std::size_t kMaxInput = std::size_t{64} << 10;
 
-// A failed property: abort, so that libFuzzer keeps the input.
-[[noreturn]] inline void fail() { __builtin_trap(); }
+// A failed property: says which (the harness's file and line, for a CI log
+// that only shows the fuzzer's output) and aborts, so that libFuzzer keeps
+// the input.
+[[noreturn]] inline void fail(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  std::fprintf(stderr, "ERROR: fuzz property failed at %s:%d\n", file, line);
+  std::fflush(stderr);
+  __builtin_trap();
+}
 
 // Splits a fuzz input into up to `max_files` files at "\n#---\n" separators,
 // so that one input exercises cross-file rules and file order.

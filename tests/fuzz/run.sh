@@ -46,11 +46,11 @@ run_one() {
     echo "fuzz $h: $(grep -E "stat::number_of_executed_units|Done [0-9]+ runs" "$log" | tail -n 1)" >&2
   else
     echo "fuzz $h: FAILED (log: $log; inputs: $work/crashes/$h/)" >&2
-    grep -E "ERROR|SUMMARY|runtime error|Test unit written" "$log" | head -n 20 >&2 || true
+    grep -E "ERROR|SUMMARY|runtime error|terminate called|what\(\)|Test unit written" "$log" | head -n 20 >&2 || true
     # The inputs themselves, so that a failure seen only in a CI log can be reproduced.
     for f in "$work/crashes/$h"/*; do
       if [[ -f $f ]]; then
-        python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print("input %s (%d bytes): %r" % (sys.argv[1], len(d), d[:1024]))' "$f" >&2
+        python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); print("input %s (%d bytes): %r" % (sys.argv[1], len(d), d[:16384]))' "$f" >&2
       fi
     done
     return 1

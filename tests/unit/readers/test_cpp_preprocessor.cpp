@@ -129,6 +129,16 @@ TEST_CASE("preprocess_cpp: a registration in a group skipped for an undefined na
                                    "which is not compiled because USE_ROCM is not defined here") == 0);
 }
 
+TEST_CASE("preprocess_cpp: a macro whose arguments do not close is said not expanded, at its name") {
+  Pp p;
+  // Before a directive, and at the end of the file (found by fuzzing: the warning had no line there).
+  const CppScan s = p.run("a.cpp", "#define F(x) x\nint a;\n  F(1,\n#define G 2\nint b; F(2\n");
+  REQUIRE(s.warnings.size() == 2);
+  CHECK(format(s.warnings[0]).find("a.cpp:3:3: warning: the arguments of macro 'F' go on past this preprocessor line") == 0);
+  CHECK(format(s.warnings[1]).find("a.cpp:5:8: warning: the arguments of macro 'F' go on past this preprocessor line") == 0);
+  CHECK(spelled(s) == "int a ; F ( 1 , int b ; F ( 2");
+}
+
 TEST_CASE("preprocess_cpp: the defs of a group not read are recorded with their group's warning") {
   Pp p;
   const CppScan s = p.run("a.cpp",
