@@ -72,8 +72,8 @@ def resolve(ref, base, store):
 
 def order_errors(instance, schema, validator, store, base, path="$"):
     """Members out of the schema's `properties` order, anywhere in instance."""
-    if not isinstance(schema, dict):
-        return []
+    if not isinstance(schema, dict) or not isinstance(instance, (dict, list)):
+        return []  # a scalar has no members: no alternative to follow (the costly part)
     errors = []
     if "$ref" in schema:
         target, doc = resolve(schema["$ref"], base, store)
