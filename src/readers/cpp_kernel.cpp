@@ -150,7 +150,7 @@ class KernelReader {
         return k;
       }
       std::string why;
-      k.signature = infer_signature(t, decl->rb, decl->re, decl->pb, decl->pe, why);
+      k.signature = infer_signature(t, decl->rb, decl->re, decl->pb, decl->pe, why, &tk_.aliases());
       k.unknown = why;
       k.symint = k.signature && has_symint_argument(*k.signature);
       return k;
@@ -205,7 +205,7 @@ class KernelReader {
       return k;
     }
     std::string why;
-    k.signature = infer_signature(t, sig.b, po, po + 1, sig.e - 1, why);
+    k.signature = infer_signature(t, sig.b, po, po + 1, sig.e - 1, why, &tk_.aliases());
     k.unknown = why;
     k.symint = k.signature && has_symint_argument(*k.signature);
     return k;
@@ -262,7 +262,7 @@ class KernelReader {
         v[0].text = "void";
         v.insert(v.end(), t.begin() + static_cast<std::ptrdiff_t>(po + 1), t.begin() + static_cast<std::ptrdiff_t>(pc));
         std::string why;
-        k.signature = infer_signature(v, 0, 1, 1, v.size(), why);
+        k.signature = infer_signature(v, 0, 1, 1, v.size(), why, &tk_.aliases());
         k.unknown = why;
         k.symint = k.signature && has_symint_argument(*k.signature);
         return k;
@@ -274,7 +274,7 @@ class KernelReader {
       std::tie(rb, re) = *ret;  // auto: the parameter's type, decayed
     }
     std::string why;
-    k.signature = infer_signature(t, rb, re, po + 1, pc, why);
+    k.signature = infer_signature(t, rb, re, po + 1, pc, why, &tk_.aliases());
     k.unknown = why;
     k.symint = k.signature && has_symint_argument(*k.signature);
     return k;

@@ -46,10 +46,16 @@ class CppTokens {
   }
   // Where function `name` is declared in the file.
   [[nodiscard]] std::optional<CppFunctionDecl> function(std::string_view name) const;
+  // The type aliases the file declares (indexed on first use).
+  [[nodiscard]] const CppAliases& aliases() const {
+    if (!aliases_) aliases_ = index_aliases(t);
+    return *aliases_;
+  }
 
  private:
   std::vector<std::size_t> close_;
   mutable std::optional<std::unordered_map<std::string_view, CppFunctionDecl>> functions_;
+  mutable std::optional<CppAliases> aliases_;
 };
 
 // A kernel expression, read.

@@ -13,11 +13,25 @@ namespace dt {
 namespace {
 
 // The type's spelling without cv/ref qualifiers and without the namespaces
-// at:: c10:: std:: torch:: ::, e.g. "optional<Tensor>".
-std::string plain(const std::vector<CppToken>& toks, std::size_t b, std::size_t e, bool& ref, bool& cnst) {
+// at:: c10:: std:: torch:: ::, e.g. "optional<Tensor>"; an unqualified
+// name of `aliases` is the type it names. Empty past kMaxTypeText bytes (no
+// kernel type is that long; aliases of aliases could double it each time).
+constexpr std::size_t kMaxTypeText = 4096;
+std::string plain(const std::vector<CppToken>& toks, std::size_t b, std::size_t e, bool& ref, bool& cnst,
+                  const CppAliases* aliases = nullptr) {
   std::string out;
   for (std::size_t i = b; i < e; ++i) {
     const CppToken& t = toks[i];
+    if (aliases != nullptr && t.kind == CppToken::Kind::Ident && (i == b || !toks[i - 1].is("::")) &&
+        (i + 1 == e || !toks[i + 1].is("::"))) {
+      if (const auto it = aliases->find(t.text); it != aliases->end()) {
+        out += it->second.plain;
+        if (out.size() > kMaxTypeText) return {};
+        ref = ref || it->second.ref;
+        cnst = cnst || it->second.cnst;
+        continue;
+      }
+    }
     if (t.is("const")) {
       cnst = true;
       continue;
@@ -32,6 +46,7 @@ std::string plain(const std::vector<CppToken>& toks, std::size_t b, std::size_t 
     }
     if (t.is("::") && (i == b || out.empty() || out.back() == '<' || out.back() == ',')) continue;
     out += t.text;
+    if (out.size() > kMaxTypeText) return {};
   }
   return out;
 }
@@ -124,16 +139,45 @@ std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
 
 }  // namespace
 
-std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e) {
+CppAliases index_aliases(const std::vector<CppToken>& toks) {
+  CppAliases out;
+  const auto add = [&](std::string_view name, std::size_t b, std::size_t e) {
+    for (std::size_t k = b; k < e; ++k)
+      if (toks[k].is("(") || toks[k].is("[") || toks[k].is("{")) return;  // a function pointer, an array, a struct
+    CppAlias a;
+    a.plain = plain(toks, b, e, a.ref, a.cnst, &out);
+    if (!a.plain.empty()) out.try_emplace(name, std::move(a));
+  };
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    if (toks[i].is("using") && i + 3 < toks.size() && toks[i + 1].kind == CppToken::Kind::Ident &&
+        toks[i + 2].is("=") && !(i > 0 && toks[i - 1].is(">"))) {  // not an alias template
+      std::size_t e = i + 3;
+      while (e < toks.size() && !toks[e].is(";")) ++e;
+      add(toks[i + 1].text, i + 3, e);
+      i = e;
+    } else if (toks[i].is("typedef")) {
+      std::size_t e = i + 1;
+      while (e < toks.size() && !toks[e].is(";") && !toks[e].is("{")) ++e;
+      if (e < toks.size() && toks[e].is(";") && e >= i + 3 && toks[e - 1].kind == CppToken::Kind::Ident)
+        add(toks[e - 1].text, i + 1, e - 1);
+      i = e;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e,
+                                           const CppAliases* aliases) {
   bool ref = false, cnst = false;
-  const std::string t = plain(toks, b, e, ref, cnst);
+  const std::string t = plain(toks, b, e, ref, cnst, aliases);
   // A non-const reference is a kernel argument only for Tensor (Tensor&).
   if (ref && !cnst && t != "Tensor") return std::nullopt;
   return schema_of(t);
 }
 
 std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
-                                           std::size_t pb, std::size_t pe, std::string& why) {
+                                           std::size_t pb, std::size_t pe, std::string& why,
+                                           const CppAliases* aliases) {
   std::string out = "(";
   std::size_t n = 0, i = pb;
   while (i < pe) {
@@ -161,12 +205,12 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
     if (end == i + 1 && toks[i].is("void") && n == 0 && j == pe) break;
     if (i == pb) {  // c10 drops a first DispatchKeySet (by value) from the schema: remove_DispatchKeySet_arg_from_func
       bool ref = false, cnst = false;
-      if (plain(toks, i, end, ref, cnst) == "DispatchKeySet" && !ref) {
+      if (plain(toks, i, end, ref, cnst, aliases) == "DispatchKeySet" && !ref) {
         i = j + 1;
         continue;
       }
     }
-    auto s = cpp_schema_type(toks, i, end);
+    auto s = cpp_schema_type(toks, i, end, aliases);
     if (!s) {
       why = "parameter type '";
       for (std::size_t k = i; k < end && why.size() < 80; ++k) why += std::string(toks[k].text) + (k + 1 < end ? " " : "");
@@ -181,7 +225,7 @@ std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, st
   out += ") -> ";
   // The return: void, one type, or std::tuple<...>.
   bool ref = false, cnst = false;
-  const std::string r = plain(toks, rb, re, ref, cnst);
+  const std::string r = plain(toks, rb, re, ref, cnst, aliases);
   if (r == "void") return out + "()";
   if (r.starts_with("tuple<") && r.back() == '>') {
     const auto a = template_args(std::string_view(r).substr(6, r.size() - 7));

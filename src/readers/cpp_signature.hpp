@@ -17,11 +17,26 @@
 
 namespace dt {
 
+// The type aliases a file declares at any scope (`using NAME = TYPE;`,
+// `typedef TYPE NAME;`), by name: each as the type it names, with the
+// aliases before it resolved (as C++ requires, an alias is declared before
+// it is used). Kernels' types are read through them (vLLM's `using fptr_t =
+// int64_t;`). Scopes are not told apart: the first declaration of a name
+// counts, as for index_functions. Alias templates, function-pointer and
+// struct typedefs are left out (a type through them stays unknown).
+struct CppAlias {
+  std::string plain;  // the type without cv/ref qualifiers nor at::, c10::, std::, torch::
+  bool ref = false, cnst = false;
+};
+using CppAliases = std::unordered_map<std::string_view, CppAlias>;
+CppAliases index_aliases(const std::vector<CppToken>& toks);
+
 // One C++ parameter or return type, as tokens (`const at::Tensor&`,
 // `std::optional<at::Tensor>`) -> its schema type ("Tensor", "Tensor?"), or
 // nothing. `ret`: a return type, where `void` is "()" and
 // std::tuple<...> several returns.
-std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e);
+std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, std::size_t b, std::size_t e,
+                                           const CppAliases* aliases = nullptr);
 
 // The inferred schema of a function whose return type is tokens [rb, re) and
 // whose parameter list (without the parentheses) is [pb, pe): "(T _0, ...) ->
@@ -30,7 +45,8 @@ std::optional<std::string> cpp_schema_type(const std::vector<CppToken>& toks, st
 // kernel's) is not in the schema, as c10 drops it.
 // `why` names the type that was not.
 std::optional<std::string> infer_signature(const std::vector<CppToken>& toks, std::size_t rb, std::size_t re,
-                                           std::size_t pb, std::size_t pe, std::string& why);
+                                           std::size_t pb, std::size_t pe, std::string& why,
+                                           const CppAliases* aliases = nullptr);
 
 // Whether an inferred signature has a SymInt argument (fn_has_symint in
 // c10/core/boxing/KernelFunction_impl.h looks at the parameters only): c10

@@ -30,6 +30,11 @@ int64_t version() { return -1; }
 // Types whose schema c10 infers (getTypePtr_).
 int64_t more_types(c10::SymFloat f, c10::SymBool b, c10::complex<double> z, const c10::IValue& v,
                    c10::Dict<std::string, at::Tensor> d, at::OptionalIntArrayRef o) { return 0; }
+// Types through the file's own aliases (as vLLM's `using fptr_t = int64_t;`).
+using dt_fptr_t = int64_t;
+typedef at::Tensor DtTensor;
+using DtPair = std::tuple<DtTensor, dt_fptr_t>;
+DtPair with_aliases(const DtTensor& x, dt_fptr_t n) { return {x, n}; }
 // A redispatching kernel: c10 drops the first DispatchKeySet from the schema it infers.
 at::Tensor with_keyset(c10::DispatchKeySet ks, const at::Tensor& x, int64_t n) { return x; }
 
@@ -82,6 +87,7 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("s(Tensor x, int n) -> Tensor");
   m.def("t", &with_keyset);
   m.def("u", &more_types);
+  m.def("v", &with_aliases);
   m.class_<Counter>("Counter").def(torch::init<>()).def("add", &Counter::add);
   auto counter = m.class_<Counter>("Counter2");
   counter.def(torch::init<>());

@@ -22,7 +22,8 @@ std::string sig(std::string_view text, std::string_view name) {
   auto d = find_function(t, match_brackets(t), name);
   if (!d) return "(not found)";
   std::string why;
-  auto s = infer_signature(t, d->rb, d->re, d->pb, d->pe, why);
+  const CppAliases aliases = index_aliases(t);
+  auto s = infer_signature(t, d->rb, d->re, d->pb, d->pe, why, &aliases);
   return s ? *s : "unknown: " + why;
 }
 }  // namespace
@@ -109,6 +110,27 @@ TEST_CASE("find_function: a function template's signature, its parameter list ma
         "(Tensor _0) -> Tensor _0");
   CHECK(sig("template <int N = (1 + 2), int M = sizeof(int)> at::Tensor f(at::Tensor x) {}", "f") ==
         "(Tensor _0) -> Tensor _0");
+}
+
+TEST_CASE("index_aliases: kernels' types through the file's using and typedef aliases") {
+  const std::string decls =
+      "using fptr_t = int64_t;\ntypedef at::Tensor Tens;\nusing TensorRef = const at::Tensor&;\n"
+      "using Pair = std::tuple<Tens, fptr_t>;\ntypedef std::vector<Tens> Tensors;\nusing namespace at;\n"
+      "template <class T> using Vec = std::vector<T>;\ntypedef void (*fn_t)(int);\n";
+  CHECK(sig(decls + "fptr_t f(Tens& a, TensorRef b, fptr_t n);", "f") == "(Tensor _0, Tensor _1, int _2) -> int _0");
+  CHECK(sig(decls + "Pair g(const Tensors& x);", "g") == "(Tensor[] _0) -> (Tensor _0, int _1)");
+  // Left out: an alias template, a function pointer; a non-const reference through an alias as without.
+  CHECK(sig(decls + "Tens h(Vec<int64_t> v);", "h").starts_with("unknown: parameter type 'Vec"));
+  CHECK(sig(decls + "Tens i(fn_t f);", "i") == "unknown: parameter type 'fn_t'");
+  CHECK(sig(decls + "Tens j(fptr_t& n);", "j") == "unknown: parameter type 'fptr_t &'");
+  // A qualified name is not the alias (vllm::fptr_t would need the namespace's scope).
+  CHECK(sig(decls + "Tens k(other::fptr_t n);", "k") == "unknown: parameter type 'other :: fptr_t'");
+  // Aliases that double at each step stay bounded: the type is unknown, not 2^40 bytes.
+  std::string growth = "using A0 = std::tuple<at::Tensor, at::Tensor>;\n";
+  for (int i = 1; i <= 40; ++i)
+    growth += "using A" + std::to_string(i) + " = std::tuple<A" + std::to_string(i - 1) + ", A" +
+              std::to_string(i - 1) + ">;\n";
+  CHECK(sig(growth + "A40 f(at::Tensor x);", "f").starts_with("unknown: return type"));
 }
 
 TEST_CASE("has_symint_argument: SymInt parameters only (a SymInt return keeps the unboxed entry point)") {
