@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,7 +86,15 @@ struct Diagnostic {
   // by their maker). Otherwise format() escapes every line break in it, so
   // that a value from the input cannot start a line of its own.
   bool multi_line = false;
+  // The run's further errors, in input order, when it had several (the
+  // loader reports every input error of every file, as a compiler does, up
+  // to a limit): format() prints them after this one. Empty in each of them.
+  std::vector<Diagnostic> more;
 };
+
+// Adds `d` (and what it carries in `more`) to the errors of a run: the
+// first becomes `all`, the others go to all->more.
+void add_error(std::optional<Diagnostic>& all, Diagnostic d);
 
 // The core's one error shape is Expected<T, Diagnostic>. An error no file
 // position belongs to (a command-line value, an argument) has an unknown
@@ -100,7 +109,8 @@ inline Diagnostic make_error(Location where, std::string message, std::vector<No
 }
 inline Diagnostic make_error(std::string message) { return make_error(Location{}, std::move(message)); }
 
-// "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines;
+// "FILE:LINE:COL: error: MESSAGE" plus "FILE:LINE:COL: note: ..." lines,
+// then each of d.more the same way;
 // "dispatchtool: error: MESSAGE" for an unknown location. Control
 // characters are escaped (\xNN), line breaks too unless d.multi_line.
 std::string format(const Diagnostic& d);

@@ -65,7 +65,19 @@ std::string format(const Diagnostic& d) {
     append_printable(n.message, out);
     out += '\n';
   }
+  for (const auto& m : d.more) out += format(m);
   return out;
+}
+
+void add_error(std::optional<Diagnostic>& all, Diagnostic d) {
+  std::vector<Diagnostic> more = std::move(d.more);
+  d.more.clear();
+  if (!all) {
+    all = std::move(d);
+  } else {
+    all->more.push_back(std::move(d));
+  }
+  for (auto& m : more) all->more.push_back(std::move(m));
 }
 
 }  // namespace dispatchtool

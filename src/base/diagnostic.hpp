@@ -8,6 +8,7 @@
 
 namespace dt {
 
+using dispatchtool::add_error;
 using dispatchtool::Diagnostic;
 using dispatchtool::FileName;
 using dispatchtool::format;

@@ -57,6 +57,10 @@ inline constexpr std::size_t kKeysPerEntry = 512;
 // warnings, 500 KB).
 inline constexpr std::size_t kOverrideWarningBytes = std::size_t{4} << 20;
 
+// Input errors one run reports (as clang's -ferror-limit): loading stops
+// at the next one, with a last error that says so.
+inline constexpr std::size_t kErrors = 50;
+
 // Locations a lint finding names besides its own (the rest are counted in a
 // last note: "... and N more").
 inline constexpr std::size_t kNotesPerFinding = 8;

@@ -61,9 +61,7 @@ std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName 
       out.push_back(std::move(again));
       continue;
     }
-    const bool failed = b.error.has_value();
-    out.push_back(std::move(b));
-    if (failed) break;  // loading stops at this block's error
+    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
   }
   if (out.empty()) out.emplace_back();
   out.front().source_warnings = std::move(read.warnings);
@@ -124,9 +122,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
       out.push_back(std::move(again));
       continue;
     }
-    const bool failed = b.error.has_value();
-    out.push_back(std::move(b));
-    if (failed) break;  // loading stops at this block's error
+    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
   }
   if (out.empty()) out.emplace_back();
   return out;

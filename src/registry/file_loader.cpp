@@ -137,11 +137,18 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
     Kind kind;
     EntryRef ref;
   };
+  // Whether compiling stops. An input error stops its entry only: it is
+  // kept, and the next entries are read still, so that one run reports every
+  // error of the file (up to limits::kErrors); a refusal or a deferral stops.
   const auto run = [&](Kind kind, const EntryRef& ref) {
-    return kind == Kind::Def        ? load_def(ref)
-           : kind == Kind::Impl     ? load_impl(ref)
-           : kind == Kind::Fallback ? load_fallback(ref)
-                                    : load_custom_op(ref);
+    const bool stop = kind == Kind::Def        ? load_def(ref)
+                      : kind == Kind::Impl     ? load_impl(ref)
+                      : kind == Kind::Fallback ? load_fallback(ref)
+                                               : load_custom_op(ref);
+    if (!stop || !error_ || refused_ || deferred_) return stop;
+    add_error(errors_, std::move(*error_));
+    error_.reset();
+    return 1 + errors_->more.size() >= limits::kErrors;
   };
   if (block != nullptr) {
     // A reader's entries are in the order of the statements they were read from.
@@ -153,7 +160,7 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
                                                : Kind::CustomOp;
       if (run(kind, EntryRef{nullptr, &e})) return false;
     }
-    return true;
+    return !errors_;
   }
   std::vector<Entry> entries;
   for (auto [name, entry_kind] :
@@ -169,7 +176,7 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
   });
   for (const auto& e : entries)
     if (run(e.kind, e.ref)) return false;
-  return true;
+  return !errors_;
 }
 
 // ---- errors -------------------------------------------------------------------

@@ -103,7 +103,12 @@ class FileLoader {
   std::shared_ptr<const std::string> impl_signature(const Located<std::string>& sig);
 
   // ---- errors (file_loader.cpp) ----
-  std::optional<Diagnostic> take() { return std::move(error_); }
+  // Every input error of the block, the first carrying the others (Diagnostic::more).
+  std::optional<Diagnostic> take() {
+    if (error_) add_error(errors_, std::move(*error_));
+    error_.reset();
+    return std::move(errors_);
+  }
   // Compiling needs the registry: stop; the main thread starts this file over.
   bool defer() {
     deferred_ = true;
@@ -144,7 +149,8 @@ class FileLoader {
   std::string_view text_;
   const LoadOptions& opt_;
   Batch& out_;
-  std::optional<Diagnostic> error_;
+  std::optional<Diagnostic> error_;   // the entry's input error, while it is read
+  std::optional<Diagnostic> errors_;  // the block's input errors before it (take())
   bool refused_ = false, deferred_ = false;
   const Library* lib_ = nullptr;
   bool ns_given_ = false;

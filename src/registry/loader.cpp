@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "base/limits.hpp"
 #include "readers/cpp_signature.hpp"
 #include "readers/python_project.hpp"
 #include "registry/compile_ahead.hpp"
@@ -57,6 +58,22 @@ std::optional<Diagnostic> second_def_library(const Batch& b, const Registry& reg
 
 // Applies a batch to the registry, in order. Returns the error that stops
 // loading: a refusal under OnRefusal::Fail, or the batch's input error.
+// A refusal that stops a block, with the block's input errors (those of
+// entries after it too, which were read on), in the file's order.
+Diagnostic in_file_order(std::optional<Diagnostic> errors, Diagnostic refusal) {
+  std::vector<Diagnostic> all{std::move(refusal)};
+  if (errors) {
+    std::vector<Diagnostic> more = std::move(errors->more);
+    errors->more.clear();
+    all.push_back(std::move(*errors));
+    for (auto& m : more) all.push_back(std::move(m));
+  }
+  std::stable_sort(all.begin(), all.end(), [](const Diagnostic& a, const Diagnostic& b) { return a.where < b.where; });
+  std::optional<Diagnostic> out;
+  for (auto& d : all) add_error(out, std::move(d));
+  return std::move(*out);
+}
+
 std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions& options) {
   Registry& reg = result.registry;
   auto refuse = [&](Diagnostic d) -> bool {
@@ -65,7 +82,7 @@ std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions&
       result.refusals.push_back(std::move(d));
       return false;
     }
-    b.error = std::move(d);
+    b.error = in_file_order(std::move(b.error), std::move(d));
     return true;
   };
   std::uint32_t lib_index = 0;
@@ -108,6 +125,7 @@ namespace {
 // Applies one file's batches, compiling first those that depend on earlier files.
 std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> batches, FileName shown,
                                      LoadResult& result, const LoadOptions& options) {
+  std::optional<Diagnostic> errors;
   for (Batch& b : batches) {
     for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
     if (b.deferred || b.deferred_block) {
@@ -123,9 +141,20 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
       }
       b = std::move(again);
     }
-    if (auto err = apply(b, result, options)) return err;
+    // After an error, the next blocks still: their errors are reported too.
+    if (auto err = apply(b, result, options)) add_error(errors, std::move(*err));
   }
-  return std::nullopt;
+  return errors;
+}
+
+// Adds a file's errors to the run's; false when the run has as many as it reports.
+bool add_errors(std::optional<Diagnostic>& run, std::optional<Diagnostic> file) {
+  if (!file) return true;
+  add_error(run, std::move(*file));
+  if (1 + run->more.size() < limits::kErrors) return true;
+  run->more.resize(limits::kErrors - 1);
+  run->more.push_back(make_error(fmt::format("too many errors ({}): the rest of the input is not read", limits::kErrors)));
+  return false;
 }
 
 }  // namespace
@@ -150,17 +179,20 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   // are applied here in command-line order, so results and the first error
   // reported do not depend on timing.
   CompileAhead ahead(profile, read, paths, options, python.get());
+  // Every file's errors are reported, not the first only (up to limits::kErrors).
+  std::optional<Diagnostic> errors;
   for (std::size_t i = 0; i < paths.size(); ++i)
-    if (auto err = apply_file(profile, ahead.take(i), display_path(paths[i]), result, options))
-      return unexpected(std::move(*err));
+    if (!add_errors(errors, apply_file(profile, ahead.take(i), display_path(paths[i]), result, options))) break;
+  if (errors) return unexpected(std::move(*errors));
   return result;
 }
 
 Expected<LoadResult, Diagnostic> load_blocks(const Profile& profile, Blocks blocks, FileName name,
                                              const LoadOptions& options) {
   LoadResult result{Registry(profile, options.library), {}, {}};
-  if (auto err = apply_file(profile, compile_blocks(profile, std::move(blocks), name, options), name, result, options))
-    return unexpected(std::move(*err));
+  std::optional<Diagnostic> errors;
+  add_errors(errors, apply_file(profile, compile_blocks(profile, std::move(blocks), name, options), name, result, options));
+  if (errors) return unexpected(std::move(*errors));
   return result;
 }
 

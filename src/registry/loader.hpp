@@ -3,7 +3,7 @@
 // the same registrations, each field located in the original source.
 // Files are read, parsed and compiled into batches of registrations on worker
 // threads, a bounded window ahead; the batches are applied in command-line
-// order, so the result and the first error do not depend on timing. Memory is
+// order, so the result and the errors do not depend on timing. Memory is
 // bounded by the window's files plus the registry.
 #pragma once
 
@@ -53,7 +53,10 @@ struct LoadResult {
   std::vector<Diagnostic> source_warnings;
 };
 
-// Errors are "FILE:LINE:COL: error: ..." diagnostics; warnings stay in the registry.
+// Errors are "FILE:LINE:COL: error: ..." diagnostics, every one of the run
+// (the first carries the others in `more`, up to limits::kErrors): an input
+// error stops its entry, a refusal its block, and the rest is read on.
+// Warnings stay in the registry.
 Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<std::string>& paths,
                                       const ReadFile& read, const LoadOptions& options = {});
 

@@ -306,7 +306,7 @@ def check_common(r: Run, limits: Limits, max_stdout: int, max_stderr: int, mem_f
 
 
 def expect_error(r: Run, file_re: Optional[str] = None, msg_re: Optional[str] = None, whole_file: bool = False,
-                 max_lines: int = 50) -> List[str]:
+                 max_lines: int = 50, max_errors: int = 1) -> List[str]:
     """exit 2, empty stdout, a located error first, nothing but diagnostics on stderr."""
     problems = []
     if r.rc != 2:
@@ -342,8 +342,10 @@ def expect_error(r: Run, file_re: Optional[str] = None, msg_re: Optional[str] = 
     if re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", text):
         problems.append("raw control characters on stderr")
     errors = [ln for ln in lines if DIAG.match(ln) and DIAG.match(ln).group("sev") == b"error"]
-    if len(errors) > 1:
+    if len(errors) > max_errors:
         problems.append(f"{len(errors)} error lines on stderr (forged or duplicated diagnostics)")
+    if len(set(errors)) != len(errors):
+        problems.append("the same error line twice on stderr")
     if len(lines) > max_lines:
         problems.append(f"{len(lines)} stderr lines")
     return problems
@@ -1143,6 +1145,24 @@ def _(ctx):
             problems.append(f"{fmt}: expected exit 1, got {r.status()}")
         if re.search(rb"[\x00-\x08\x0b-\x1f\x7f]", r.stdout + r.stderr):
             problems.append(f"{fmt}: raw control characters in the output")
+    return problems
+
+
+@case("million-errors", "size / error flood",
+      "10^6 [[def]] entries, each a malformed schema, in one file, and a second file of the same",
+      "exit 2, the first 50 errors of the run in file order, then one line saying the rest is not read")
+def _(ctx):
+    n = 1_000_000
+    text = 'namespace = "h"\n' + "".join(f'[[def]]\nschema = "e{i}(Tensor x -> Tensor"\n' for i in range(n))
+    a = toml_file(ctx, "errors_a.toml", text)
+    b = toml_file(ctx, "errors_b.toml", text)
+    r = ctx.run(["table", a, b])
+    problems = expect_error(r, file_re="errors_a", msg_re="malformed schema", max_lines=52, max_errors=51)
+    lines = r.stderr.decode("utf-8", "replace").splitlines()
+    if len(lines) != 51 or lines[-1] != "dispatchtool: error: too many errors (50): the rest of the input is not read":
+        problems.append(f"{len(lines)} lines on stderr, the last {lines[-1:]!r}: expected 50 errors and the limit's line")
+    if any("errors_b" in ln for ln in lines):
+        problems.append("errors of the second file after the limit")
     return problems
 
 

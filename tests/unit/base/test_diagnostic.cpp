@@ -63,4 +63,17 @@ TEST_CASE("make_error(message): an error without a location") {
   CHECK(d.notes.empty());
 }
 
+TEST_CASE("add_error: the first error carries the others, flat and in order, and format prints them all") {
+  std::optional<Diagnostic> all;
+  add_error(all, make_error(Location{"a.toml", 1, 2}, "one", {{Location{"a.toml", 3, 4}, "here"}}));
+  Diagnostic two = make_error(Location{"b.toml", 5, 6}, "two");
+  two.more.push_back(make_error("three"));
+  add_error(all, std::move(two));
+  REQUIRE(all.has_value());
+  REQUIRE(all->more.size() == 2);
+  CHECK(all->more[0].more.empty());  // flattened
+  CHECK(format(*all) ==
+        "a.toml:1:2: error: one\na.toml:3:4: note: here\nb.toml:5:6: error: two\ndispatchtool: error: three\n");
+}
+
 }  // namespace dt::test

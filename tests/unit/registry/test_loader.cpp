@@ -1,4 +1,5 @@
 // load(): reading files, standard input, applying batches in order, recording refusals.
+#include "base/limits.hpp"
 #include "helpers.hpp"
 
 namespace dt::test {
@@ -22,6 +23,37 @@ TEST_CASE("standard input can be named once, directories are not files") {
   auto dir = load(profile("torch-main"), {DT_TEST_DATA_DIR}, real_filesystem().read, {});
   REQUIRE_FALSE(dir.has_value());
   CHECK(format(dir.error()) == std::string(DT_TEST_DATA_DIR) + ": error: cannot read file: Is a directory\n");
+}
+
+TEST_CASE("every input error of a run is reported, in input order, not the first only") {
+  // Two entries of one file, a later file, and the refusal of a block between
+  // two input errors of the same file (the refusal in the file's order).
+  const std::string bad = "namespace = \"t\"\n[[def]]\nschema = \"a(Tensor x -> Tensor\"\n[[def]]\n"
+                          "schema = \"b(Tensor x) -> Tensor\"\n[[def]]\nschema = \"c(Tensr x) -> Tensor\"\n";
+  const std::string e = error_of({{"a.toml", bad},
+                                  {"b.toml", "namespace = \"u\"\n[[def]]\nschema = \"d(Tensor x) -> Tensor\"\n"
+                                             "[[def]]\nschema = \"d(Tensor x) -> Tensor\"\n[[impl]]\nop = 1\n"}});
+  CHECK(e.find("a.toml:3:22: error: malformed schema: expected ) but found 'arrow' here\n") == 0);
+  CHECK(e.find("\na.toml:7:13: error: malformed schema: ") != std::string::npos);
+  const auto dup = e.find("\nb.toml:4:1: error: Tried to register an operator (u::d(Tensor x) -> Tensor) with the "
+                          "same name and overload name multiple times.");
+  const auto op = e.find("\nb.toml:7:6: error: field 'op' in an [[impl]] entry must be a string, not an integer\n");
+  CHECK(dup != std::string::npos);
+  CHECK(op != std::string::npos);
+  CHECK(dup < op);
+}
+
+TEST_CASE("the errors of one run stop at limits::kErrors, with a last one saying so") {
+  std::string many = "namespace = \"t\"\n";
+  for (int i = 0; i < 70; ++i) many += "[[def]]\nschema = \"a" + std::to_string(i) + "(Tensor x -> Tensor\"\n";
+  auto r = load_files("torch-main", {{"a.toml", many}, {"b.toml", many}});
+  REQUIRE_FALSE(r.has_value());
+  REQUIRE(r.error().more.size() == limits::kErrors);  // 50 errors, then the last one
+  CHECK(r.error().more.back().message == "too many errors (50): the rest of the input is not read");
+  CHECK_FALSE(r.error().more.back().where.known());
+  auto two = load_files("torch-main", {{"a.toml", many}, {"b.toml", many}});  // once more: the same errors
+  REQUIRE_FALSE(two.has_value());
+  CHECK(format(two.error()) == format(r.error()));
 }
 
 TEST_CASE("two DEF libraries for one namespace (F.5)") {
