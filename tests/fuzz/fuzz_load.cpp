@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "base/limits.hpp"
 #include "fuzz_common.hpp"
 #include "lint/baseline.hpp"
 #include "lint/config.hpp"
@@ -130,14 +131,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   lo.threads = 1;  // deterministic, and no thread pool per execution
   auto loaded = load(profile, paths, fuzz::memory_reader(files), lo);
   if (!loaded) {
-    // Every error names one of the files, and is one line (and its notes').
-    const auto& d = loaded.error();
-    if (d.where.file.view().empty() || !files->contains(std::string(d.where.file.view()))) fuzz::fail();
-    const std::string shown = format(d);
-    // One line, and one per note ("note: the original definition is here").
-    if (static_cast<std::size_t>(std::count(shown.begin(), shown.end(), '\n')) != 1 + d.notes.size() &&
-        !d.multi_line)
-      fuzz::fail();
+    // Every error names one of the files (but the last of a run that reached
+    // the limit, which says so), and is one line (and its notes').
+    const Diagnostic& first = loaded.error();
+    if (first.more.size() > limits::kErrors) fuzz::fail();
+    const auto check = [&](const Diagnostic& d, bool last) {
+      if (last && first.more.size() == limits::kErrors) {
+        if (d.where.known() || !d.message.starts_with("too many errors")) fuzz::fail();
+      } else if (d.where.file.view().empty() || !files->contains(std::string(d.where.file.view()))) {
+        fuzz::fail();
+      }
+      const std::string shown = format(d);
+      // One line, and one per note ("note: the original definition is here").
+      if (static_cast<std::size_t>(std::count(shown.begin(), shown.end(), '\n')) != 1 + d.notes.size() &&
+          !d.multi_line)
+        fuzz::fail();
+    };
+    Diagnostic alone = first;  // its own lines only
+    alone.more.clear();
+    check(alone, false);
+    for (std::size_t i = 0; i < first.more.size(); ++i) check(first.more[i], i + 1 == first.more.size());
     return 0;
   }
   for (const auto& w : loaded->registry.warnings()) (void)format(w);
