@@ -56,8 +56,6 @@ std::optional<Diagnostic> second_def_library(const Batch& b, const Registry& reg
   return std::nullopt;
 }
 
-// Applies a batch to the registry, in order. Returns the error that stops
-// loading: a refusal under OnRefusal::Fail, or the batch's input error.
 // A refusal that stops a block, with the block's input errors (those of
 // entries after it too, which were read on), in the file's order.
 Diagnostic in_file_order(std::optional<Diagnostic> errors, Diagnostic refusal) {
@@ -74,6 +72,8 @@ Diagnostic in_file_order(std::optional<Diagnostic> errors, Diagnostic refusal) {
   return std::move(*out);
 }
 
+// Applies a batch to the registry, in order. Returns the errors that stop
+// it: a refusal under OnRefusal::Fail, and the batch's input errors.
 std::optional<Diagnostic> apply(Batch& b, LoadResult& result, const LoadOptions& options) {
   Registry& reg = result.registry;
   auto refuse = [&](Diagnostic d) -> bool {
@@ -176,7 +176,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
     if (auto text = read(p)) python->add(p, std::make_shared<const std::string>(std::move(*text)));
   }
   // Files are read, parsed and compiled ahead on worker threads; the batches
-  // are applied here in command-line order, so results and the first error
+  // are applied here in command-line order, so results and the errors
   // reported do not depend on timing.
   CompileAhead ahead(profile, read, paths, options, python.get());
   // Every file's errors are reported, not the first only (up to limits::kErrors).
