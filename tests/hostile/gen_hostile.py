@@ -1150,7 +1150,8 @@ def _(ctx):
 
 @case("million-errors", "size / error flood",
       "10^6 [[def]] entries, each a malformed schema, in one file, and a second file of the same",
-      "exit 2, the first 50 errors of the run in file order, then one line saying the rest is not read")
+      "exit 2, the first 50 errors of the run in file order, then one line saying the rest is not read",
+      tags=["heavy"])
 def _(ctx):
     n = 1_000_000
     text = 'namespace = "h"\n' + "".join(f'[[def]]\nschema = "e{i}(Tensor x -> Tensor"\n' for i in range(n))
