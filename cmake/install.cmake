@@ -33,6 +33,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/completions/dispatchtool.fish
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/lint.md ${CMAKE_SOURCE_DIR}/docs/ci.md
               ${CMAKE_SOURCE_DIR}/docs/json.md ${CMAKE_SOURCE_DIR}/docs/profile-format.md ${CMAKE_SOURCE_DIR}/docs/api.md
               ${CMAKE_SOURCE_DIR}/docs/tutorial.md ${CMAKE_SOURCE_DIR}/docs/input-format.md
+              ${CMAKE_SOURCE_DIR}/docs/usage.md ${CMAKE_SOURCE_DIR}/docs/reference.md ${CMAKE_SOURCE_DIR}/docs/install.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/schema ${CMAKE_SOURCE_DIR}/docs/ci
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

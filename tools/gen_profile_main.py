@@ -107,7 +107,7 @@ def build(dm, fails: Failures) -> dict:
         "non_functional_excluded_backends": ["XLA", "Lazy"],
         "override_warning": "once",
         # OperatorEntry::registerKernel (main), spec F.1; PyTorch indents the
-        # line after it (see README: where the spec and the real thing differ).
+        # line after it (see docs/spec-differences.md).
         "override_warning_prefix": "Warning only once for all operators,  other operators may also be overridden.\n  ",
         "override_warning_exempt": ["Meta", "MTIA"],
         "multiple_fallbacks_exempt": ["AutogradPrivateUse1"],

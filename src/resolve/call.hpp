@@ -32,7 +32,7 @@ struct TensorArg {
   bool functional = false;  // wrapped by functionalization (FunctionalTensorWrapper)
 };
 
-// The words of --arg: "[LAYOUT_]DEVICE[,MODIFIER...]" (docs: README, man page).
+// The words of --arg: "[LAYOUT_]DEVICE[,MODIFIER...]" (docs: docs/usage.md, man page).
 Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::string_view privateuse1,
                                                     std::string_view text);
 // The device and layout words the profile accepts, for messages and completion.

@@ -1,4 +1,4 @@
-// Helpers the libFuzzer harnesses share (the README's "Fuzzing" section).
+// Helpers the libFuzzer harnesses share (docs/testing.md, "Fuzzing").
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,8 @@ same share/zsh/vendor-completions/_dispatchtool completions/_dispatchtool
 same share/fish/vendor_completions.d/dispatchtool.fish completions/dispatchtool.fish
 for f in README.md:README.md lint.md:docs/lint.md ci.md:docs/ci.md json.md:docs/json.md \
          profile-format.md:docs/profile-format.md api.md:docs/api.md tutorial.md:docs/tutorial.md \
-         input-format.md:docs/input-format.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
+         input-format.md:docs/input-format.md usage.md:docs/usage.md reference.md:docs/reference.md \
+         install.md:docs/install.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
          html/README.md:docs/html/README.md html/matrix.png:docs/html/matrix.png; do
   same "share/doc/dispatchtool/${f%%:*}" "${f#*:}"
 done

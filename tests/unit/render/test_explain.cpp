@@ -17,7 +17,7 @@ std::string explain(const std::string& prof, const std::vector<std::string>& key
 
 }  // namespace
 
-// The example of the README.
+// The example of docs/usage.md.
 TEST_CASE("explain: every step, why the decomposition is skipped, and what a fallthrough means") {
   CHECK(
       explain("torch-1.13", {"CPU", "CompositeImplicitAutograd"}, "AutogradCPU") ==
