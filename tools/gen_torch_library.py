@@ -161,6 +161,8 @@ def derive_torch_library(torch, fails) -> dict:
         fails.check("Cannot register autograd formula for non-functional operator" in str(e),
                     "register_autograd refuses a mutable operator", str(e))
 
+    derive_unset_errors(torch, fails, d)
+
     d["debug"] = {}
     for role in ROLES:
         seen = debugs[role]
@@ -171,6 +173,54 @@ def derive_torch_library(torch, fails) -> dict:
             d["debug"][role] = sorted(seen)[0]
     d["python"] = derive_python(torch, fails)
     return d
+
+
+def derive_unset_errors(torch, fails, d):
+    """What custom_op's kernels raise when register_fake / register_autograd
+    never gave them a function: the fake kernel on a meta tensor, and backward
+    through an output the autograd kernel recorded; whether a mutable operator
+    that returns nothing gets a trivial fake impl instead."""
+    lib = torch.library
+    name = NS + "::unset"
+
+    def dt_probe_function(x):
+        return x.clone()
+    lib.custom_op(name, dt_probe_function, mutates_args=(), schema="(Tensor x) -> Tensor")
+    op = getattr(torch.ops, NS).unset.default
+    try:
+        op(torch.empty(2, device="meta"))
+        fails.check(False, "custom_op without register_fake raises on a meta tensor", "it did not")
+        d["no_fake_error"] = ""
+    except RuntimeError as e:
+        text = str(e)
+        fails.check("<CustomOpDef(%s)>" % name in text and "dt_probe_function" in text,
+                    "the missing fake impl's error names the operator and the function", text[:200])
+        d["no_fake_error"] = text.replace(name, "{op}").replace("dt_probe_function", "{function}")
+    x = torch.ones(2, requires_grad=True)
+    out = op(x)
+    fails.check(out.grad_fn is not None, "custom_op's autograd kernel gives the output a grad_fn", str(out.grad_fn))
+    try:
+        out.sum().backward()
+        fails.check(False, "backward through a custom_op without register_autograd raises", "it did not")
+        d["no_autograd_error"] = ""
+    except RuntimeError as e:
+        text = str(e)
+        overload = "%s.unset.default" % NS
+        fails.check(overload in text, "the missing autograd formula's error names the overload", text[:200])
+        d["no_autograd_error"] = text.replace(overload, "{overload}")
+    with torch.no_grad():
+        fails.check(op(x).grad_fn is None, "custom_op's autograd kernel records nothing with grad mode off")
+
+    def dt_probe_fill(x):
+        x.fill_(1)
+    lib.custom_op(NS + "::unset_fill", dt_probe_fill, mutates_args=("x",), schema="(Tensor(a0!) x) -> ()")
+    try:
+        getattr(torch.ops, NS).unset_fill.default(torch.empty(2, device="meta"))
+        d["trivial_fake"] = True
+    except RuntimeError as e:
+        fails.check(str(e).startswith(d["no_fake_error"].split("{op}")[0]),
+                    "a mutable custom_op returning nothing raises the missing fake impl's error", str(e)[:200])
+        d["trivial_fake"] = False
 
 
 def render_torch_library(d: dict) -> str:
@@ -190,6 +240,13 @@ def render_torch_library(d: dict) -> str:
         c = d["inplace_kernels"]
         o.append("inplace_kernels = { mutable = %d, view = %d, mutable_view = %d }\n"
                  % (c["mutable"], c["view"], c["mutable_view"]))
+        o.append("# What custom_op's kernels raise without register_fake (a meta tensor reaches the fake\n"
+                 "# kernel; {op}: ns::name, {function}: the Python function) and without\n"
+                 "# register_autograd (at backward; {overload}: ns.name.default); whether a mutable\n"
+                 "# operator returning nothing gets a trivial fake impl instead.\n")
+        o.append("no_fake_error = %s\n" % _q(d["no_fake_error"]))
+        o.append("no_autograd_error = %s\n" % _q(d["no_autograd_error"]))
+        o.append("trivial_fake = %s\n" % ("true" if d["trivial_fake"] else "false"))
         o.append("# Debug strings (_dispatch_dump) of the definition and of each kernel, by role.\n")
         o.append("[torch_library.debug]\n")
         for role in ROLES:

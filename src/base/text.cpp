@@ -152,6 +152,13 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::string replace_all(std::string text, std::string_view from, std::string_view to) {
+  if (from.empty()) return text;
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
 std::string_view trim(std::string_view s, std::string_view chars) {
   const auto first = s.find_first_not_of(chars);
   if (first == std::string_view::npos) return {};

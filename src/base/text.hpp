@@ -13,6 +13,9 @@ namespace dt {
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+// `text` with every `from` replaced by `to`, left to right ("{op}" in a
+// profile's text filled in).
+std::string replace_all(std::string text, std::string_view from, std::string_view to);
 // `s` without leading and trailing characters of `chars`.
 std::string_view trim(std::string_view s, std::string_view chars = " ");
 // Python's str.split(sep): every field, empty ones included ("a,,b" gives

@@ -113,6 +113,13 @@ struct TorchLibraryInfo {
   // Debug strings by role: "def", "fake", "autograd", "default", "device",
   // "inplace", "backend_select", "kernel", "vmap", "autocast".
   std::vector<std::pair<std::string, std::string>> debug;
+  // What custom_op's kernels raise without register_fake (when a Meta / fake
+  // tensor reaches the fake kernel; {op} is the operator "ns::name",
+  // {function} the Python function custom_op wraps) and without
+  // register_autograd (at backward; {overload} is "ns.name.default"); whether
+  // a mutable operator returning nothing gets a trivial fake impl instead.
+  std::string no_fake_error, no_autograd_error;
+  bool trivial_fake = false;
   // The Python reader's data ([torch_library.python], docs/profile-format.md):
   // the debug-string patterns of torch.library's Python forms by form
   // ("library", "define", "impl_decorator", "fake", "autograd_lib", ...; a

@@ -70,7 +70,7 @@ std::string TorchLibraryInfo::dtype_name(std::string_view attr) const {
 bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagnostic>* error, TorchLibraryInfo& out) {
   TableReader r(t, file, "the [torch_library] table", error);
   r.allow_only({"apis", "custom_op_tags", "custom_op_user_tags", "python_override", "autograd_views", "inplace_kernels",
-                "debug", "python"});
+                "no_fake_error", "no_autograd_error", "trivial_fake", "debug", "python"});
   out.measured = true;
   if (auto apis = r.str_array("apis"))
     for (const auto& a : *apis) {
@@ -85,6 +85,9 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
   if (auto b = r.boolean("custom_op_user_tags")) out.custom_op_user_tags = b->value;
   if (auto b = r.boolean("python_override")) out.python_override = b->value;
   if (auto b = r.boolean("autograd_views")) out.autograd_views = b->value;
+  if (auto b = r.boolean("trivial_fake")) out.trivial_fake = b->value;
+  if (auto s = r.str("no_fake_error")) out.no_fake_error = s->value;
+  if (auto s = r.str("no_autograd_error")) out.no_autograd_error = s->value;
   if (const toml::table* ik = r.table("inplace_kernels")) {
     TableReader ir(*ik, file, "[torch_library] inplace_kernels", error);
     ir.allow_only({"mutable", "view", "mutable_view"});
@@ -110,6 +113,10 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
     if (dr.failed()) return false;
   }
   if (const toml::table* py = r.table("python"); py != nullptr && !read_python(*py, file, error, out)) return false;
+  if (out.has("custom_op") && (out.no_fake_error.empty() || out.no_autograd_error.empty())) {
+    r.fail(r.self(), "[torch_library] needs no_fake_error and no_autograd_error (what custom_op's kernels raise)");
+    return false;
+  }
   if (out.has("custom_op"))
     for (std::string_view role : kRoles)
       if ((role != "autocast" || out.has("register_autocast")) && out.debug_of(role).empty()) {

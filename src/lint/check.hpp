@@ -1,6 +1,6 @@
 // Internal to lint: what a check reads (CheckContext), the helpers the checks
 // share (check.cpp), and every rule's check, by family: checks_registration.cpp,
-// checks_composite.cpp, checks_autograd.cpp, checks_keys.cpp. The rule table
+// checks_composite.cpp, checks_autograd.cpp, checks_custom_op.cpp, checks_keys.cpp. The rule table
 // (rules.cpp) names them.
 //
 // A check appends findings without rule id and severity; run() stamps them.
@@ -73,6 +73,8 @@ void check_unread_registration(const CheckContext& c, std::vector<Finding>& out)
 void check_unreachable_kernel(const CheckContext& c, std::vector<Finding>& out);
 // checks_autograd.cpp
 void check_missing_autograd(const CheckContext& c, std::vector<Finding>& out);
+void check_custom_op_no_fake(const CheckContext& c, std::vector<Finding>& out);
+void check_custom_op_no_autograd(const CheckContext& c, std::vector<Finding>& out);
 void check_no_tensor_arguments(const CheckContext& c, std::vector<Finding>& out);
 // checks_keys.cpp
 void check_building_block_key(const CheckContext& c, std::vector<Finding>& out);

@@ -110,6 +110,25 @@ constexpr std::array kRules{
          "", "OperatorEntry::computeDispatchTableEntryWithDebug, getAutogradKeyFromBackend (c10/core/DispatchKeySet.h), "
          "torch/csrc/autograd/autograd_not_implemented_fallback.cpp",
          check_missing_autograd},
+    Rule{"custom-op-no-fake", "CustomOpNoFake", Severity::Warning,
+         "A torch.library.custom_op without register_fake: its calls on Meta and fake tensors raise.",
+         "Every custom_op has a Meta kernel (its fake kernel), which runs the function register_fake gave it. "
+         "Without one it raises when a Meta or fake tensor reaches it -- which is what torch.compile, torch.export "
+         "and FX tracing do -- except for a mutable operator that returns nothing, whose fake impl is trivial "
+         "(can_generate_trivial_fake_impl). The text is the release's, measured.",
+         "There was no fake impl registered for <CustomOpDef(<op>)>. This is necessary for "
+         "torch.compile/export/fx tracing to work. Please use `<function>.register_fake` to add an fake impl.",
+         "torch/_library/custom_ops.py (CustomOpDef._register_to_dispatcher, fake_impl)", check_custom_op_no_fake},
+    Rule{"custom-op-no-autograd", "CustomOpNoAutograd", Severity::Info,
+         "A differentiable torch.library.custom_op without register_autograd: backward through it raises.",
+         "custom_op registers an Autograd kernel for every operator. With grad mode on and an input that requires "
+         "grad it records an autograd.Function whose backward is register_autograd's; without one, backward "
+         "raises. Informational: an operator nothing differentiates through needs none. Reported only where "
+         "register_autograd would take the operator (functional, or a view where the release allows) and it has "
+         "a Tensor argument and a Tensor return.",
+         "Trying to backward through <overload> but no autograd formula was registered. Please use "
+         "register_autograd to add one.",
+         "torch/_library/autograd.py (make_autograd_impl)", check_custom_op_no_autograd},
     Rule{"no-tensor-arguments", "NoTensorArguments", Severity::Warning,
          "Backend kernels of an operator without Tensor arguments and without a BackendSelect kernel.",
          "The dispatcher computes a call's keys from its Tensor (and Generator) arguments. Without any, only "

@@ -242,6 +242,9 @@ PyVal PyReader::custom_op(Frame& f, const std::string& api, Args& a) {
   en.note = sch_none ? "schema inferred from " + fn->fn->sig.name + "'s annotations (torch.library.infer_schema)" : "";
   if (!f.chain.empty()) en.note += (en.note.empty() ? "" : "; ") + f.chain.back().message;
   en.add("name", q, name->at);
+  // The function custom_op wraps: its errors name it (custom_op's default is the operator's name).
+  if (fn->kind == PyVal::Func && fn->fn->sig.name != q.substr(ns_end + 2))
+    en.add("function", fn->fn->sig.name, fn->fn->sig.at);
   en.add("schema", schema, schema_at);
   std::vector<std::string> muts;
   if (mut != nullptr && mut->is_str()) {  // "unknown": every Tensor argument

@@ -116,8 +116,9 @@ std::optional<Schema> FileLoader::custom_op_schema(const Located<std::string>& t
 bool FileLoader::load_custom_op(const EntryRef& t) {
   TableReader r = reader(t, "a [[custom_op]] entry");
   r.allow_only({"name", "schema", "mutates_args", "device_types", "tags", "register_kernel", "register_fake",
-                "register_autograd", "register_vmap", "register_autocast"});
+                "register_autograd", "register_vmap", "register_autocast", "function"});
   auto name = r.name("name");
+  auto function = r.name("function");
   auto schema_text = r.str("schema");
   auto mutates = r.name_array("mutates_args");
   auto devices = r.name_or_names("device_types");
@@ -172,6 +173,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   def.schema = *schema;
   def.debug = tl.debug_of("def");
   def.where = where;
+  def.custom_op_function = function ? function->value : on.name;
   if (tags)
     for (const auto& tg : *tags) {
       if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message), true;
@@ -184,6 +186,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   // Python kernels: where the release forbids one to replace another (no
   // allow_override), a second one on a key is torch's RuntimeError.
   std::vector<KeyId> python_keys;
+  CustomOpKernel custom_op_role = CustomOpKernel::None;  // of the next kernel `add` registers
   auto add = [&](std::string_view key_name, std::string_view role, const Location& at) -> bool {
     const KeyId k = *p_.find(key_name);
     if (std::find(python_keys.begin(), python_keys.end(), k) != python_keys.end() && !tl.python_override)
@@ -196,21 +199,23 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
     kern.debug = tl.debug_of(role);
     kern.boxed_only = true;
     kern.where = at;
+    kern.custom_op = custom_op_role;
     register_impl(op, k, std::move(kern));
+    custom_op_role = CustomOpKernel::None;
     return true;
   };
   // What custom_op registers when it is created: the fake (Meta) and autograd
   // kernels, then the ADInplaceOrView ones of a mutable or view operator.
+  // Without register_fake, the fake kernel raises when called -- except for a
+  // mutable operator that returns nothing, whose fake impl is trivial
+  // (can_generate_trivial_fake_impl, where the release has it).
+  const bool trivial_fake = tl.trivial_fake && schema->returns.empty() &&
+                            std::any_of(schema->arguments.begin(), schema->arguments.end(),
+                                        [](const SchemaArgument& a) { return writes(a.type); });
+  custom_op_role = (fake && fake->value) || trivial_fake ? CustomOpKernel::Fake : CustomOpKernel::FakeUnset;
   add("Meta", "fake", where);
+  custom_op_role = autograd && autograd->value ? CustomOpKernel::Autograd : CustomOpKernel::AutogradUnset;
   add("Autograd", "autograd", where);
-  int tensor_inputs = 0, tensor_outputs = 0;
-  bool view_return = false;
-  for (const auto& a : schema->arguments)
-    tensor_inputs += a.type.starts_with("Tensor") && !a.type.ends_with("?") && !a.type.ends_with("]");
-  for (const auto& a : schema->returns) {
-    tensor_outputs += a.type.starts_with("Tensor") && !a.type.ends_with("?") && !a.type.ends_with("]");
-    view_return = view_return || aliases(a.type);
-  }
   bool mutable_op = false, view_op = false, tensor_arg = false, device_arg = false;
   for (const auto& a : schema->arguments) {
     mutable_op = mutable_op || writes(a.type);
@@ -266,9 +271,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   // register_fake / register_autograd replace the functions behind the
   // kernels above: no new registration. register_autograd needs a functional
   // operator (a view with one Tensor in and out too, where the release allows).
-  if (autograd && autograd->value &&
-      (mutable_op || schema->returns.empty() ||
-       (view_return && !(tl.autograd_views && tensor_inputs == 1 && tensor_outputs == 1))))
+  if (autograd && autograd->value && !register_autograd_takes(*schema, tl.autograd_views))
     return set_error(r.where("register_autograd"),
                      fmt::format("Cannot register autograd formula for non-functional operator <CustomOpDef({})> "
                                  "with schema {}. Please create a functional operator and register an autograd "

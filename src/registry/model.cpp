@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/limits.hpp"
+#include "base/operator_name.hpp"
 #include "base/text.hpp"
 #include "registry/library.hpp"
 
@@ -28,6 +29,28 @@ std::string readable_debug(std::string_view debug) {
   std::string_view path = debug.substr(prefix.size());
   if (path.ends_with(suffix)) path.remove_suffix(suffix.size());
   return fmt::format("PyTorch's own fallback ({})", path);
+}
+
+bool register_autograd_takes(const Schema& s, bool views) {
+  // Tensor, not Tensor? or Tensor[] (what custom_ops.py counts as one Tensor).
+  const auto plain_tensor = [](const SchemaArgument& a) {
+    return a.type.starts_with("Tensor") && !a.type.ends_with("?") && !a.type.ends_with("]");
+  };
+  const auto written = [](const SchemaArgument& a) { return a.type.find("!)") != std::string::npos; };
+  const auto view = [&](const SchemaArgument& a) { return a.type.find('(') != std::string::npos && !written(a); };
+  if (s.returns.empty() || std::any_of(s.arguments.begin(), s.arguments.end(), written)) return false;
+  if (std::none_of(s.returns.begin(), s.returns.end(), view)) return true;
+  return views && std::count_if(s.arguments.begin(), s.arguments.end(), plain_tensor) == 1 &&
+         std::count_if(s.returns.begin(), s.returns.end(), plain_tensor) == 1;
+}
+
+std::string custom_op_text(std::string text, const Operator& op) {
+  const std::string_view name = op.name;
+  std::string overload = replace_all(std::string(name), "::", ".");
+  if (OperatorName::without_overload(name) == name) overload += ".default";
+  text = replace_all(std::move(text), "{op}", OperatorName::without_overload(name));
+  text = replace_all(std::move(text), "{function}", op.def ? op.def->custom_op_function : std::string());
+  return replace_all(std::move(text), "{overload}", overload);
 }
 
 const char* macro_name(LibraryKind k) {

@@ -43,9 +43,28 @@ struct Definition {
   // `differentiable = false`: no output can carry a gradient (integer indices,
   // masks), as derivatives.yaml's output_differentiability: [False] says.
   bool differentiable = true;
+  // torch.library.custom_op's: the Python function it wraps (its errors name
+  // it); "" for any other definition.
+  std::string custom_op_function;
   Location where;
   std::uint32_t library = 0;
 };
+
+// The kernels torch.library.custom_op registers whose behaviour depends on
+// whether register_fake / register_autograd gave it a function.
+enum class CustomOpKernel : std::uint8_t {
+  None,           // not one of them
+  Fake,           // the Meta kernel, register_fake given: runs it
+  FakeUnset,      // the Meta kernel without register_fake: raises when called
+  Autograd,       // the Autograd kernel, register_autograd given: records its backward
+  AutogradUnset,  // the Autograd kernel without register_autograd: records a backward that raises
+};
+
+// Whether torch.library.register_autograd takes the custom op of schema `s`:
+// a functional operator (no argument written to, a return, no return that is
+// a view) or, where the release allows (`views`), a view with one Tensor
+// argument and one Tensor return (custom_ops.py's register_autograd).
+bool register_autograd_takes(const Schema& s, bool views);
 
 struct Kernel {
   std::string debug;  // the kernel's name as shown in tables
@@ -62,6 +81,7 @@ struct Kernel {
   // out by Python's warnings module, as custom_op does for its second
   // ADInplaceOrView kernel in 2.14 (warnings.filterwarnings("ignore", ...)).
   bool warning_filtered = false;
+  CustomOpKernel custom_op = CustomOpKernel::None;
   Location where;
   std::uint32_t library = 0;
   std::uint32_t seq = 0;  // global registration order
@@ -131,6 +151,11 @@ struct Operator {
   [[nodiscard]] const Kernel* get(KeyId k) const;
   [[nodiscard]] const KernelStack* all(KeyId k) const;
 };
+
+// A torch.library text about custom op `op` ([torch_library] no_fake_error,
+// no_autograd_error) with its fields filled: {op} "ns::name", {function} the
+// function custom_op wraps, {overload} "ns.name.default" (str(OpOverload)).
+std::string custom_op_text(std::string text, const Operator& op);
 
 struct Fallback {
   KeyId key = kUndefined;

@@ -132,6 +132,10 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
         k);
   switch (r.why) {
     case Provenance::Kernel:
+      if (r.kernel != nullptr && r.kernel->custom_op == CustomOpKernel::FakeUnset)
+        return fmt::format("Calls that dispatch to {} run custom_op's fake kernel, which raises without "
+                           "register_fake:\n  RuntimeError: {}",
+                           k, custom_op_text(reg_->profile().torch_library().no_fake_error, op()));
       return fmt::format("Calls that dispatch to {} run this kernel.", k);
     case Provenance::DefaultBackend:
       return fmt::format(
@@ -153,6 +157,11 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
           "kernel on AutogradOther, or drop the CompositeImplicitAutograd kernel.",
           op_name);
     case Provenance::Autograd:
+      if (r.kernel != nullptr && r.kernel->custom_op == CustomOpKernel::AutogradUnset)
+        return fmt::format("custom_op's Autograd kernel records a backward (with grad mode on and an input that "
+                           "requires grad) and redispatches to the backend below; without register_autograd, "
+                           "backward through its outputs raises:\n  RuntimeError: {}",
+                           custom_op_text(reg_->profile().torch_library().no_autograd_error, op()));
       return "The operator's Autograd kernel records the backward and redispatches to the backend below.";
     case Provenance::Batched:
       return "The FuncTorchBatchedDecomposition kernel serves vmap for this operator.";

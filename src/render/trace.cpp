@@ -76,12 +76,6 @@ std::string error_type(CallError e) {
              : "RuntimeError";
 }
 
-// "{op}" / "{schema}" in a profile text replaced.
-std::string fill(std::string text, std::string_view field, std::string_view value) {
-  for (auto at = text.find(field); at != std::string::npos; at = text.find(field, at + value.size()))
-    text.replace(at, field.size(), value);
-  return text;
-}
 
 // The operator's name without its overload (FunctionSchema::operator_name().name).
 std::string base_name(const Operator& op) {
@@ -95,7 +89,15 @@ constexpr std::string_view kNoGradFn = "element 0 of tensors does not require gr
 std::string backward_warning(const TraceView& v) {
   const Backward b = v.trace->backward.what;
   if (b != Backward::Warn && b != Backward::WarnThroughAlias) return {};
-  return fill(profile_of(v).quirks().autograd_fallback_warning, "{op}", base_name(op_of(v)));
+  return replace_all(profile_of(v).quirks().autograd_fallback_warning, "{op}", base_name(op_of(v)));
+}
+
+// What backward raises through the call's outputs (empty: it does not raise).
+std::string backward_error(const TraceView& v) {
+  const Backward b = v.trace->backward.what;
+  if (b == Backward::NoGraph) return std::string(kNoGradFn);
+  if (b != Backward::NoFormula) return {};
+  return custom_op_text(profile_of(v).torch_library().no_autograd_error, op_of(v));
 }
 
 std::string backward_summary(Backward b) {
@@ -114,6 +116,8 @@ std::string backward_summary(Backward b) {
       return "RAISES RuntimeError: the outputs have no grad_fn";
     case Backward::ThroughAlias:
       return "no warning; the gradient reaches the aliased input unchanged";
+    case Backward::NoFormula:
+      return "RAISES RuntimeError: no autograd formula was registered (register_autograd)";
     case Backward::Unknown:
       break;
   }
@@ -199,12 +203,14 @@ std::string call_error_message(const TraceView& v) {
     case CallError::Loop:
       return "(the simulation did not end)";
     case CallError::MetaNotImplemented:
-      return fill(q.meta_fallback_error, "{op}", op);
+      return replace_all(q.meta_fallback_error, "{op}", op);
     case CallError::ZeroTensorMutable:  // the same in 1.13, 2.6, 2.14 (tools/gen_profile_runtime.py checks it)
       return "ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "
              "want a mutable tensor.";
     case CallError::FunctionalizeAlias:
-      return fill(q.functionalize_alias_error, "{schema}", op_of(v).def ? op_of(v).def->printed : op);
+      return replace_all(q.functionalize_alias_error, "{schema}", op_of(v).def ? op_of(v).def->printed : op);
+    case CallError::NoFakeImpl:
+      return custom_op_text(profile_of(v).torch_library().no_fake_error, op_of(v));
     case CallError::None:
       break;
   }
@@ -301,7 +307,7 @@ void human_backward(const TraceView& v, std::string& out) {
   out += paint("backward: ", "1", v.color) + backward_summary(b.what) + "\n";
   if (b.what != Backward::NoInputRequiresGrad && b.what != Backward::NoTensorOutputs) out += "  " + b.why + "\n";
   if (const std::string w = backward_warning(v); !w.empty()) out += "  warning: UserWarning: " + w + "\n";
-  if (b.what == Backward::NoGraph) out += fmt::format("  error: RuntimeError: {}\n", kNoGradFn);
+  if (const std::string e = backward_error(v); !e.empty()) out += fmt::format("  error: RuntimeError: {}\n", e);
 }
 
 void human_result(const TraceView& v, std::string& out) {
@@ -544,7 +550,7 @@ void json_result(JsonWriter& w, const TraceView& v) {
   w.member("why", b.why);
   nullable(w, "autograd_key", b.key);
   nullable(w, "warning", backward_warning(v));
-  nullable(w, "error", b.what == Backward::NoGraph ? kNoGradFn : std::string_view());
+  nullable(w, "error", backward_error(v));
   w.end_object();
   w.end_object();
 }

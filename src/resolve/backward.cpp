@@ -24,6 +24,8 @@ const char* to_string(Backward b) {
       return "no_graph";
     case Backward::ThroughAlias:
       return "through_alias";
+    case Backward::NoFormula:
+      return "no_formula";
   }
   return "unknown";
 }
@@ -77,6 +79,27 @@ BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>&
   if (schema != nullptr && out == nullptr) {
     b.what = Backward::NoTensorOutputs;
     b.why = "the operator returns no Tensor: there is nothing to backpropagate through";
+    return b;
+  }
+  const bool custom_op =
+      seen.custom_op == CustomOpKernel::Autograd || seen.custom_op == CustomOpKernel::AutogradUnset;
+  if (seen.kind == AutogradSeen::Kernel && custom_op && !seen.grad_mode) {
+    b.what = Backward::NoGraph;
+    b.why = fmt::format("custom_op's {} kernel records nothing with grad mode off: the outputs do not require grad, "
+                        "and backward from them raises",
+                        seen.key);
+    return b;
+  }
+  if (seen.kind == AutogradSeen::Kernel && seen.custom_op == CustomOpKernel::AutogradUnset) {
+    b.what = Backward::NoFormula;
+    b.why = fmt::format("custom_op's {} kernel recorded a backward, and without register_autograd it has no formula",
+                        seen.key);
+    return b;
+  }
+  if (seen.kind == AutogradSeen::Kernel && custom_op) {
+    b.what = Backward::AutogradKernel;
+    b.why = fmt::format("custom_op's {} kernel ran: backward computes what register_autograd's function returns",
+                        seen.key);
     return b;
   }
   if (seen.kind == AutogradSeen::Kernel) {

@@ -26,6 +26,8 @@ enum class Backward : std::uint8_t {
   NoGraph,              // nothing recorded: backward from the outputs raises (no grad_fn)
   ThroughAlias,         // nothing recorded, the output is a requires_grad input: no warning,
                         // the gradient reaches that input unchanged
+  NoFormula,            // custom_op's autograd kernel without register_autograd recorded a
+                        // backward that raises RuntimeError
 };
 const char* to_string(Backward b);
 
@@ -42,6 +44,7 @@ struct AutogradSeen {
   std::string key;       // the runtime key it ran on
   bool records = false;    // Fallback: a Tensor or Tensor[] input required grad with grad mode on
   bool grad_mode = true;   // grad mode when it ran
+  CustomOpKernel custom_op = CustomOpKernel::None;  // Kernel: torch.library.custom_op's autograd kernel
 };
 
 BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>& original, const AutogradSeen& seen);

@@ -62,6 +62,8 @@ const char* to_string(CallError e) {
       return "functionalize_alias";
     case CallError::ZeroTensorMutable:
       return "zerotensor_mutable";
+    case CallError::NoFakeImpl:
+      return "no_fake_impl";
   }
   return "none";
 }
@@ -164,7 +166,8 @@ class Simulator {
   BackwardResult backward() const {
     if (out_.result.how != Next::Ends)
       return {Backward::Unknown, "the call does not return here (an error, Python, or machinery not simulated)", ""};
-    return backward_of(t_.op(), original_, AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_});
+    return backward_of(t_.op(), original_, AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_,
+                                                   autograd_custom_op_});
   }
 
   bool in(KeySet roles, KeyId functionality) const {
@@ -201,6 +204,11 @@ class Simulator {
       return;
     }
     if (!s.pytorch && e.kernel != nullptr && e.kernel->redispatches) return declared_redispatch(s, f);
+    if (!s.pytorch && e.kernel != nullptr && e.kernel->custom_op == CustomOpKernel::FakeUnset) {
+      s.next = Next::Error;
+      s.does = "custom_op's fake kernel raises RuntimeError: register_fake gave the operator no fake impl";
+      return fail(CallError::NoFakeImpl, s.picked);
+    }
     if (!s.pytorch) return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
     pytorch_step(s, f);
   }
@@ -270,11 +278,17 @@ class Simulator {
     });
     fallback_records_ = a == AutogradSeen::Fallback && any_rg && in_.tls.grad_mode;
     grad_mode_at_autograd_ = in_.tls.grad_mode;
+    if (a == AutogradSeen::Kernel && !s.pytorch && s.entry.kernel != nullptr)
+      autograd_custom_op_ = s.entry.kernel->custom_op;
   }
 
   void autograd_step(CallStep& s) {
     if (s.entry.fallback != nullptr && s.pytorch) return autograd_fallback(s);
     note_autograd(AutogradSeen::Kernel, s);
+    if (const Kernel* k = s.entry.kernel; !s.pytorch && k != nullptr &&
+                                          (k->custom_op == CustomOpKernel::Autograd ||
+                                           k->custom_op == CustomOpKernel::AutogradUnset))
+      return custom_op_autograd(s, k->custom_op == CustomOpKernel::Autograd);
     // VariableType (gen_variable_type.py): AutoDispatchBelowADInplaceOrView, then
     // redispatch(ks & after_autograd_keyset); after_autograd_keyset = FULL_AFTER(AutogradOther).
     s.assumed = !s.pytorch;
@@ -287,6 +301,28 @@ class Simulator {
                       who, grad),
           *p_.find("AutogradOther"));
     in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
+  }
+
+  // torch.library.custom_op's autograd kernel (torch/_library/autograd.py,
+  // make_autograd_impl): with grad mode on and an input that requires grad it
+  // runs an autograd.Function whose backward is register_autograd's (or raises
+  // without one); either way it redispatches with keyset & after_autograd_keyset
+  // under _AutoDispatchBelowAutograd (autograd keys excluded, not ADInplaceOrView).
+  void custom_op_autograd(CallStep& s, bool formula) {
+    const bool any_rg = std::any_of(original_.begin(), original_.end(), requires_grad);
+    const std::string records =
+        !in_.tls.grad_mode ? "grad mode is off: it records nothing"
+        : !any_rg          ? "no input requires grad: it records nothing"
+        : formula ? "an input requires grad: it records an autograd.Function whose backward is register_autograd's"
+                  : "an input requires grad: it records an autograd.Function whose backward raises (no "
+                    "register_autograd)";
+    s.assumed = false;
+    below(s,
+          fmt::format("custom_op's autograd kernel: {}; it redispatches below autograd (key set & "
+                      "after_autograd_keyset, _AutoDispatchBelowAutograd)",
+                      records),
+          *p_.find("AutogradOther"));
+    in_.tls.excluded |= roles_.autograd;
   }
 
   // 2.x: the autograd keys' backend fallback is a boxed kernel
@@ -531,6 +567,7 @@ class Simulator {
   std::string autograd_key_;
   bool fallback_records_ = false;
   bool grad_mode_at_autograd_ = true;
+  CustomOpKernel autograd_custom_op_ = CustomOpKernel::None;
   bool snapshot_ = false;   // PythonTLSSnapshot's fallback ran (tls_on_entry is set)
   bool to_python_ = false;  // the next step is resolved by the Python dispatcher
   PyResolveError py_error_ = PyResolveError::None;

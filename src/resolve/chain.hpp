@@ -70,6 +70,7 @@ enum class CallError : std::uint8_t {
   MetaNotImplemented,          // 2.x: the Meta backend fallback's NotImplementedError
   FunctionalizeAlias,          // the Functionalize fallback refuses an alias-annotated schema
   ZeroTensorMutable,           // the ZeroTensor fallback refuses a zero tensor as a mutable argument
+  NoFakeImpl,                  // custom_op's fake kernel without register_fake (RuntimeError)
 };
 const char* to_string(CallError e);
 

@@ -33,6 +33,13 @@ TEST_CASE("json_quote: always valid UTF-8, nothing a log or terminal acts on (is
   CHECK(json_quote("# [x] ##x") == "\"# [x] ##x\"");
 }
 
+TEST_CASE("replace_all: every occurrence, left to right, not the replacement's own") {
+  CHECK(replace_all("{op}: {op}.", "{op}", "f") == "f: f.");
+  CHECK(replace_all("a{x}", "{x}", "{x}{x}") == "a{x}{x}");
+  CHECK(replace_all("abc", "", "z") == "abc");
+  CHECK(replace_all("", "{op}", "f").empty());
+}
+
 TEST_CASE("join, trim, split and split_list") {
   CHECK(join({"a", "b", "c"}, ", ") == "a, b, c");
   CHECK(join({}, ", ").empty());

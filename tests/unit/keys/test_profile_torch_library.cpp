@@ -7,7 +7,8 @@ namespace {
 
 
 const std::string kRoles =
-    "[torch_library.debug]\ndef = \"d\"\nfake = \"f\"\nautograd = \"a\"\ndefault = \"x\"\ndevice = \"v\"\n"
+    "no_fake_error = \"no fake for {op}; {function}\"\nno_autograd_error = \"no formula for {overload}\"\n"
+    "trivial_fake = true\n[torch_library.debug]\ndef = \"d\"\nfake = \"f\"\nautograd = \"a\"\ndefault = \"x\"\ndevice = \"v\"\n"
     "inplace = \"i\"\nbackend_select = \"b\"\nkernel = \"k\"\nvmap = \"m\"\n";
 
 }  // namespace
@@ -35,6 +36,9 @@ TEST_CASE("[torch_library]: read, and absent when not measured") {
   CHECK(tl.inplace_view == 1);
   CHECK(tl.debug_of("fake") == "f");
   CHECK(tl.debug_of("autocast").empty());
+  CHECK(tl.no_fake_error == "no fake for {op}; {function}");
+  CHECK(tl.no_autograd_error == "no formula for {overload}");
+  CHECK(tl.trivial_fake);
   // The generated profiles: 1.13 has none of the APIs, main is not measured.
   CHECK(profile("torch-1.13").torch_library().measured);
   CHECK(profile("torch-1.13").torch_library().apis.empty());
@@ -49,8 +53,13 @@ TEST_CASE("[torch_library]: errors are located") {
   CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\ninplace_kernels = { mutable = -1 }\n") ==
         "p.toml:8:31: error: inplace_kernels.mutable must be an integer 0..8\n");
   CHECK(
-      profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\n").find("error: [torch_library.debug] has no 'def'") !=
+      profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\n" + kRoles.substr(0, kRoles.find("[torch_library.debug]")))
+              .find("error: [torch_library.debug] has no 'def'") !=
       std::string::npos);
+  // custom_op's errors are measured with it: a table without them is refused.
+  CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\n" + kRoles.substr(kRoles.find("trivial"))) ==
+        "p.toml:6:1: error: [torch_library] needs no_fake_error and no_autograd_error (what custom_op's kernels "
+        "raise)\n");
   CHECK(profile_error(kTiny + "[torch_library]\napis = [\"custom_op\"]\nfoo = 1\n" + kRoles).find("p.toml:8:1: error:") ==
         0);
 }

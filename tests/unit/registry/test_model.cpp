@@ -243,6 +243,27 @@ TEST_CASE("Registry::fallback: an alias key fills each of its runtime keys, a bu
   CHECK(refused.error().key == "AutogradCPU");
 }
 
+TEST_CASE("register_autograd_takes: functional operators, views with one Tensor in and out where allowed") {
+  auto takes = [](const char* schema, bool views) { return register_autograd_takes(*parse_schema(schema), views); };
+  CHECK(takes("f(Tensor x, Tensor[] y) -> Tensor", false));
+  CHECK_FALSE(takes("f(Tensor(a!) x) -> Tensor", true));
+  CHECK_FALSE(takes("f(Tensor x) -> ()", true));
+  CHECK(takes("f(Tensor(a) x) -> Tensor(a)", true));
+  CHECK_FALSE(takes("f(Tensor(a) x) -> Tensor(a)", false));
+  CHECK_FALSE(takes("f(Tensor(a) x, Tensor y) -> Tensor(a)", true));
+}
+
+TEST_CASE("custom_op_text: the operator, the function and the overload as Python prints them") {
+  Operator op;
+  op.name = "co::f";
+  Definition d;
+  d.custom_op_function = "my_f";
+  op.def = d;
+  CHECK(custom_op_text("{op} {function} {overload}", op) == "co::f my_f co.f.default");
+  op.name = "co::f.out";
+  CHECK(custom_op_text("{op} {overload}", op) == "co::f co.f.out");
+}
+
 TEST_CASE("readable_debug: PyTorch's own registrations without a known line read as such") {
   CHECK(readable_debug("registered at <src>/aten/src/ATen/core/MetaFallbackKernel.cpp:<n>") ==
         "PyTorch's own fallback (aten/src/ATen/core/MetaFallbackKernel.cpp)");

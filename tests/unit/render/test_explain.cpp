@@ -39,6 +39,27 @@ TEST_CASE("explain: every step, why the decomposition is skipped, and what a fal
       "continues at the next key below it.\n");
 }
 
+TEST_CASE("explain: custom_op's fake and autograd kernels without register_fake / register_autograd raise") {
+  const LoadResult loaded = must_load("torch-2.14", {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n"
+                                                                  "[[custom_op]]\nname = \"co::f\"\nfunction = "
+                                                                  "\"my_f\"\nschema = \"(Tensor x) -> Tensor\"\n"}});
+  const Registry& reg = loaded.registry;
+  auto closing = [&](const char* key) {
+    std::string out;
+    render_explain(Resolver(reg), *reg.find("co::f"), *reg.profile().find(key), HumanStyle{false}, out);
+    return out.substr(out.find("\n", out.find("result: ")) + 1);
+  };
+  CHECK(closing("Meta") ==
+        "Calls that dispatch to Meta run custom_op's fake kernel, which raises without register_fake:\n"
+        "  RuntimeError: There was no fake impl registered for <CustomOpDef(co::f)>. This is necessary for "
+        "torch.compile/export/fx tracing to work. Please use `my_f.register_fake` to add an fake impl.\n");
+  CHECK(closing("AutogradCPU") ==
+        "custom_op's Autograd kernel records a backward (with grad mode on and an input that requires grad) and "
+        "redispatches to the backend below; without register_autograd, backward through its outputs raises:\n"
+        "  RuntimeError: Trying to backward through co.f.default but no autograd formula was registered. Please use "
+        "register_autograd to add one.\n");
+}
+
 TEST_CASE("explain: the walk stops at the step that decides") {
   const std::string out = explain("torch-1.13", {"CPU", "CompositeImplicitAutograd"}, "XLA");
   CHECK(out.find("  2.3b  does CompositeImplicitAutograd cover XLA?               yes, and it has a kernel: "

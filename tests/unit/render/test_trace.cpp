@@ -130,6 +130,41 @@ std::string headline(const Traced& t) {
 
 }  // namespace
 
+namespace {
+
+// custom_op without register_fake / register_autograd (the texts are the
+// profile's, measured by tools/gen_torch_library.py; the
+// oracle.torch-*.custom_op_calls tests compare them call by call).
+std::unique_ptr<Traced> custom(const std::string& prof, std::vector<std::string> args) {
+  CallSpec c;
+  c.prof = prof;
+  c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::mysin\"\n"
+                         "function = \"my_sin\"\nschema = \"(Tensor x) -> Tensor\"\n"}};
+  c.op = "co::mysin";
+  c.args = std::move(args);
+  return traced(c);
+}
+
+}  // namespace
+
+TEST_CASE("custom_op: the fake kernel's error names the function, backward's the overload") {
+  for (const char* prof : {"torch-2.6", "torch-2.14"}) {
+    CAPTURE(prof);
+    auto meta = custom(prof, {"meta"});
+    TraceView v = view_of(*meta);
+    v.profile_label = prof;
+    CHECK(call_error_message(v) ==
+          "There was no fake impl registered for <CustomOpDef(co::mysin)>. This is necessary for "
+          "torch.compile/export/fx tracing to work. Please use `my_sin.register_fake` to add an fake impl.");
+    auto cpu = custom(prof, {"cpu,requires_grad"});
+    std::string out;
+    render_trace_json(view_of(*cpu), out);
+    CHECK(out.find("\"outcome\": \"no_formula\"") != std::string::npos);
+    CHECK(out.find("\"error\": \"Trying to backward through co.mysin.default but no autograd formula was "
+                   "registered. Please use register_autograd to add one.\"") != std::string::npos);
+  }
+}
+
 TEST_CASE("2.x: the Meta fallback's text, and PrivateUse1 renamed only in the Could-not-run headline") {
   auto meta = errs2("torch-2.14", {"meta"});
   CHECK(call_error_message(view_of(*meta)) ==

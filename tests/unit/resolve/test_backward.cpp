@@ -68,6 +68,32 @@ TEST_CASE("an autograd kernel decides, an error leaves backward unknown") {
   CHECK(outcome("torch-2.14", kPlain, {"meta,requires_grad"}) == Backward::Unknown);
 }
 
+TEST_CASE("custom_op's autograd kernel: no formula without register_autograd, nothing recorded with grad mode off") {
+  auto op = [](const std::string& extra, std::vector<std::string> args, TlsOptions tls = {}) {
+    CallSpec c;
+    c.prof = "torch-2.14";
+    c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::g\"\n"
+                           "schema = \"(Tensor x, Tensor y) -> Tensor\"\n" +
+                               extra}};
+    c.op = "co::g";
+    c.args = std::move(args);
+    c.tls = std::move(tls);
+    return traced(c)->trace.backward;
+  };
+  const BackwardResult none = op("", {"cpu,requires_grad", "cpu"});
+  CHECK(none.what == Backward::NoFormula);
+  CHECK(none.key == "AutogradCPU");
+  CHECK(op("register_autograd = true\n", {"cpu", "cpu,requires_grad"}).what == Backward::AutogradKernel);
+  CHECK(op("", {"cpu", "cpu"}).what == Backward::NoInputRequiresGrad);
+  TlsOptions no_grad;
+  no_grad.no_grad = true;
+  for (const char* extra : {"", "register_autograd = true\n"}) {
+    const BackwardResult off = op(extra, {"cpu,requires_grad", "cpu"}, no_grad);
+    CHECK(off.what == Backward::NoGraph);
+    CHECK(off.why.find("grad mode off") != std::string::npos);
+  }
+}
+
 TEST_CASE("alias sets and hasAnyAliasInfo") {
   bool writes = false;
   CHECK(alias_set("Tensor(a!)", &writes) == "a");

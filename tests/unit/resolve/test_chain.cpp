@@ -292,6 +292,30 @@ TEST_CASE("2.x: the Meta fallback raises NotImplementedError, 1.13 has none (Cou
   CHECK(old->trace.result.key == "AutogradMeta");
 }
 
+TEST_CASE("custom_op: the fake kernel raises without register_fake, unless the operator is mutable and returns nothing") {
+  auto call = [](const std::string& schema, const std::string& extra, const std::string& arg) {
+    CallSpec c;
+    c.prof = "torch-2.14";
+    c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::g\"\nschema = \"" +
+                               schema + "\"\n" + extra}};
+    c.op = "co::g";
+    c.args = {arg};
+    return traced(c);
+  };
+  auto t = call("(Tensor x) -> Tensor", "", "meta");
+  CHECK(keys(*t) == "AutogradMeta > Meta");
+  CHECK(t->trace.result.error == CallError::NoFakeImpl);
+  CHECK(t->trace.steps.front().does.find("custom_op's autograd kernel: no input requires grad") == 0);
+  CHECK(call("(Tensor x) -> Tensor", "register_fake = true\n", "meta")->trace.result.how == Next::Ends);
+  // can_generate_trivial_fake_impl: mutable, no returns.
+  CHECK(call("(Tensor x) -> ()", "mutates_args = [\"x\"]\n", "meta")->trace.result.how == Next::Ends);
+  CHECK(call("(Tensor x) -> ()", "", "meta")->trace.result.error == CallError::NoFakeImpl);
+  CHECK(call("(Tensor x) -> Tensor", "mutates_args = [\"x\"]\n", "meta")->trace.result.error ==
+        CallError::NoFakeImpl);
+  // The fake kernel is Meta's only: a CPU call runs custom_op's CompositeExplicitAutograd kernel.
+  CHECK(call("(Tensor x) -> Tensor", "", "cpu")->trace.result.how == Next::Ends);
+}
+
 TEST_CASE("functionalization refuses alias-annotated schemas (1.13: an internal assert, 2.x: a RuntimeError)") {
   TlsOptions func;
   func.include = {"Functionalize"};
