@@ -118,6 +118,8 @@ struct TorchLibraryInfo {
   // {function} the Python function custom_op wraps) and without
   // register_autograd (at backward; {overload} is "ns.name.default"); whether
   // a mutable operator returning nothing gets a trivial fake impl instead.
+  // Empty where not measured (profiles exported before they were): then
+  // custom_op's kernels are not modelled beyond their registrations.
   std::string no_fake_error, no_autograd_error;
   bool trivial_fake = false;
   // The Python reader's data ([torch_library.python], docs/profile-format.md):

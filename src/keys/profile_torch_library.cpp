@@ -113,10 +113,6 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
     if (dr.failed()) return false;
   }
   if (const toml::table* py = r.table("python"); py != nullptr && !read_python(*py, file, error, out)) return false;
-  if (out.has("custom_op") && (out.no_fake_error.empty() || out.no_autograd_error.empty())) {
-    r.fail(r.self(), "[torch_library] needs no_fake_error and no_autograd_error (what custom_op's kernels raise)");
-    return false;
-  }
   if (out.has("custom_op"))
     for (std::string_view role : kRoles)
       if ((role != "autocast" || out.has("register_autocast")) && out.debug_of(role).empty()) {

@@ -212,9 +212,12 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   const bool trivial_fake = tl.trivial_fake && schema->returns.empty() &&
                             std::any_of(schema->arguments.begin(), schema->arguments.end(),
                                         [](const SchemaArgument& a) { return writes(a.type); });
-  custom_op_role = (fake && fake->value) || trivial_fake ? CustomOpKernel::Fake : CustomOpKernel::FakeUnset;
+  // (Not modelled where the profile has not measured what they raise.)
+  if (!tl.no_fake_error.empty())
+    custom_op_role = (fake && fake->value) || trivial_fake ? CustomOpKernel::Fake : CustomOpKernel::FakeUnset;
   add("Meta", "fake", where);
-  custom_op_role = autograd && autograd->value ? CustomOpKernel::Autograd : CustomOpKernel::AutogradUnset;
+  if (!tl.no_autograd_error.empty())
+    custom_op_role = autograd && autograd->value ? CustomOpKernel::Autograd : CustomOpKernel::AutogradUnset;
   add("Autograd", "autograd", where);
   bool mutable_op = false, view_op = false, tensor_arg = false, device_arg = false;
   for (const auto& a : schema->arguments) {

@@ -109,7 +109,8 @@ std::string backward_summary(Backward b) {
     case Backward::AutogradKernel:
       return "computes what the autograd kernel recorded";
     case Backward::Warn:
-      return "WARNS and computes no gradient through this operator (the inputs' .grad stay None)";
+      return "WARNS; a gradient flows only through the torch operators the kernel computes with (an opaque kernel "
+             "gives none: the inputs' .grad stay None)";
     case Backward::WarnThroughAlias:
       return "WARNS; the gradient reaches the aliased input unchanged";
     case Backward::NoGraph:

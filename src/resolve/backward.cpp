@@ -129,7 +129,11 @@ BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>&
                           seen.key, set);
     } else {
       b.what = Backward::Warn;
-      b.why = fmt::format("the {} fallback gives the outputs a WarnNotImplemented grad_fn: backward warns and "
+      b.why = fmt::format("the {} fallback redispatches with the thread-local state unchanged, so it depends on "
+                          "the kernel: a kernel that computes with torch operators records their graph: the "
+                          "gradient flows, and the fallback's hook on the outputs warns in backward; an opaque "
+                          "kernel (numpy, a raw C++ or CUDA kernel, detached tensors) returns outputs that do not "
+                          "require grad: the fallback gives them a WarnNotImplemented grad_fn, backward warns and "
                           "computes no gradient for the inputs through this operator",
                           seen.key);
     }

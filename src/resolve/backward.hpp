@@ -19,8 +19,9 @@ enum class Backward : std::uint8_t {
   NoInputRequiresGrad,  // no argument requires grad: nothing records a graph
   NoTensorOutputs,      // the operator returns no Tensor: nothing to backpropagate through
   AutogradKernel,       // an autograd kernel or a CompositeImplicitAutograd decomposition ran: it decides
-  Warn,                 // the boxed autograd fallback (2.x, mode "warn") set a WarnNotImplemented grad_fn:
-                        // backward warns and computes no gradient through the operator
+  Warn,                 // the boxed autograd fallback (2.x, mode "warn") ran with an input that requires
+                        // grad: backward warns; a gradient flows only through the torch operators the
+                        // kernel computes with (an opaque kernel's outputs get WarnNotImplemented: none)
   WarnThroughAlias,     // the fallback hooked an aliased output that is a requires_grad input:
                         // backward warns there, and the gradient reaches that input unchanged
   NoGraph,              // nothing recorded: backward from the outputs raises (no grad_fn)

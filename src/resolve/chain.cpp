@@ -327,13 +327,16 @@ class Simulator {
 
   // 2.x: the autograd keys' backend fallback is a boxed kernel
   // (basicAutogradNotImplementedFallbackImpl): with an input that requires grad
-  // and grad mode on, it sets a WarnNotImplemented grad_fn on the outputs; it
+  // and grad mode on, it hooks the outputs that require grad (a kernel made of
+  // torch operators recorded their graph) and sets a WarnNotImplemented grad_fn
+  // on the others; it
   // redispatches with ks & after_autograd_keyset and no guard (the thread-local
   // state is unchanged, unlike VariableType's AutoDispatchBelowADInplaceOrView).
   void autograd_fallback(CallStep& s) {
     note_autograd(AutogradSeen::Fallback, s);
     const std::string records =
-        fallback_records_ ? "an input requires grad: it gives the outputs a WarnNotImplemented grad_fn (backward warns)"
+        fallback_records_ ? "an input requires grad: after the kernel it hooks the outputs that require grad and "
+                            "gives the others a WarnNotImplemented grad_fn (backward warns either way)"
         : !in_.tls.grad_mode ? "grad mode is off: it records nothing"
                              : "no input requires grad: it records nothing";
     below(s,

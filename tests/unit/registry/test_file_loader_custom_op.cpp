@@ -153,4 +153,27 @@ TEST_CASE("[[impl]] device_types: dispatch key names, as torch.library.impl take
         "CPU: k [kernel]\nCUDA: k [default backend kernel]\nAutogradCPU: k [kernel]\n");
 }
 
+TEST_CASE("[[custom_op]]: the fake and autograd kernels' roles, only where the profile measured what they raise") {
+  const Files co = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::f\"\n"
+                                "schema = \"(Tensor x) -> Tensor\"\nregister_autograd = true\n"}};
+  auto roles = [&](const Profile& p) {
+    auto l = load(p, {"co.toml"}, memory_reader(co), LoadOptions{});
+    REQUIRE_MESSAGE(l.has_value(), (l ? "" : format(l.error())));
+    const Operator* op = l->registry.find("co::f");
+    REQUIRE(op != nullptr);
+    return std::pair{op->get(*p.find("Meta"))->custom_op, op->get(*p.find("Autograd"))->custom_op};
+  };
+  CHECK(roles(profile("torch-2.14")) == std::pair{CustomOpKernel::FakeUnset, CustomOpKernel::Autograd});
+  // A profile exported before they were measured: custom_op's kernels are plain kernels.
+  std::string text = read_text(std::string(DT_SOURCE_DIR) + "/configs/profiles/torch-2.14.toml");
+  for (const char* field : {"no_fake_error = ", "no_autograd_error = "}) {
+    const auto at = text.find(field);
+    REQUIRE(at != std::string::npos);
+    text.erase(at, text.find('\n', at) + 1 - at);
+  }
+  auto old = Profile::parse(text, "old.toml");
+  REQUIRE_MESSAGE(old.has_value(), (old ? "" : format(old.error())));
+  CHECK(roles(*old) == std::pair{CustomOpKernel::None, CustomOpKernel::None});
+}
+
 }  // namespace dt::test
