@@ -8,7 +8,8 @@ real release does.
 The script writes one Python module of custom ops (with and without
 register_fake and register_autograd; functional, mutable, returning nothing or
 several Tensors; device types given or not; register_fake by qualified name),
-imports it here, and calls every operator on cpu and meta tensors, with and
+imports it here with the tour's example (configs/examples/torch_library/
+custom_ops.py, docs/tutorial.md step 9), and calls every operator on cpu and meta tensors, with and
 without requires_grad, under no_grad and inference_mode too. For each call:
 
   - the call raises (type and text) iff `trace --format json` says the result is
@@ -113,9 +114,14 @@ def _(x):
     return torch.empty_like(x)
 '''
 
-# Operator -> number of Tensor arguments.
-OPS = {"plain": 1, "faked": 1, "graded": 2, "fill_": 1, "mutret": 1, "noret": 1, "two_out": 1, "on_cpu": 2,
-       "by_name": 1}
+# Operator -> (number of Tensor arguments, the other arguments' values).
+OPS = {"co::plain": (1, ()), "co::faked": (1, ()), "co::graded": (2, ()), "co::fill_": (1, ()),
+       "co::mutret": (1, ()), "co::noret": (1, ()), "co::two_out": (1, ()), "co::on_cpu": (2, ()),
+       "co::by_name": (1, ())}
+# The tour's example (docs/tutorial.md, step 9), imported as it is shipped.
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "examples", "torch_library",
+                       "custom_ops.py")
+EXAMPLE_OPS = {"tour::scale": (1, (2.0,)), "tour::shift": (1, (1.0,))}
 ARGS = ["cpu", "cpu,requires_grad", "meta", "meta,requires_grad"]
 MODES = [(), ("--no-grad",), ("--inference-mode",)]
 
@@ -128,7 +134,7 @@ def tensor(torch, arg):
     return t
 
 
-def real_call(torch, op, args, mode):
+def real_call(torch, op, args, rest, mode):
     """{'raise': [type, text]} or {'backward': None | 'ok' | text-of-its-error}."""
     import contextlib
     ctx = {(): contextlib.nullcontext, ("--no-grad",): torch.no_grad,
@@ -136,11 +142,12 @@ def real_call(torch, op, args, mode):
     tensors = [tensor(torch, a) for a in args]
     # An in-place update of a leaf that requires grad is refused by autograd before the
     # operator runs; the mutable operators get a non-leaf instead (the same keys).
-    if op in ("fill_", "mutret"):
+    if op in ("co::fill_", "co::mutret"):
         tensors = [t * 1 if t.requires_grad else t for t in tensors]
     try:
         with ctx():
-            out = getattr(torch.ops.co, op)(*tensors)
+            ns, name = op.split("::")
+            out = getattr(getattr(torch.ops, ns), name)(*tensors, *rest)
     except Exception as e:  # noqa: BLE001  (any exception is an outcome to compare)
         return {"raise": [type(e).__name__, str(e)]}
     if isinstance(out, tuple):
@@ -155,7 +162,7 @@ def real_call(torch, op, args, mode):
 
 
 def tool_call(tool, profile, path, op, args, mode):
-    cmd = [tool, "trace", "--format", "json", "--profile", profile, "--op", "co::" + op]
+    cmd = [tool, "trace", "--format", "json", "--profile", profile, "--op", op]
     for a in args:
         cmd += ["--arg", a]
     cmd += list(mode) + [path]
@@ -191,24 +198,27 @@ def main():
     path = os.path.join(o.workdir, "co_calls.py")
     with open(path, "w") as f:
         f.write(MODULE)
-    spec = importlib.util.spec_from_file_location("co_calls", path)
-    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    for name, file in (("co_calls", path), ("tour_example", EXAMPLE)):
+        spec = importlib.util.spec_from_file_location(name, file)
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
 
     compared = mismatched = raised = backward_raised = 0
-    for op, n in OPS.items():
+    calls = [(op, n, rest, path) for op, (n, rest) in OPS.items()]
+    calls += [(op, n, rest, EXAMPLE) for op, (n, rest) in EXAMPLE_OPS.items()]
+    for op, n, rest, file in calls:
         for arg in ARGS:
             for mode in MODES:
                 if mode == ("--inference-mode",) and arg.endswith("requires_grad"):
                     continue  # requires_grad tensors made outside inference mode: the same keys as no_grad here
                 args = [arg] + ["cpu" if arg.startswith("cpu") else "meta"] * (n - 1)
-                want = real_call(torch, op, args, mode)
-                got = tool_call(o.tool, o.profile, path, op, args, mode)
+                want = real_call(torch, op, args, rest, mode)
+                got = tool_call(o.tool, o.profile, file, op, args, mode)
                 compared += 1
                 raised += "raise" in want
                 backward_raised += want.get("backward") not in (None, "ok")
                 if want != got:
                     mismatched += 1
-                    print("MISMATCH co::%s %s %s\n  torch: %s\n  tool:  %s" % (op, args, " ".join(mode), want, got))
+                    print("MISMATCH %s %s %s\n  torch: %s\n  tool:  %s" % (op, args, " ".join(mode), want, got))
     print("custom_op_calls_oracle (%s): %d calls compared (%d raise, %d backward raises), %d mismatched"
           % (torch.__version__, compared, raised, backward_raised, mismatched))
     if raised == 0 or backward_raised == 0:
