@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,9 +93,17 @@ struct Diagnostic {
   std::vector<Diagnostic> more;
 };
 
+// The code of the error that ends a run's errors when it had too many.
+inline constexpr std::string_view kTooManyErrors = "too-many-errors";
+
 // Adds `d` (and what it carries in `more`) to the errors of a run: the
-// first becomes `all`, the others go to all->more.
-void add_error(std::optional<Diagnostic>& all, Diagnostic d);
+// first becomes `all`, the others go to all->more. At most `limit` are kept:
+// when the run reaches it, they are followed by "too many errors (LIMIT): the
+// rest of the input is not read" (code kTooManyErrors) and add_error returns
+// false: the caller stops reading. A `d` that ends so (a file that had too
+// many) fills the run.
+bool add_error(std::optional<Diagnostic>& all, Diagnostic d,
+               std::size_t limit = std::numeric_limits<std::size_t>::max());
 
 // The core's one error shape is Expected<T, Diagnostic>. An error no file
 // position belongs to (a command-line value, an argument) has an unknown

@@ -69,15 +69,28 @@ std::string format(const Diagnostic& d) {
   return out;
 }
 
-void add_error(std::optional<Diagnostic>& all, Diagnostic d) {
+bool add_error(std::optional<Diagnostic>& all, Diagnostic d, std::size_t limit) {
   std::vector<Diagnostic> more = std::move(d.more);
   d.more.clear();
-  if (!all) {
-    all = std::move(d);
-  } else {
-    all->more.push_back(std::move(d));
-  }
-  for (auto& m : more) all->more.push_back(std::move(m));
+  bool full = false;  // `d` already ended with "too many errors": so does the run
+  const auto add = [&](Diagnostic e) {
+    if (e.code == kTooManyErrors) {
+      full = true;
+      return;
+    }
+    if (!all)
+      all = std::move(e);
+    else
+      all->more.push_back(std::move(e));
+  };
+  add(std::move(d));
+  for (auto& m : more) add(std::move(m));
+  if (!all || (!full && 1 + all->more.size() < limit)) return true;
+  if (const std::size_t keep = limit > 1 ? limit - 1 : 0; all->more.size() > keep) all->more.resize(keep);
+  Diagnostic last = make_error(fmt::format("too many errors ({}): the rest of the input is not read", limit));
+  last.code = std::string(kTooManyErrors);
+  all->more.push_back(std::move(last));
+  return false;
 }
 
 }  // namespace dispatchtool

@@ -16,6 +16,7 @@ using dispatchtool::Location;
 using dispatchtool::location_at;
 using dispatchtool::make_error;
 using dispatchtool::Note;
+using dispatchtool::kTooManyErrors;
 using dispatchtool::Severity;
 using dispatchtool::to_string;
 

@@ -146,9 +146,9 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
                       : kind == Kind::Fallback ? load_fallback(ref)
                                                : load_custom_op(ref);
     if (!stop || !error_ || refused_ || deferred_) return stop;
-    add_error(errors_, std::move(*error_));
+    const bool room = add_error(errors_, std::move(*error_), limits::kErrors);
     error_.reset();
-    return 1 + errors_->more.size() >= limits::kErrors;
+    return !room;
   };
   if (block != nullptr) {
     // A reader's entries are in the order of the statements they were read from.

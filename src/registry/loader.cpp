@@ -142,19 +142,14 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
       b = std::move(again);
     }
     // After an error, the next blocks still: their errors are reported too.
-    if (auto err = apply(b, result, options)) add_error(errors, std::move(*err));
+    if (auto err = apply(b, result, options)) add_error(errors, std::move(*err), limits::kErrors);
   }
   return errors;
 }
 
 // Adds a file's errors to the run's; false when the run has as many as it reports.
 bool add_errors(std::optional<Diagnostic>& run, std::optional<Diagnostic> file) {
-  if (!file) return true;
-  add_error(run, std::move(*file));
-  if (1 + run->more.size() < limits::kErrors) return true;
-  run->more.resize(limits::kErrors - 1);
-  run->more.push_back(make_error(fmt::format("too many errors ({}): the rest of the input is not read", limits::kErrors)));
-  return false;
+  return !file || add_error(run, std::move(*file), limits::kErrors);
 }
 
 }  // namespace

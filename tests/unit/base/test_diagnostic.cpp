@@ -1,4 +1,6 @@
 // Locations and diagnostics (base/diagnostic.hpp).
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -74,6 +76,28 @@ TEST_CASE("add_error: the first error carries the others, flat and in order, and
   CHECK(all->more[0].more.empty());  // flattened
   CHECK(format(*all) ==
         "a.toml:1:2: error: one\na.toml:3:4: note: here\nb.toml:5:6: error: two\ndispatchtool: error: three\n");
+}
+
+TEST_CASE("add_error: at the limit the last error says so (code too-many-errors), and a full part fills the run") {
+  std::optional<Diagnostic> file;
+  bool room = true;
+  for (std::uint32_t i = 0; room; ++i) room = add_error(file, make_error(Location{"a.toml", i + 1, 1}, "e"), 3);
+  REQUIRE(file.has_value());
+  // Three errors read, and kept, then "too many".
+  REQUIRE(file->more.size() == 3);
+  CHECK(file->more[1].where.line == 3);
+  CHECK(file->more[2].code == kTooManyErrors);
+  CHECK(format(file->more[2]) == "dispatchtool: error: too many errors (3): the rest of the input is not read\n");
+  // The file's errors, full, added to a run: the run is full too, with one "too many" line.
+  std::optional<Diagnostic> run;
+  CHECK_FALSE(add_error(run, std::move(*file), 3));
+  REQUIRE(run->more.size() == 3);
+  CHECK(run->more[2].code == kTooManyErrors);
+  CHECK(std::count_if(run->more.begin(), run->more.end(), [](const Diagnostic& d) { return d.code == kTooManyErrors; }) == 1);
+  // Without a limit, nothing is dropped.
+  std::optional<Diagnostic> all;
+  for (int i = 0; i < 100; ++i) CHECK(add_error(all, make_error("e")));
+  CHECK(all->more.size() == 99);
 }
 
 }  // namespace dt::test
