@@ -27,12 +27,13 @@ Exit 0 iff everything matched, 1 otherwise. Without torch (or the chroot) it
 fails: this check is never skipped.
 """
 
-import argparse
-import importlib.util
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import module_oracle  # noqa: E402
 import warnings
 
 MODULE = '''\
@@ -80,22 +81,10 @@ def tool(tool_path, profile, path, op):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--profile", required=True)
-    ap.add_argument("--workdir", required=True)
-    o = ap.parse_args()
-    try:
-        import torch
-    except ImportError as e:
-        print("autograd_fallback_oracle: cannot import torch (%s): this check is never skipped" % e)
+    ready = module_oracle.setup(__doc__, "autograd_fallback_oracle", "fb_ops", MODULE)
+    if ready is None:
         return 1
-    os.makedirs(o.workdir, exist_ok=True)
-    path = os.path.join(o.workdir, "fb_ops.py")
-    with open(path, "w") as f:
-        f.write(MODULE)
-    spec = importlib.util.spec_from_file_location("fb_ops", path)
-    spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    o, torch, path = ready
 
     failures = []
     for op, gradient in [("composed", True), ("opaque", False)]:

@@ -25,12 +25,13 @@ Exit 0 iff every call matched, 1 otherwise. Without torch (or the chroot) it
 fails: this check is never skipped.
 """
 
-import argparse
-import importlib.util
 import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import module_oracle  # noqa: E402
 
 MODULE = '''\
 import typing
@@ -184,23 +185,11 @@ def tool_call(tool, profile, path, op, args, mode):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--tool", required=True)
-    ap.add_argument("--profile", required=True)
-    ap.add_argument("--workdir", required=True)
-    o = ap.parse_args()
-    try:
-        import torch
-    except ImportError as e:
-        print("custom_op_calls_oracle: cannot import torch (%s): this check is never skipped" % e)
+    ready = module_oracle.setup(__doc__, "custom_op_calls_oracle", "co_calls", MODULE)
+    if ready is None:
         return 1
-    os.makedirs(o.workdir, exist_ok=True)
-    path = os.path.join(o.workdir, "co_calls.py")
-    with open(path, "w") as f:
-        f.write(MODULE)
-    for name, file in (("co_calls", path), ("tour_example", EXAMPLE)):
-        spec = importlib.util.spec_from_file_location(name, file)
-        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+    o, torch, path = ready
+    module_oracle.import_file("tour_example", EXAMPLE)
 
     compared = mismatched = raised = backward_raised = 0
     calls = [(op, n, rest, path) for op, (n, rest) in OPS.items()]
