@@ -166,8 +166,9 @@ class Simulator {
   BackwardResult backward() const {
     if (out_.result.how != Next::Ends)
       return {Backward::Unknown, "the call does not return here (an error, Python, or machinery not simulated)", ""};
-    return backward_of(t_.op(), original_, AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_,
-                                                   autograd_custom_op_});
+    return backward_of(
+        t_.op(), original_,
+        AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_, autograd_custom_op_});
   }
 
   bool in(KeySet roles, KeyId functionality) const {

@@ -93,7 +93,8 @@ TEST_CASE("add_error: at the limit the last error says so (code too-many-errors)
   CHECK_FALSE(add_error(run, std::move(*file), 3));
   REQUIRE(run->more.size() == 3);
   CHECK(run->more[2].code == kTooManyErrors);
-  CHECK(std::count_if(run->more.begin(), run->more.end(), [](const Diagnostic& d) { return d.code == kTooManyErrors; }) == 1);
+  CHECK(std::count_if(run->more.begin(), run->more.end(),
+                      [](const Diagnostic& d) { return d.code == kTooManyErrors; }) == 1);
   // Without a limit, nothing is dropped.
   std::optional<Diagnostic> all;
   for (int i = 0; i < 100; ++i) CHECK(add_error(all, make_error("e")));

@@ -51,8 +51,9 @@ TEST_CASE("lint custom-op-no-autograd: differentiable custom ops register_autogr
   CHECK(f[0].severity == Severity::Info);
   CHECK(f[0].message ==
         "custom op co::f has no autograd formula (register_autograd): a call with an input that requires grad "
-        "records a backward, and backward through its floating-point outputs raises RuntimeError: Trying to backward through co.f.default but no autograd "
-        "formula was registered. Please use register_autograd to add one.");
+        "records a backward, and backward through its floating-point outputs raises RuntimeError: Trying to "
+        "backward through co.f.default but no autograd formula was registered. Please use register_autograd to add "
+        "one.");
   CHECK(lint_rule({{"a.toml", custom_op("(Tensor x) -> Tensor", "register_autograd = true\n")}},
                   "custom-op-no-autograd", "torch-2.14")
             .empty());
