@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "base/operator_name.hpp"
 #include "lint/check.hpp"
 
 namespace dt::lint {
@@ -29,7 +30,6 @@ void check_custom_op_no_fake(const CheckContext& c, std::vector<Finding>& out) {
     if (!op->def) continue;
     const Kernel* fake = custom_op_kernel(c, *op, "Meta", CustomOpKernel::FakeUnset);
     if (fake == nullptr) continue;
-    const std::string base = op->def->schema.ns + "::" + op->def->schema.name;
     Finding f = finding_at(
         fake->where,
         fmt::format("custom op {} has no fake impl (register_fake): a call on a Meta or fake tensor (torch.compile, "
@@ -38,7 +38,7 @@ void check_custom_op_no_fake(const CheckContext& c, std::vector<Finding>& out) {
         op->name, "Meta");
     f.fix = fmt::format("add @{}.register_fake (or torch.library.register_fake(\"{}\")) with a function that "
                         "returns empty tensors of the outputs' shapes; in TOML: register_fake = true",
-                        op->def->custom_op_function, base);
+                        op->def->custom_op_function, OperatorName::without_overload(op->name));
     out.push_back(std::move(f));
   }
 }

@@ -186,8 +186,8 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   // Python kernels: where the release forbids one to replace another (no
   // allow_override), a second one on a key is torch's RuntimeError.
   std::vector<KeyId> python_keys;
-  CustomOpKernel custom_op_role = CustomOpKernel::None;  // of the next kernel `add` registers
-  auto add = [&](std::string_view key_name, std::string_view role, const Location& at) -> bool {
+  auto add = [&](std::string_view key_name, std::string_view role, const Location& at,
+                 CustomOpKernel custom_op_role = CustomOpKernel::None) -> bool {
     const KeyId k = *p_.find(key_name);
     if (std::find(python_keys.begin(), python_keys.end(), k) != python_keys.end() && !tl.python_override)
       return set_error(at, fmt::format("This is not allowed since there's already a kernel registered from python "
@@ -201,24 +201,8 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
     kern.where = at;
     kern.custom_op = custom_op_role;
     register_impl(op, k, std::move(kern));
-    custom_op_role = CustomOpKernel::None;
     return true;
   };
-  // What custom_op registers when it is created: the fake (Meta) and autograd
-  // kernels, then the ADInplaceOrView ones of a mutable or view operator.
-  // Without register_fake, the fake kernel raises when called -- except for a
-  // mutable operator that returns nothing, whose fake impl is trivial
-  // (can_generate_trivial_fake_impl, where the release has it).
-  const bool trivial_fake = tl.trivial_fake && schema->returns.empty() &&
-                            std::any_of(schema->arguments.begin(), schema->arguments.end(),
-                                        [](const SchemaArgument& a) { return writes(a.type); });
-  // (Not modelled where the profile has not measured what they raise.)
-  if (!tl.no_fake_error.empty())
-    custom_op_role = (fake && fake->value) || trivial_fake ? CustomOpKernel::Fake : CustomOpKernel::FakeUnset;
-  add("Meta", "fake", where);
-  if (!tl.no_autograd_error.empty())
-    custom_op_role = autograd && autograd->value ? CustomOpKernel::Autograd : CustomOpKernel::AutogradUnset;
-  add("Autograd", "autograd", where);
   bool mutable_op = false, view_op = false, tensor_arg = false, device_arg = false;
   for (const auto& a : schema->arguments) {
     mutable_op = mutable_op || writes(a.type);
@@ -226,6 +210,21 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
     tensor_arg = tensor_arg || is_tensor_type(a.type);
     device_arg = device_arg || a.type == "Device";
   }
+  // What custom_op registers when it is created: the fake (Meta) and autograd
+  // kernels, then the ADInplaceOrView ones of a mutable or view operator.
+  // Without register_fake, the fake kernel raises when called -- except for a
+  // mutable operator that returns nothing, whose fake impl is trivial
+  // (can_generate_trivial_fake_impl, where the release has it). Neither is
+  // modelled where the profile has not measured what they raise.
+  const bool trivial_fake = tl.trivial_fake && schema->returns.empty() && mutable_op;
+  add("Meta", "fake", where,
+      tl.no_fake_error.empty()                ? CustomOpKernel::None
+      : (fake && fake->value) || trivial_fake ? CustomOpKernel::Fake
+                                              : CustomOpKernel::FakeUnset);
+  add("Autograd", "autograd", where,
+      tl.no_autograd_error.empty()  ? CustomOpKernel::None
+      : autograd && autograd->value ? CustomOpKernel::Autograd
+                                    : CustomOpKernel::AutogradUnset);
   const int inplace =
       mutable_op ? (view_op ? tl.inplace_mutable_view : tl.inplace_mutable) : (view_op ? tl.inplace_view : 0);
   for (int i = 0; i < inplace; ++i) {
