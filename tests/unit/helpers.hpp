@@ -109,6 +109,13 @@ inline std::string profile_error(const std::string& text) {
 // A FRAGMENT file of namespace t defining foo.
 inline const std::string kDef = "namespace = \"t\"\n[[def]]\nschema = \"foo(Tensor x) -> Tensor\"\n";
 
+// A FRAGMENT file of namespace "co" with one [[custom_op]] `name` of `schema`
+// and the entry's `extra` fields ("register_fake = true\n", ...).
+inline std::string custom_op_file(const std::string& name, const std::string& schema, const std::string& extra = "") {
+  return "namespace = \"co\"\nkind = \"FRAGMENT\"\n\n[[custom_op]]\nname = \"" + name + "\"\nschema = \"" + schema +
+         "\"\n" + extra;
+}
+
 inline LoadResult must_load(const std::string& prof, const Files& files) {
   auto r = load_files(prof, files);
   REQUIRE_MESSAGE(r.has_value(), (r ? "" : format(r.error())));

@@ -9,8 +9,7 @@ namespace dt::test {
 namespace {
 
 std::string custom_op(const std::string& schema, const std::string& extra = "") {
-  return "namespace = \"co\"\nkind = \"FRAGMENT\"\n\n[[custom_op]]\nname = \"co::f\"\nschema = \"" + schema + "\"\n" +
-         extra;
+  return custom_op_file("co::f", schema, extra);
 }
 
 }  // namespace

@@ -154,8 +154,7 @@ TEST_CASE("[[impl]] device_types: dispatch key names, as torch.library.impl take
 }
 
 TEST_CASE("[[custom_op]]: the fake and autograd kernels' roles, only where the profile measured what they raise") {
-  const Files co = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::f\"\n"
-                                "schema = \"(Tensor x) -> Tensor\"\nregister_autograd = true\n"}};
+  const Files co = {{"co.toml", custom_op_file("co::f", "(Tensor x) -> Tensor", "register_autograd = true\n")}};
   auto roles = [&](const Profile& p) {
     auto l = load(p, {"co.toml"}, memory_reader(co), LoadOptions{});
     REQUIRE_MESSAGE(l.has_value(), (l ? "" : format(l.error())));

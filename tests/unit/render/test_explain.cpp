@@ -40,9 +40,8 @@ TEST_CASE("explain: every step, why the decomposition is skipped, and what a fal
 }
 
 TEST_CASE("explain: custom_op's fake and autograd kernels without register_fake / register_autograd raise") {
-  const LoadResult loaded = must_load("torch-2.14", {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n"
-                                                                  "[[custom_op]]\nname = \"co::f\"\nfunction = "
-                                                                  "\"my_f\"\nschema = \"(Tensor x) -> Tensor\"\n"}});
+  const LoadResult loaded =
+      must_load("torch-2.14", {{"co.toml", custom_op_file("co::f", "(Tensor x) -> Tensor", "function = \"my_f\"\n")}});
   const Registry& reg = loaded.registry;
   auto closing = [&](const char* key) {
     std::string out;

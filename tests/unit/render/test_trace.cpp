@@ -138,8 +138,7 @@ namespace {
 std::unique_ptr<Traced> custom(const std::string& prof, std::vector<std::string> args) {
   CallSpec c;
   c.prof = prof;
-  c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::mysin\"\n"
-                         "function = \"my_sin\"\nschema = \"(Tensor x) -> Tensor\"\n"}};
+  c.files = {{"co.toml", custom_op_file("co::mysin", "(Tensor x) -> Tensor", "function = \"my_sin\"\n")}};
   c.op = "co::mysin";
   c.args = std::move(args);
   return traced(c);

@@ -72,9 +72,7 @@ TEST_CASE("custom_op's autograd kernel: no formula without register_autograd, no
   auto op = [](const std::string& extra, std::vector<std::string> args, TlsOptions tls = {}) {
     CallSpec c;
     c.prof = "torch-2.14";
-    c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::g\"\n"
-                           "schema = \"(Tensor x, Tensor y) -> Tensor\"\n" +
-                               extra}};
+    c.files = {{"co.toml", custom_op_file("co::g", "(Tensor x, Tensor y) -> Tensor", extra)}};
     c.op = "co::g";
     c.args = std::move(args);
     c.tls = std::move(tls);

@@ -296,8 +296,7 @@ TEST_CASE("custom_op: the fake kernel raises without register_fake, unless the o
   auto call = [](const std::string& schema, const std::string& extra, const std::string& arg) {
     CallSpec c;
     c.prof = "torch-2.14";
-    c.files = {{"co.toml", "namespace = \"co\"\nkind = \"FRAGMENT\"\n[[custom_op]]\nname = \"co::g\"\nschema = \"" +
-                               schema + "\"\n" + extra}};
+    c.files = {{"co.toml", custom_op_file("co::g", schema, extra)}};
     c.op = "co::g";
     c.args = {arg};
     return traced(c);
