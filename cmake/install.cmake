@@ -14,7 +14,7 @@ install(PROGRAMS ${CMAKE_SOURCE_DIR}/tools/dispatchtool-export DESTINATION ${CMA
 install(FILES ${CMAKE_SOURCE_DIR}/tools/dispatchtool_export.py ${CMAKE_SOURCE_DIR}/tools/gen_profile.py
               ${CMAKE_SOURCE_DIR}/tools/gen_profile_runtime.py ${CMAKE_SOURCE_DIR}/tools/gen_profile_schema.py
               ${CMAKE_SOURCE_DIR}/tools/export_corpus.py ${CMAKE_SOURCE_DIR}/tools/tomlstr.py
-              ${CMAKE_SOURCE_DIR}/tools/gen_torch_library.py
+              ${CMAKE_SOURCE_DIR}/tools/gen_torch_library.py ${CMAKE_SOURCE_DIR}/tools/gen_cpp_prelude.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/dispatchtool/python)
 if(NOT CMAKE_INSTALL_DATADIR STREQUAL "share" OR IS_ABSOLUTE "${CMAKE_INSTALL_BINDIR}")
   message(WARNING "dispatchtool-export finds its modules in ../share/dispatchtool/python relative to itself: "

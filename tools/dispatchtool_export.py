@@ -45,10 +45,12 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import export_corpus  # noqa: E402
+import gen_cpp_prelude  # noqa: E402
 import gen_profile  # noqa: E402
 
 PROG = "dispatchtool-export"
 PROFILE_FILE = "profile.toml"
+PRELUDE_FILE = "cpp_prelude.h"
 LIBRARY_DIR = "library"
 
 
@@ -105,6 +107,27 @@ def _install(staging: str, outdir: str) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def cpp_prelude(torch, name):
+    """(text of cpp_prelude.h, None), or (None, why not): PyTorch's registration
+    macros (TORCH_LIBRARY*, autocast's KERNEL*, ...) as this torch's headers
+    define them, for the C++ reader (tools/gen_cpp_prelude.py)."""
+    for inc in (os.path.join(os.path.dirname(torch.__file__), "include"), "/usr/include"):
+        if os.path.isfile(os.path.join(inc, "torch", "library.h")):
+            break
+    else:
+        return None, ("torch's C++ headers (torch/library.h) are not installed: no %s, so the C++ reader will warn "
+                      "at PyTorch's own registration macros (KERNEL_*, ...) under this profile" % PRELUDE_FILE)
+    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+    if not cxx:
+        return None, ("no C++ compiler (g++, c++, clang++ or $CXX) to read torch's registration macros from %s: "
+                      "no %s, so the C++ reader will warn at them (KERNEL_*, ...) under this profile"
+                      % (inc, PRELUDE_FILE))
+    try:
+        return gen_cpp_prelude.prelude_text(inc, torch.__version__, name, cxx)[0], None
+    except (RuntimeError, OSError) as e:
+        return None, "%s: no %s: %s" % (inc, PRELUDE_FILE, str(e)[:500])
+
+
 def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imports: Sequence[str] = (),
            verify: bool = True, log=sys.stderr) -> dict:
     """Export the torch of this process to `outdir` (see the module's doc).
@@ -148,6 +171,10 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
         raise ExportFailed("%d of the profile's cross-checks against the live dispatcher failed (listed above); "
                            "nothing written%s" % (len(fails.items), hint))
 
+    prelude, prelude_note = cpp_prelude(torch, name)
+    if prelude_note and log is not None:
+        print("%s: note: %s" % (PROG, prelude_note), file=log)
+
     if verify and importlib.util.find_spec("tomllib") is None:
         verify = False
         if log is not None:
@@ -163,6 +190,9 @@ def export(outdir: str, name: Optional[str] = None, ops_per_file: int = 200, imp
                                                  generator=PROG)
         with open(os.path.join(staging, PROFILE_FILE), "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+        if prelude:
+            with open(os.path.join(staging, PRELUDE_FILE), "w", encoding="utf-8", newline="\n") as f:
+                f.write(prelude)
         if verify:
             bad = export_corpus.verify(paths, dumps, os.path.join(staging, PROFILE_FILE),
                                        {op.name: op.tags for op in ops})

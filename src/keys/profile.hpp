@@ -166,6 +166,10 @@ class Profile {
   // TOML files as written, relative to the profile file; empty if none.
   [[nodiscard]] const std::vector<std::string>& operator_library() const { return operator_library_; }
   [[nodiscard]] const Location& operator_library_where() const { return operator_library_where_; }
+  // A profile directory's cpp_prelude.h (PyTorch's registration macros as the
+  // exported torch's headers define them, written by dispatchtool-export);
+  // empty for a built-in (its prelude is embedded) or a directory without one.
+  [[nodiscard]] const std::string& cpp_prelude() const { return cpp_prelude_; }
 
   // Every enum value 0 .. EndOfAliasKeys, markers included.
   [[nodiscard]] std::span<const KeyInfo> keys() const { return keys_; }
@@ -251,7 +255,7 @@ class Profile {
  private:
   Profile() = default;  // built by ProfileBuilder (parse)
 
-  std::string name_, description_, torch_version_, source_;
+  std::string name_, description_, torch_version_, source_, cpp_prelude_;
   std::vector<std::string> operator_library_;
   std::vector<TagInfo> tags_;
   Location operator_library_where_;

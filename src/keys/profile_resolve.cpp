@@ -14,8 +14,9 @@ namespace dt {
 
 namespace {
 
-// The profile file of a profile directory.
+// The profile file of a profile directory, and its C++ prelude (optional).
 constexpr std::string_view kProfileFileInDir = "profile.toml";
+constexpr std::string_view kPreludeFileInDir = "cpp_prelude.h";
 
 Diagnostic profile_arg_error(std::string message) {
   Diagnostic d;
@@ -38,6 +39,23 @@ Expected<Profile, Diagnostic> load_profile_dir(const std::string& dir, const Fil
   return Profile::parse(*text, file);
 }
 
+// The directory's cpp_prelude.h, if it has one (a regular file inside it).
+Expected<std::string, Diagnostic> read_prelude(const std::string& dir, const FileSystem& fs) {
+  const std::string file = (std::filesystem::path(dir) / kPreludeFileInDir).lexically_normal().string();
+  switch (fs.kind(file)) {
+    case FileKind::Missing:
+      return std::string();
+    case FileKind::Regular:
+      break;
+    default:
+      return unexpected(profile_arg_error(
+          fmt::format("profile directory '{}': {} is not a regular file", dir, kPreludeFileInDir)));
+  }
+  auto text = fs.read_inside(file, {dir});
+  if (!text) return unexpected(read_error(std::move(text.error()), file, "cannot open the profile's C++ prelude"));
+  return std::move(*text);
+}
+
 }  // namespace
 
 Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile& read, const FileSystem* dirs) {
@@ -55,8 +73,14 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
   }
   if (dirs != nullptr && !path.empty()) {
     switch (dirs->kind(path)) {
-      case FileKind::Directory:
-        return load_profile_dir(path, *dirs);
+      case FileKind::Directory: {
+        auto p = load_profile_dir(path, *dirs);
+        if (!p) return p;
+        auto prelude = read_prelude(path, *dirs);
+        if (!prelude) return unexpected(std::move(prelude.error()));
+        p->cpp_prelude_ = std::move(*prelude);
+        return p;
+      }
       case FileKind::Regular:
         return unexpected(profile_arg_error(
             fmt::format("profile '{}' is neither a built-in profile, a file ending in .toml nor a directory", spec)));

@@ -596,6 +596,7 @@ class Preprocessor {
 }  // namespace
 
 std::string_view cpp_prelude(const Profile& profile) {
+  if (!profile.cpp_prelude().empty()) return profile.cpp_prelude();
   for (const auto& [name, text] : embedded_cpp_preludes())
     if (name == profile.name()) return text;
   return {};

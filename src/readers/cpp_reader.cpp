@@ -93,7 +93,7 @@ using Range = TokenRange;
 
 class Reader {
  public:
-  Reader(const Profile& p, const CppScan& s) : s_(s), tk_(s.tokens), t_(s.tokens) { (void)p; }
+  Reader(const Profile& p, const CppScan& s) : p_(p), s_(s), tk_(s.tokens), t_(s.tokens) {}
 
   Blocks run() {
     for (const Diagnostic& w : s_.warnings) out_.warnings.push_back(w);
@@ -342,11 +342,35 @@ class Reader {
       out_.warnings.back().op = join(named, ",");
       return;
     }
+    // An autocast registration macro (KERNEL_CPU(op, policy), a project's
+    // KERNEL_XLA) left unexpanded: nothing read defines it.
+    if (first.kind == Kind::Ident && (first.text.starts_with("KERNEL") || first.text.starts_with("_KERNEL")) &&
+        r.b + 1 < r.e && t_[r.b + 1].is("(")) {
+      warn(first, undefined_kernel_macro(first.text));
+      return;
+    }
     for (std::size_t j = r.b; j + 2 < r.e; ++j)
       if (t_[j].is(".") && t_[j + 2].is("(") && is_api(t_[j + 1].text) && j > r.b &&
           t_[j - 1].kind == Kind::Ident)
         warn(t_[j - 1], fmt::format("{}.{}(...): '{}' is not a known library handle (the block's is '{}'): not read",
                                     t_[j - 1].text, t_[j + 1].text, t_[j - 1].text, c.handle));
+  }
+
+  std::string undefined_kernel_macro(std::string_view name) const {
+    const std::string def = fmt::format("#define {}(", name);
+    const bool torch_macro = std::any_of(embedded_cpp_preludes().begin(), embedded_cpp_preludes().end(),
+                                         [&](const auto& e) { return e.second.find(def) != std::string_view::npos; });
+    if (!torch_macro)
+      return fmt::format("{}(...) is a macro that no source read defines (a project's own autocast macro? give the "
+                         "folder of its header with -I, or the build's flags with -p/--compile-commands): not read",
+                         name);
+    return fmt::format("{}(...) is one of PyTorch's autocast registration macros, which profile '{}' does not "
+                       "define{}: not read",
+                       name, p_.name(),
+                       cpp_prelude(p_).empty() ? " (it has no C++ prelude: dispatchtool-export writes cpp_prelude.h "
+                                                 "beside profile.toml when torch's C++ headers and a C++ compiler are "
+                                                 "at hand)"
+                                               : "");
   }
 
   // A custom class (torch/custom_class.h): `handle.class_<T>("Name")`, its
@@ -513,6 +537,7 @@ class Reader {
     c.blk->entries.push_back(std::move(e));
   }
 
+  const Profile& p_;
   const CppScan& s_;
   std::vector<const CppScan::UnreadDef*> unread_sorted_;
   CppTokens tk_;

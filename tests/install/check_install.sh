@@ -21,7 +21,7 @@ same share/man/man1/dispatchtool.1 docs/dispatchtool.1
 check "bin/dispatchtool-export is installed and executable" test -x "$prefix/bin/dispatchtool-export"
 same bin/dispatchtool-export tools/dispatchtool-export
 same share/man/man1/dispatchtool-export.1 docs/dispatchtool-export.1
-for f in dispatchtool_export.py gen_profile.py gen_profile_runtime.py gen_profile_schema.py gen_torch_library.py export_corpus.py tomlstr.py; do
+for f in dispatchtool_export.py gen_profile.py gen_profile_runtime.py gen_profile_schema.py gen_torch_library.py gen_cpp_prelude.py export_corpus.py tomlstr.py; do
   same "share/dispatchtool/python/$f" "tools/$f"
 done
 same share/bash-completion/completions/dispatchtool completions/dispatchtool.bash

@@ -56,6 +56,7 @@ LIBS = ["-ltorch", "-ltorch_cpu", "-lc10"]
 
 
 from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
+from recording import Recorder  # noqa: E402
 
 
 def python_flags(name, srcs):
@@ -65,16 +66,38 @@ def python_flags(name, srcs):
             + ["-I" + d for d in incs], ["-ltorch_python"])
 
 
-def compile_ext(group, workdir, torch_version, python_ext=False, defines=()):
-    cxx = shutil.which("g++")
-    if cxx is None:
-        raise SystemExit("cpp_reader_oracle: FAIL: no g++ in this environment (the chroot's g++ is installed by "
-                         "`tools/oracle-env ensure`; on an existing chroot: chroot DIR apt-get install g++)")
+def torch_flags(torch, cuda):
+    """Compile and link flags for torch's headers and libraries: Debian's libtorch-dev (the chroots), else the
+    torch package's own (a pip wheel, CUDA's included, as torch.utils.cpp_extension builds against it)."""
+    if os.path.isdir("/usr/include/torch") and not cuda:
+        return ["-I/usr/include/torch/csrc/api/include"], LIBS
+    from torch.utils import cpp_extension
+    try:
+        incs = cpp_extension.include_paths(device_type="cuda" if cuda else "cpu")
+        libdirs = cpp_extension.library_paths(device_type="cuda" if cuda else "cpu")
+    except TypeError:  # before torch 2.7: include_paths(cuda=...)
+        incs, libdirs = cpp_extension.include_paths(cuda=cuda), cpp_extension.library_paths(cuda=cuda)
+    abi = "-D_GLIBCXX_USE_CXX11_ABI=%d" % int(torch._C._GLIBCXX_USE_CXX11_ABI)
+    libs = ["-L" + d for d in libdirs] + LIBS + (["-ltorch_cuda", "-lc10_cuda"] if cuda else [])
+    return ["-I" + d for d in incs] + [abi], libs
+
+
+def compile_ext(group, workdir, torch, python_ext=False, defines=()):
     srcs = group.split("+")
+    cuda = any(s.endswith(".cu") for s in srcs)
+    cxx = shutil.which("nvcc" if cuda else "g++")
+    if cxx is None:
+        raise SystemExit("cpp_reader_oracle: FAIL: no %s in this environment (the chroot's g++ is installed by "
+                         "`tools/oracle-env ensure`; on an existing chroot: chroot DIR apt-get install g++; .cu "
+                         "sources need CUDA's nvcc)" % ("nvcc" if cuda else "g++"))
     name = os.path.splitext(os.path.basename(srcs[0]))[0]
     so = os.path.join(workdir, name + ".so")
     flags, libs = python_flags(name, srcs) if python_ext else ([], [])
-    cmd = [cxx] + FLAGS + list(defines) + flags + srcs + ["-o", so] + LIBS + libs
+    tflags, tlibs = torch_flags(torch, cuda)
+    base = (["-std=c++17", "-O0", "-shared", "-w", "-Xcompiler", "-fPIC", "--expt-relaxed-constexpr"] if cuda
+            else FLAGS[:-1])
+    cmd = [cxx] + base + tflags + list(defines) + flags + srcs + ["-o", so] + tlibs + libs
+    torch_version = torch.__version__
     h = hashlib.sha256(repr(cmd).encode() + torch_version.encode())
     for src in srcs:
         with open(src, "rb") as f:
@@ -139,8 +162,10 @@ def main():
                     help="a macro undefined for g++ and the tool alike (-U): the build says it is not defined")
     ap.add_argument("--namespace", action="append", default=[], help="compare this namespace's operators too")
     ap.add_argument("--op", action="append", default=[], help="compare this operator too")
+    ap.add_argument("--record", metavar="FILE", help="also write what torch dumped (tests/oracle/recording.py)")
     ap.add_argument("sources", nargs="+", help="SOURCE.cpp, or A.cpp+B.cpp compiled into one library")
     args = ap.parse_args()
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     args.workdir = os.path.abspath(args.workdir)
     if args.tree:
         if not os.path.isdir(args.tree):
@@ -162,8 +187,7 @@ def main():
     # Compiled in parallel (a Python extension takes 40-90 s of g++ each), loaded in the given order.
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        built = list(pool.map(lambda g: compile_ext(g, args.workdir, torch.__version__, args.python_ext, macro_flags),
-                              groups))
+        built = list(pool.map(lambda g: compile_ext(g, args.workdir, torch, args.python_ext, macro_flags), groups))
     for group, (so, secs) in zip(groups, built):
         if secs:
             print("compiled %s in %.1f s" % (group, secs))
@@ -178,6 +202,14 @@ def main():
         with open(src, encoding="utf-8") as f:
             texts.append(f.read())
     ops = registered_ops(torch, texts, args.namespace, args.op)
+    rec = Recorder(args.record, "cpp_reader_oracle", torch.__version__,
+                   {"root": root, "work": args.workdir, "tree": args.tree and os.path.abspath(".")})
+    rec.call(macro_flags + ["--"] + args.sources, ".")
+    rec.data["unknown_signature"] = sorted(args.unknown_signature)
+    for name in ops:
+        rec.op(name, "registrations", torch._C._dispatch_dump(name))
+        rec.op(name, "table", torch._C._dispatch_dump_table(name))
+    rec.write()
     bad, total, accepted = [], 0, 0
     got = {}
     for what in ["registrations", "table"]:
@@ -188,7 +220,9 @@ def main():
         if p.returncode != 0:
             bad.append("%s --all: exit %d: %s" % (what, p.returncode, err.strip()[:3000]))
             continue
-        allowed = ['m.impl("%s"' % op.split("::")[1] for op in args.unknown_signature]
+        # The override warning real torch prints too (a kernel of its own replaced) is not a reading failure.
+        allowed = ['m.impl("%s"' % op.split("::")[1] for op in args.unknown_signature] + [
+            "other operators may also be overridden", "Overriding a previously registered kernel"]
         warned = [w for w in err.splitlines() if "warning:" in w and not any(a in w for a in allowed)]
         if warned:
             bad.append("%s: the reader warned:\n%s" % (what, "\n".join(warned)[:3000]))

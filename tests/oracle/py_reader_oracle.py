@@ -160,6 +160,7 @@ def run(cmd):
 
 
 from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
+from recording import Recorder  # noqa: E402
 
 
 def import_file(path, name):
@@ -286,12 +287,12 @@ def main():
     ap.add_argument("--count", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--record", metavar="FILE", help="also write what torch dumped (tests/oracle/recording.py)")
     args = ap.parse_args()
     torch = require_torch("py_reader_oracle", args.profile)
     if torch is None:
         return 1
-    want = args.profile.replace("torch-", "")
-    t214 = tuple(int(x) for x in want.split(".")[:2]) >= (2, 14)
+    t214 = tuple(int(x) for x in re.findall(r"\d+", torch.__version__)[:2]) >= (2, 14)
     t0 = time.time()
     work = os.path.abspath(args.workdir)
     os.makedirs(work, exist_ok=True)
@@ -355,6 +356,13 @@ def main():
     got = {}
     nwarn = 0
     skipped = set()  # operators a located warning says are not read: the tool must not have them
+    rec = Recorder(args.record, "py_reader_oracle", torch.__version__,
+                   {"root": os.path.dirname(os.path.dirname(HERE)), "work": work, "tree": args.tree})
+    rec.call(["--raw", "--all"] + files, os.getcwd())
+    rec.file(gen)
+    for name in ops:
+        rec.op(name, "registrations", torch._C._dispatch_dump(name))
+        rec.op(name, "table", torch._C._dispatch_dump_table(name))
     for what in ["registrations", "table"]:
         rc, out, err = run([args.tool, what, "--raw", "--all", "--profile", args.profile] + files)
         if rc != 0:
@@ -379,6 +387,8 @@ def main():
             total += 1
             if mine != exp:
                 bad.append("%s %s:\n--- torch\n%s--- dispatchtool\n%s" % (what, name, exp, mine))
+    rec.skipped(skipped)
+    rec.write()
     # Refused signatures: refused by the tool too.
     nref = 0
     for j, (src, why) in enumerate(refused):

@@ -336,7 +336,13 @@ def require_torch(prog, profile):
         print("%s: FAIL: cannot import torch (%s); run it with tools/oracle-env python %s" % (prog, e, profile),
               file=sys.stderr)
         return None
-    if not torch.__version__.startswith(profile.replace("torch-", "") + "."):
+    if os.path.isdir(profile):  # an export (dispatchtool-export's OUTDIR): of this very torch
+        with open(os.path.join(profile, "profile.toml"), encoding="utf-8") as f:
+            m = re.search(r'^torch_version = "([^"]*)"', f.read(), re.M)
+        ok = m is not None and m.group(1) == torch.__version__
+    else:
+        ok = torch.__version__.startswith(profile.replace("torch-", "") + ".")
+    if not ok:
         print("%s: FAIL: torch %s is not the release of profile %s" % (prog, torch.__version__, profile),
               file=sys.stderr)
         return None

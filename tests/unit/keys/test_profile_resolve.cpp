@@ -62,6 +62,24 @@ TEST_CASE("load_profile: a profile directory's profile.toml is read inside the d
         "exp/profile.toml: error: cannot open profile file: the path leads outside 'exp' (symbolic links followed)\n");
 }
 
+TEST_CASE("load_profile: a profile directory's cpp_prelude.h is its C++ prelude (dispatchtool-export)") {
+  const std::string prelude = "#define KERNEL_CPU(op, policy) m.impl(#op, &op);\n";
+  std::map<std::string, std::string> files{{"exp/profile.toml", kTiny},  {"exp/cpp_prelude.h", prelude},
+                                           {"bare/profile.toml", kTiny}, {"odd/profile.toml", kTiny},
+                                           {"odd/cpp_prelude.h/x", ""}};
+  FileSystem fs = memory_filesystem(files);
+  auto with = load_profile("exp", fs.read, &fs);
+  REQUIRE_MESSAGE(with.has_value(), (with ? "" : format(with.error())));
+  CHECK(with->cpp_prelude() == prelude);
+  auto bare = load_profile("bare", fs.read, &fs);  // exported without torch's headers or a compiler
+  REQUIRE(bare.has_value());
+  CHECK(bare->cpp_prelude().empty());
+  auto odd = load_profile("odd", fs.read, &fs);
+  REQUIRE_FALSE(odd.has_value());
+  CHECK(format(odd.error()) == "--profile: error: profile directory 'odd': cpp_prelude.h is not a regular file\n");
+  CHECK(profile("torch-2.14").cpp_prelude().empty());  // a built-in's prelude is embedded, by name
+}
+
 TEST_CASE("load_profile: a name that is no profile says what a profile is") {
   auto release = load_profile("torch-2.1", ReadFile{});
   REQUIRE_FALSE(release.has_value());

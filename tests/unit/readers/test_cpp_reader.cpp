@@ -3,6 +3,8 @@
 // same source: tests/oracle/cpp_reader_oracle.py checks them for real).
 #include "readers/cpp_reader.hpp"
 
+#include <map>
+
 #include "helpers.hpp"
 
 namespace dt::test {
@@ -204,6 +206,46 @@ TEST_CASE("read_cpp: a file that is not C++ enough is a located error") {
   REQUIRE(!b.has_value());
   CHECK(format(b.error()) == "ops.cpp:2:9: error: unterminated string literal\n");
   CHECK(toml("int main() { return 0; }").empty() == false);  // no block: an empty translation, no error
+}
+
+TEST_CASE("read_cpp: PyTorch's autocast KERNEL macros come from the profile's prelude, else a warning") {
+  const std::string src =
+      "at::Tensor logit(const at::Tensor& x) { return x; }\n"
+      "TORCH_LIBRARY_IMPL(aten, AutocastCPU, m) {\n"
+      "  KERNEL_CPU(logit, fp32)\n"
+      "}\n";
+  // torch-1.13 has no built-in prelude: the call is not read, and said so where it is.
+  auto none = read_cpp(profile("torch-1.13"), "ops.cpp", src);
+  REQUIRE(none.has_value());
+  REQUIRE(none->warnings.size() == 1);
+  CHECK(format(none->warnings[0]) ==
+        "ops.cpp:3:3: warning: KERNEL_CPU(...) is one of PyTorch's autocast registration macros, which profile "
+        "'torch-1.13' does not define (it has no C++ prelude: dispatchtool-export writes cpp_prelude.h beside "
+        "profile.toml when torch's C++ headers and a C++ compiler are at hand): not read\n");
+  CHECK(render_toml(none->blocks, "t").find("[[impl]]") == std::string::npos);
+  // A project's own macro of that shape, its header not read: said so, not blamed on the profile.
+  auto project = read_cpp(profile("torch-2.14"), "ops.cpp",
+                          "TORCH_LIBRARY_IMPL(aten, AutocastXLA, m) {\n  KERNEL_XLA(abs, fp32)\n}\n");
+  REQUIRE(project.has_value());
+  REQUIRE(project->warnings.size() == 1);
+  CHECK(format(project->warnings[0]) ==
+        "ops.cpp:2:3: warning: KERNEL_XLA(...) is a macro that no source read defines (a project's own autocast "
+        "macro? give the folder of its header with -I, or the build's flags with -p/--compile-commands): not read\n");
+  // A profile directory's cpp_prelude.h defines it: expanded, registered.
+  std::string text;
+  for (const auto& e : embedded_profiles())
+    if (std::string_view(e.name) == "torch-2.14") text = std::string(e.text);
+  std::map<std::string, std::string> files{{"exp/profile.toml", text},
+                                           {"exp/cpp_prelude.h", "#define KERNEL_CPU(op, policy) m.impl(#op, &op);\n"}};
+  FileSystem fs = memory_filesystem(files);
+  auto p = load_profile("exp", fs.read, &fs);
+  REQUIRE_MESSAGE(p.has_value(), (p ? "" : format(p.error())));
+  auto got = read_cpp(*p, "ops.cpp", src);
+  REQUIRE(got.has_value());
+  CHECK(got->warnings.empty());
+  const std::string toml = render_toml(got->blocks, "t");
+  CHECK(toml.find("dispatch_key = \"AutocastCPU\"") != std::string::npos);
+  CHECK(toml.find("[[impl]]\nop = \"logit\"\nkernel = \"registered at ops.cpp:2\"") != std::string::npos);
 }
 
 }  // namespace dt::test
