@@ -162,6 +162,7 @@ def derive_torch_library(torch, fails) -> dict:
                     "register_autograd refuses a mutable operator", str(e))
 
     derive_unset_errors(torch, fails, d)
+    derive_composite_refusals(torch, fails, d)
 
     d["debug"] = {}
     for role in ROLES:
@@ -223,6 +224,33 @@ def derive_unset_errors(torch, fails, d):
         d["trivial_fake"] = False
 
 
+def derive_composite_refusals(torch, fails, d):
+    """What a Meta kernel from Python on an operator with a
+    CompositeImplicitAutograd kernel raises at registration: through
+    Library.impl (and torch.library.impl, register_kernel) and through
+    register_fake; {name} is the operator as the call names it."""
+    lib = torch.library.Library(NS, "FRAGMENT")
+    for k, api in enumerate(("impl", "fake")):
+        op = "cia%d" % k
+        lib.define(op + "(Tensor x) -> Tensor")
+        lib.impl(op, lambda x: x, "CompositeImplicitAutograd")
+        name = op if api == "impl" else NS + "::" + op
+        try:
+            if api == "impl":
+                lib.impl(name, lambda x: x, "Meta")
+            else:
+                torch.library.register_fake(name, lambda x: x)
+            fails.check(False, "a Meta kernel from Python (%s) on a CompositeImplicitAutograd operator is refused"
+                        % api, "it was not")
+            text = ""
+        except RuntimeError as e:
+            text = str(e)
+            fails.check("'%s'" % name in text or " %s " % name in text,
+                        "the refusal (%s) names the operator" % api, text[:200])
+        key = "meta_on_composite_error" if api == "impl" else "fake_on_composite_error"
+        d[key] = text.replace("'%s'" % name, "'{name}'").replace(" %s " % name, " {name} ")
+
+
 def render_torch_library(d: dict) -> str:
     o = ["\n# torch.library's Python APIs as this release registers them (measured by\n"
          "# tools/gen_torch_library.py; docs/input-format.md, [[custom_op]]).\n",
@@ -247,6 +275,10 @@ def render_torch_library(d: dict) -> str:
         o.append("no_fake_error = %s\n" % _q(d["no_fake_error"]))
         o.append("no_autograd_error = %s\n" % _q(d["no_autograd_error"]))
         o.append("trivial_fake = %s\n" % ("true" if d["trivial_fake"] else "false"))
+        o.append("# What a Meta kernel from Python raises on an operator with a CompositeImplicitAutograd\n"
+                 "# kernel, through Library.impl and through register_fake ({name}: the operator as named).\n")
+        o.append("meta_on_composite_error = %s\n" % _q(d["meta_on_composite_error"]))
+        o.append("fake_on_composite_error = %s\n" % _q(d["fake_on_composite_error"]))
         o.append("# Debug strings (_dispatch_dump) of the definition and of each kernel, by role.\n")
         o.append("[torch_library.debug]\n")
         for role in ROLES:

@@ -121,6 +121,11 @@ struct TorchLibraryInfo {
   // Empty where not measured (profiles exported before they were): then
   // custom_op's kernels are not modelled beyond their registrations.
   std::string no_fake_error, no_autograd_error;
+  // What Library.impl (meta_on_composite_error) and register_fake
+  // (fake_on_composite_error) raise for a Meta kernel on an operator with a
+  // CompositeImplicitAutograd kernel ({name}: the operator as the call names
+  // it); empty where not measured (a profile exported before they were).
+  std::string meta_on_composite_error, fake_on_composite_error;
   bool trivial_fake = false;
   // The Python reader's data ([torch_library.python], docs/profile-format.md):
   // the debug-string patterns of torch.library's Python forms by form

@@ -70,7 +70,8 @@ std::string TorchLibraryInfo::dtype_name(std::string_view attr) const {
 bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagnostic>* error, TorchLibraryInfo& out) {
   TableReader r(t, file, "the [torch_library] table", error);
   r.allow_only({"apis", "custom_op_tags", "custom_op_user_tags", "python_override", "autograd_views", "inplace_kernels",
-                "no_fake_error", "no_autograd_error", "trivial_fake", "debug", "python"});
+                "no_fake_error", "no_autograd_error", "trivial_fake", "meta_on_composite_error",
+                "fake_on_composite_error", "debug", "python"});
   out.measured = true;
   if (auto apis = r.str_array("apis"))
     for (const auto& a : *apis) {
@@ -87,6 +88,8 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
   if (auto b = r.boolean("autograd_views")) out.autograd_views = b->value;
   if (auto b = r.boolean("trivial_fake")) out.trivial_fake = b->value;
   if (auto s = r.str("no_fake_error")) out.no_fake_error = s->value;
+  if (auto s = r.str("meta_on_composite_error")) out.meta_on_composite_error = s->value;
+  if (auto s = r.str("fake_on_composite_error")) out.fake_on_composite_error = s->value;
   if (auto s = r.str("no_autograd_error")) out.no_autograd_error = s->value;
   if (const toml::table* ik = r.table("inplace_kernels")) {
     TableReader ir(*ik, file, "[torch_library] inplace_kernels", error);

@@ -34,7 +34,7 @@ std::vector<std::string> device_names(const Registry& reg) {
 bool FileLoader::load_impl(const EntryRef& t) {
   TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
-                "redispatches", "op_signature"});
+                "redispatches", "op_signature", "python_meta"});
   auto op = r.name("op");
   auto k1 = r.name("key");
   auto ks = r.name_array("keys");
@@ -45,6 +45,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
   auto boxed = r.boolean("boxed_only");
   auto redispatches = r.boolean("redispatches");
   auto op_sig = r.boolean("op_signature");
+  auto py_meta = r.str("python_meta");
   if (r.failed()) return true;
   const Location where = r.self();
   if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
@@ -65,6 +66,20 @@ bool FileLoader::load_impl(const EntryRef& t) {
                      "'signature' is the schema inferred from a C++ kernel; a fallthrough kernel has none "
                      "(_dispatch_dump prints \"(none)\")"),
            true;
+
+  PythonMeta python_meta = PythonMeta::None;
+  if (py_meta) {
+    if (py_meta->value == "register_fake")
+      python_meta = PythonMeta::RegisterFake;
+    else if (py_meta->value == "impl")
+      python_meta = op->value.find("::") == std::string::npos ? PythonMeta::Impl : PythonMeta::ImplQualified;
+    else
+      return set_error(py_meta->where,
+                       fmt::format("python_meta is \"impl\" (Library.impl, torch.library.impl, register_kernel) or "
+                                   "\"register_fake\" (register_fake, impl_abstract), not {:?}",
+                                   py_meta->value)),
+             true;
+  }
 
   const bool op_signature = op_sig && op_sig->value;
   if (op_signature && (sig || fallthrough))
@@ -101,6 +116,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
     kern.fallthrough = fallthrough;
     kern.boxed_only = boxed && boxed->value;
     kern.redispatches = redispatches && redispatches->value;
+    kern.python_meta = python_meta;
     // Located at its key when the entry names one, else at its operator.
     kern.where = k1 || ks || devs ? kwhere : op->where;
     register_impl(*qualified, k, std::move(kern), op_signature);

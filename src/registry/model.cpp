@@ -269,6 +269,27 @@ bool same_cpp_types(const std::string& a, const std::string& b) {
          x->is_vararg == y->is_vararg && x->is_varret == y->is_varret;
 }
 
+// torch.library refuses a Meta kernel from Python on an operator that has a
+// CompositeImplicitAutograd kernel (library.py's Library._impl, 2.6's
+// fake_impl), before c10 sees it: with its words, where the release's are
+// measured.
+std::optional<Diagnostic> python_meta_refusal(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
+  if (k.python_meta == PythonMeta::None || p.find("Meta") != key) return std::nullopt;
+  const auto cia = p.find("CompositeImplicitAutograd");
+  const bool composite = std::any_of(op.kernels.begin(), op.kernels.end(),
+                                     [&](const KeyKernels& kk) { return kk.key == cia && !kk.kernels.empty(); });
+  const TorchLibraryInfo& tl = p.torch_library();
+  const std::string& text =
+      k.python_meta == PythonMeta::RegisterFake ? tl.fake_on_composite_error : tl.meta_on_composite_error;
+  if (!composite || text.empty()) return std::nullopt;
+  std::string name = op.name;
+  if (k.python_meta == PythonMeta::Impl) name = name.substr(name.find("::") + 2);
+  Diagnostic d = make_error(k.where, replace_all(text, "{name}", name));
+  d.op = op.name;
+  d.key = "Meta";
+  return d;
+}
+
 // OperatorEntry::registerKernel: a typed kernel's C++ signature must equal the
 // first one registered for the operator. Kernels with different inferred
 // schemas have different C++ types; the C++ type names themselves are not in
@@ -338,6 +359,7 @@ std::vector<Diagnostic> Registry::define(Definition def) {
 Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
   const Profile& p = *profile_;
   Operator& op = entry(name, k.where);
+  if (auto d = python_meta_refusal(op, key, k, p)) return unexpected(std::move(*d));
   if (auto d = check_cpp_signature(op, key, k, p)) return unexpected(std::move(*d));
   // OperatorEntry::registerKernel records the first C++ signature before it
   // checks the schema and before it warns, so "previous kernel" can name the

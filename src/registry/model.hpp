@@ -60,6 +60,17 @@ enum class CustomOpKernel : std::uint8_t {
   AutogradUnset,  // the Autograd kernel without register_autograd: records a backward that raises
 };
 
+// A Meta kernel registered from Python: torch refuses it, at registration,
+// on an operator that already has a CompositeImplicitAutograd kernel, in the
+// words of the API that registers it ([torch_library] meta_on_composite_error
+// / fake_on_composite_error).
+enum class PythonMeta : std::uint8_t {
+  None,           // not from Python's torch.library (or not checked)
+  Impl,           // Library.impl("op", ...): the refusal names the operator as written, unqualified
+  ImplQualified,  // Library.impl("ns::op"), torch.library.impl, register_kernel: named qualified
+  RegisterFake,   // register_fake, impl_abstract, Library._register_fake
+};
+
 // Whether torch.library.register_autograd takes the custom op of schema `s`:
 // a functional operator (no argument written to, a return, no return that is
 // a view) or, where the release allows (`views`), a view with one Tensor
@@ -82,6 +93,7 @@ struct Kernel {
   // ADInplaceOrView kernel in 2.14 (warnings.filterwarnings("ignore", ...)).
   bool warning_filtered = false;
   CustomOpKernel custom_op = CustomOpKernel::None;
+  PythonMeta python_meta = PythonMeta::None;
   Location where;
   std::uint32_t library = 0;
   std::uint32_t seq = 0;  // global registration order

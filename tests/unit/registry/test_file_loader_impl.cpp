@@ -79,4 +79,38 @@ TEST_CASE("[[impl]]: what an entry must and must not contain") {
         "a.toml:6:16: error: 'device_types' must not be empty\n");
 }
 
+TEST_CASE("[[impl]] python_meta: torch refuses a Meta kernel from Python on a CompositeImplicitAutograd operator") {
+  const std::string def = "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n";
+  const std::string cia = "[[impl]]\nop = \"f\"\nkey = \"CompositeImplicitAutograd\"\nkernel = \"py\"\n";
+  const auto meta = [](const std::string& op, const std::string& api) {
+    return "[[impl]]\nop = \"" + op + "\"\nkey = \"Meta\"\nkernel = \"py\"\nboxed_only = true\npython_meta = \"" + api +
+           "\"\n";
+  };
+  const std::string words =
+      "because it has a CompositeImplicitAutograd kernel in core. Instead we should let the operator decompose, and "
+      "ensure that we have meta kernels for the base ops that it decomposes into.\n";
+  // Library.impl names the operator as the call does; register_fake qualified (2.14's words).
+  CHECK(error_of({{"a.toml", def + cia + meta("f", "impl")}}, "torch-2.14") ==
+        "a.toml:10:7: error: We should not register a meta kernel directly to the operator 'f', " + words);
+  CHECK(error_of({{"a.toml", def + cia + meta("t::f", "impl")}}, "torch-2.14").find("operator 't::f'") !=
+        std::string::npos);
+  CHECK(error_of({{"a.toml", def + cia + meta("f", "register_fake")}}, "torch-2.14") ==
+        "a.toml:10:7: error: We should not register a meta kernel directly to the operator 't::f', " + words);
+  // 2.6's register_fake has words of its own.
+  CHECK(error_of({{"a.toml", def + cia + meta("f", "register_fake")}}, "torch-2.6") ==
+        "a.toml:10:7: error: register_fake(...): the operator t::f already has an implementation for this device "
+        "type via a pre-existing registration to DispatchKey::CompositeImplicitAutograd.CompositeImplicitAutograd "
+        "operators do not need an fake impl; instead, the operator will decompose into its constituents and those "
+        "can have fake impls defined on them.\n");
+  // Accepted: the Meta kernel first; without python_meta (C++); a profile that did not measure the words.
+  const std::string cpp_meta = "[[impl]]\nop = \"f\"\nkey = \"Meta\"\nkernel = \"c\"\n";
+  for (const auto& text : {def + meta("f", "impl") + cia, def + cia + cpp_meta})
+    CHECK(rows(raw_table(must_load("torch-2.14", {{"a.toml", text}}), "t::f"), {"Meta"}).starts_with("Meta: "));
+  CHECK(rows(raw_table(must_load("torch-main", {{"a.toml", def + cia + meta("f", "impl")}}), "t::f"), {"Meta"}) ==
+        "Meta: py [kernel]\n");
+  CHECK(error_of({{"a.toml", def + cia + meta("f", "fake")}}, "torch-2.14") ==
+        "a.toml:13:15: error: python_meta is \"impl\" (Library.impl, torch.library.impl, register_kernel) or "
+        "\"register_fake\" (register_fake, impl_abstract), not \"fake\"\n");
+}
+
 }  // namespace dt::test
