@@ -249,6 +249,21 @@ def derive_composite_refusals(torch, fails, d):
                         "the refusal (%s) names the operator" % api, text[:200])
         key = "meta_on_composite_error" if api == "impl" else "fake_on_composite_error"
         d[key] = text.replace("'%s'" % name, "'{name}'").replace(" %s " % name, " {name} ")
+    # On an operator not defined yet: register_fake finds no operator, register_autograd no attribute.
+    d["undefined_op_error"] = d["undefined_attr_error"] = ""
+    try:
+        torch.library.register_fake(NS + "::undefined_f", lambda x: x)
+        fails.check(False, "register_fake on an undefined operator is refused", "it was not")
+    except RuntimeError as e:
+        fails.check(NS + "::undefined_f" in str(e), "register_fake's refusal names the operator", str(e)[:200])
+        d["undefined_op_error"] = str(e).replace(NS + "::undefined_f", "{op}")
+    try:
+        torch.library.register_autograd(NS + "::undefined_a", lambda ctx, g: g)
+        fails.check(False, "register_autograd on an undefined operator is refused", "it was not")
+    except AttributeError as e:
+        fails.check("'%s'" % NS in str(e) and "'undefined_a'" in str(e),
+                    "register_autograd's refusal names the namespace and the operator", str(e)[:200])
+        d["undefined_attr_error"] = str(e).replace("'%s'" % NS, "'{ns}'").replace("'undefined_a'", "'{name}'")
 
 
 def render_torch_library(d: dict) -> str:
@@ -279,6 +294,10 @@ def render_torch_library(d: dict) -> str:
                  "# kernel, through Library.impl and through register_fake ({name}: the operator as named).\n")
         o.append("meta_on_composite_error = %s\n" % _q(d["meta_on_composite_error"]))
         o.append("fake_on_composite_error = %s\n" % _q(d["fake_on_composite_error"]))
+        o.append("# What register_fake ({op}: ns::name) and register_autograd, register_vmap ({ns}, {name}:\n"
+                 "# torch.ops.NS.NAME) raise on an operator not defined yet.\n")
+        o.append("undefined_op_error = %s\n" % _q(d["undefined_op_error"]))
+        o.append("undefined_attr_error = %s\n" % _q(d["undefined_attr_error"]))
         o.append("# Debug strings (_dispatch_dump) of the definition and of each kernel, by role.\n")
         o.append("[torch_library.debug]\n")
         for role in ROLES:

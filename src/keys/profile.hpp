@@ -126,6 +126,9 @@ struct TorchLibraryInfo {
   // CompositeImplicitAutograd kernel ({name}: the operator as the call names
   // it); empty where not measured (a profile exported before they were).
   std::string meta_on_composite_error, fake_on_composite_error;
+  // What register_fake ({op}: ns::name) and register_autograd / register_vmap
+  // ({ns}, {name}: torch.ops.NS.NAME) raise on an operator not defined yet.
+  std::string undefined_op_error, undefined_attr_error;
   bool trivial_fake = false;
   // The Python reader's data ([torch_library.python], docs/profile-format.md):
   // the debug-string patterns of torch.library's Python forms by form

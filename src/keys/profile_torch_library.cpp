@@ -71,7 +71,7 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
   TableReader r(t, file, "the [torch_library] table", error);
   r.allow_only({"apis", "custom_op_tags", "custom_op_user_tags", "python_override", "autograd_views", "inplace_kernels",
                 "no_fake_error", "no_autograd_error", "trivial_fake", "meta_on_composite_error",
-                "fake_on_composite_error", "debug", "python"});
+                "fake_on_composite_error", "undefined_op_error", "undefined_attr_error", "debug", "python"});
   out.measured = true;
   if (auto apis = r.str_array("apis"))
     for (const auto& a : *apis) {
@@ -90,6 +90,8 @@ bool read_torch_library(const toml::table& t, FileName file, std::optional<Diagn
   if (auto s = r.str("no_fake_error")) out.no_fake_error = s->value;
   if (auto s = r.str("meta_on_composite_error")) out.meta_on_composite_error = s->value;
   if (auto s = r.str("fake_on_composite_error")) out.fake_on_composite_error = s->value;
+  if (auto s = r.str("undefined_op_error")) out.undefined_op_error = s->value;
+  if (auto s = r.str("undefined_attr_error")) out.undefined_attr_error = s->value;
   if (auto s = r.str("no_autograd_error")) out.no_autograd_error = s->value;
   if (const toml::table* ik = r.table("inplace_kernels")) {
     TableReader ir(*ik, file, "[torch_library] inplace_kernels", error);

@@ -255,7 +255,7 @@ PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib
     en.add("op", name->first, name->second);
     if (key != nullptr && !key->s.empty()) en.add("key", key->s, key->at);
     kernel_fields(en, fn, lib->debug, at);
-    if ((key != nullptr && !key->s.empty() ? key->s : lib->key) == "Meta") en.add("python_meta", "impl", at);
+    if ((key != nullptr && !key->s.empty() ? key->s : lib->key) == "Meta") en.add("python_api", "impl", at);
     return PyVal::none(at);
   }
   if (method == "_register_fake") {
@@ -275,7 +275,7 @@ PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib
     en.add("op", op->s, op->at);
     en.add("key", "Meta", at);
     kernel_fields(en, nullptr, debug_string, at);
-    en.add("python_meta", "register_fake", at);
+    en.add("python_api", "register_fake", at);
     return PyVal::none(at);
   }
   if (method == "fallback") {
@@ -387,7 +387,7 @@ PyVal PyReader::impl(Frame& f, Args& a) {
   kernel_fields(en, fn, debug_string, at);
   if (std::find(names.begin(), names.end(), "meta") != names.end() ||
       std::find(names.begin(), names.end(), "Meta") != names.end())
-    en.add("python_meta", "impl", at);
+    en.add("python_api", "impl", at);
   return decorator ? identity(at) : PyVal::none(at);
 }
 
@@ -512,9 +512,11 @@ PyVal PyReader::kernel_on_op(Frame& f, const std::string& api, const std::string
     en.add("key", keys[0], at);
   kernel_fields(en, nullptr, debug_string, at);
   if (api == "register_fake" || api == "impl_abstract")
-    en.add("python_meta", "register_fake", at);
+    en.add("python_api", "register_fake", at);
   else if (api == "register_kernel" && std::find(keys.begin(), keys.end(), "meta") != keys.end())
-    en.add("python_meta", "impl", at);
+    en.add("python_api", "impl", at);
+  else if (api == "register_autograd" || api == "register_vmap" || api == "register_autocast")
+    en.add("python_api", api, at);
   return result;
 }
 

@@ -34,7 +34,7 @@ std::vector<std::string> device_names(const Registry& reg) {
 bool FileLoader::load_impl(const EntryRef& t) {
   TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
-                "redispatches", "op_signature", "python_meta"});
+                "redispatches", "op_signature", "python_api"});
   auto op = r.name("op");
   auto k1 = r.name("key");
   auto ks = r.name_array("keys");
@@ -45,7 +45,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
   auto boxed = r.boolean("boxed_only");
   auto redispatches = r.boolean("redispatches");
   auto op_sig = r.boolean("op_signature");
-  auto py_meta = r.str("python_meta");
+  auto py_api = r.str("python_api");
   if (r.failed()) return true;
   const Location where = r.self();
   if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
@@ -67,17 +67,21 @@ bool FileLoader::load_impl(const EntryRef& t) {
                      "(_dispatch_dump prints \"(none)\")"),
            true;
 
-  PythonMeta python_meta = PythonMeta::None;
-  if (py_meta) {
-    if (py_meta->value == "register_fake")
-      python_meta = PythonMeta::RegisterFake;
-    else if (py_meta->value == "impl")
-      python_meta = op->value.find("::") == std::string::npos ? PythonMeta::Impl : PythonMeta::ImplQualified;
+  PythonApi python_api = PythonApi::None;
+  if (py_api) {
+    const std::string& v = py_api->value;
+    if (v == "register_fake")
+      python_api = PythonApi::RegisterFake;
+    else if (v == "impl")
+      python_api = op->value.find("::") == std::string::npos ? PythonApi::Impl : PythonApi::ImplQualified;
+    else if (v == "register_autograd" || v == "register_vmap" || v == "register_autocast")
+      python_api = PythonApi::LooksUp;
     else
-      return set_error(py_meta->where,
-                       fmt::format("python_meta is \"impl\" (Library.impl, torch.library.impl, register_kernel) or "
-                                   "\"register_fake\" (register_fake, impl_abstract), not {:?}",
-                                   py_meta->value)),
+      return set_error(py_api->where,
+                       fmt::format("python_api is \"impl\" (Library.impl, torch.library.impl, register_kernel), "
+                                   "\"register_fake\" (register_fake, impl_abstract), \"register_autograd\", "
+                                   "\"register_vmap\" or \"register_autocast\", not {:?}",
+                                   v)),
              true;
   }
 
@@ -116,7 +120,7 @@ bool FileLoader::load_impl(const EntryRef& t) {
     kern.fallthrough = fallthrough;
     kern.boxed_only = boxed && boxed->value;
     kern.redispatches = redispatches && redispatches->value;
-    kern.python_meta = python_meta;
+    kern.python_api = python_api;
     // Located at its key when the entry names one, else at its operator.
     kern.where = k1 || ks || devs ? kwhere : op->where;
     register_impl(*qualified, k, std::move(kern), op_signature);

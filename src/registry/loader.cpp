@@ -147,6 +147,18 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
   return errors;
 }
 
+// register_fake / register_autograd on operators no input defines in time
+// (Registry::undefined_refusals): refused, after every file is applied.
+void add_undefined_refusals(LoadResult& result, std::optional<Diagnostic>& errors, const LoadOptions& options) {
+  for (Diagnostic& d : result.registry.undefined_refusals()) {
+    d.code = "library-kind";
+    if (options.on_refusal == OnRefusal::Record)
+      result.refusals.push_back(std::move(d));
+    else if (!add_error(errors, std::move(d), limits::kErrors))
+      return;
+  }
+}
+
 // Adds a file's errors to the run's; false when the run has as many as it reports.
 bool add_errors(std::optional<Diagnostic>& run, std::optional<Diagnostic> file) {
   return !file || add_error(run, std::move(*file), limits::kErrors);
@@ -178,6 +190,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   std::optional<Diagnostic> errors;
   for (std::size_t i = 0; i < paths.size(); ++i)
     if (!add_errors(errors, apply_file(profile, ahead.take(i), display_path(paths[i]), result, options))) break;
+  add_undefined_refusals(result, errors, options);
   if (errors) return unexpected(std::move(*errors));
   return result;
 }
@@ -187,6 +200,7 @@ Expected<LoadResult, Diagnostic> load_blocks(const Profile& profile, Blocks bloc
   LoadResult result{Registry(profile, options.library), {}, {}};
   std::optional<Diagnostic> errors;
   add_errors(errors, apply_file(profile, compile_blocks(profile, std::move(blocks), name, options), name, result, options));
+  add_undefined_refusals(result, errors, options);
   if (errors) return unexpected(std::move(*errors));
   return result;
 }

@@ -269,21 +269,43 @@ bool same_cpp_types(const std::string& a, const std::string& b) {
          x->is_vararg == y->is_vararg && x->is_varret == y->is_varret;
 }
 
-// torch.library refuses a Meta kernel from Python on an operator that has a
-// CompositeImplicitAutograd kernel (library.py's Library._impl, 2.6's
-// fake_impl), before c10 sees it: with its words, where the release's are
-// measured.
-std::optional<Diagnostic> python_meta_refusal(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
-  if (k.python_meta == PythonMeta::None || p.find("Meta") != key) return std::nullopt;
+// torch.library refuses, before c10 sees the kernel: register_fake and the
+// register_* that look the operator up, on an operator not defined yet; a
+// Meta kernel from Python on an operator that has a CompositeImplicitAutograd
+// kernel (library.py's Library._impl, 2.6's fake_impl). With its words, where
+// the release's are measured.
+// register_fake looks the operator up in the dispatcher; register_autograd
+// (vmap, autocast) as an attribute of torch.ops.NS.
+std::optional<Diagnostic> python_undefined(const Operator& op, const Kernel& k, const Profile& p) {
+  const TorchLibraryInfo& tl = p.torch_library();
+  if (op.def) return std::nullopt;
+  if (k.python_api == PythonApi::RegisterFake && !tl.undefined_op_error.empty()) {
+    Diagnostic d = make_error(k.where, replace_all(tl.undefined_op_error, "{op}", op.name));
+    d.op = op.name;
+    return d;
+  }
+  if (k.python_api == PythonApi::LooksUp && !tl.undefined_attr_error.empty()) {
+    const std::size_t sep = op.name.find("::");
+    const std::string base = op.name.substr(sep + 2);
+    Diagnostic d = make_error(k.where, replace_all(replace_all(tl.undefined_attr_error, "{ns}", op.name.substr(0, sep)),
+                                                   "{name}", base.substr(0, base.find('.'))));
+    d.op = op.name;
+    return d;
+  }
+  return std::nullopt;
+}
+
+std::optional<Diagnostic> python_api_refusal(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
+  if (k.python_api == PythonApi::None || p.find("Meta") != key) return std::nullopt;
+  const TorchLibraryInfo& tl = p.torch_library();
   const auto cia = p.find("CompositeImplicitAutograd");
   const bool composite = std::any_of(op.kernels.begin(), op.kernels.end(),
                                      [&](const KeyKernels& kk) { return kk.key == cia && !kk.kernels.empty(); });
-  const TorchLibraryInfo& tl = p.torch_library();
   const std::string& text =
-      k.python_meta == PythonMeta::RegisterFake ? tl.fake_on_composite_error : tl.meta_on_composite_error;
+      k.python_api == PythonApi::RegisterFake ? tl.fake_on_composite_error : tl.meta_on_composite_error;
   if (!composite || text.empty()) return std::nullopt;
   std::string name = op.name;
-  if (k.python_meta == PythonMeta::Impl) name = name.substr(name.find("::") + 2);
+  if (k.python_api == PythonApi::Impl) name = name.substr(name.find("::") + 2);
   Diagnostic d = make_error(k.where, replace_all(text, "{name}", name));
   d.op = op.name;
   d.key = "Meta";
@@ -359,7 +381,8 @@ std::vector<Diagnostic> Registry::define(Definition def) {
 Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kernel k) {
   const Profile& p = *profile_;
   Operator& op = entry(name, k.where);
-  if (auto d = python_meta_refusal(op, key, k, p)) return unexpected(std::move(*d));
+  if (auto d = python_api_refusal(op, key, k, p)) return unexpected(std::move(*d));
+  if (auto d = python_undefined(op, k, p)) undefined_.push_back(std::move(*d));
   if (auto d = check_cpp_signature(op, key, k, p)) return unexpected(std::move(*d));
   // OperatorEntry::registerKernel records the first C++ signature before it
   // checks the schema and before it warns, so "previous kernel" can name the
@@ -417,6 +440,17 @@ Expected<Ok, Diagnostic> Registry::impl(const std::string& name, KeyId key, Kern
   }
   it->kernels.push_newest(std::move(k));
   return Ok{};
+}
+
+std::vector<Diagnostic> Registry::undefined_refusals() const {
+  std::vector<Diagnostic> out;
+  for (const Diagnostic& d : undefined_) {
+    auto it = index_.find(d.op);
+    const Operator* op = it == index_.end() ? nullptr : &ops_[it->second];
+    if (op == nullptr || !op->def || (op->def->where.file == d.where.file && d.where < op->def->where))
+      out.push_back(d);
+  }
+  return out;
 }
 
 Expected<Ok, Diagnostic> Registry::fallback(Fallback f) {

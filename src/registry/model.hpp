@@ -60,15 +60,18 @@ enum class CustomOpKernel : std::uint8_t {
   AutogradUnset,  // the Autograd kernel without register_autograd: records a backward that raises
 };
 
-// A Meta kernel registered from Python: torch refuses it, at registration,
-// on an operator that already has a CompositeImplicitAutograd kernel, in the
-// words of the API that registers it ([torch_library] meta_on_composite_error
-// / fake_on_composite_error).
-enum class PythonMeta : std::uint8_t {
+// The torch.library API that registers a kernel from Python, where its own
+// checks refuse registrations c10 would take ([[impl]] python_api): a Meta
+// kernel on an operator that already has a CompositeImplicitAutograd kernel
+// ([torch_library] meta_on_composite_error / fake_on_composite_error), and
+// register_* on an operator not defined yet (undefined_op_error /
+// undefined_attr_error).
+enum class PythonApi : std::uint8_t {
   None,           // not from Python's torch.library (or not checked)
   Impl,           // Library.impl("op", ...): the refusal names the operator as written, unqualified
   ImplQualified,  // Library.impl("ns::op"), torch.library.impl, register_kernel: named qualified
-  RegisterFake,   // register_fake, impl_abstract, Library._register_fake
+  RegisterFake,   // register_fake, impl_abstract, Library._register_fake: the operator must exist
+  LooksUp,        // register_autograd, register_vmap, register_autocast: torch.ops.NS.NAME must exist
 };
 
 // Whether torch.library.register_autograd takes the custom op of schema `s`:
@@ -93,7 +96,7 @@ struct Kernel {
   // ADInplaceOrView kernel in 2.14 (warnings.filterwarnings("ignore", ...)).
   bool warning_filtered = false;
   CustomOpKernel custom_op = CustomOpKernel::None;
-  PythonMeta python_meta = PythonMeta::None;
+  PythonApi python_api = PythonApi::None;
   Location where;
   std::uint32_t library = 0;
   std::uint32_t seq = 0;  // global registration order
@@ -259,6 +262,12 @@ class Registry {
   // first limits::kOverrideWarningBytes of them, and how many more there were.
   [[nodiscard]] const std::vector<Diagnostic>& warnings() const { return warnings_; }
   [[nodiscard]] std::size_t warnings_not_kept() const { return warnings_not_kept_; }
+  // What register_fake / register_autograd (Kernel::python_api) raise on an
+  // operator that was not defined when they ran: once every input is applied,
+  // those whose operator no file read defines, or only its own file, later.
+  // (Python modules import each other: across files, the order of their
+  // registrations is the imports', not the command line's.)
+  [[nodiscard]] std::vector<Diagnostic> undefined_refusals() const;
 
   std::string privateuse1_name;  // torch.utils.rename_privateuse1_backend
   Location privateuse1_where;
@@ -279,6 +288,7 @@ class Registry {
   std::vector<std::optional<Fallback>> fallbacks_;  // by table slot
   std::vector<Fallback> user_fallbacks_;
   std::vector<Diagnostic> warnings_;
+  std::vector<Diagnostic> undefined_;  // python_api kernels of operators not defined yet (their refusals)
   std::size_t warnings_not_kept_ = 0;
   std::size_t warning_bytes_ = 0;
   std::uint32_t seq_ = 0;

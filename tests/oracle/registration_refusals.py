@@ -7,7 +7,8 @@
 Each case below is a small module of its own (its own namespace), written to
 DIR and imported into the real torch. Where torch raises while registering
 (a Meta kernel from Python on an operator with a CompositeImplicitAutograd
-kernel, through each API that registers one), the tool reading the same file
+kernel, through each API that registers one; register_fake, register_autograd
+and register_vmap on an operator not defined yet), the tool reading the same file
 must exit 2 with an error located at that call whose text is torch's, byte
 for byte; where torch accepts the module (the Meta kernel first, or an
 operator without such a kernel), the tool must read it (exit 0).
@@ -40,6 +41,25 @@ CASES = {
     "register_fake_decorator": (DEF + '\n@torch.library.register_fake("{ns}::f")\ndef _(x):\n    return x\n', 7),
     "impl_abstract": (DEF + 'torch.library.impl_abstract("{ns}::f", lambda x: x)\n', 6),
     "lib_register_fake": (DEF + 'lib._register_fake("f", lambda x: x)\n', 6),
+    # register_* on an operator not defined (yet): register_fake finds no
+    # operator, register_autograd / register_vmap no attribute of torch.ops.NS.
+    "undefined_register_fake": ('torch.library.register_fake("{ns}::f", lambda x: x)\n', 3),
+    "undefined_impl_abstract": ('torch.library.impl_abstract("{ns}::f", lambda x: x)\n', 3),
+    "undefined_lib_register_fake": ('lib = torch.library.Library("{ns}", "FRAGMENT")\n'
+                                    'lib._register_fake("f", lambda x: x)\n', 4),
+    "undefined_register_autograd": ('torch.library.register_autograd("{ns}::f", lambda ctx, g: g)\n', 3),
+    "undefined_register_autograd_overload": ('torch.library.register_autograd("{ns}::f.out", lambda ctx, g: g)\n', 3),
+    "undefined_register_vmap": ('torch.library.register_vmap("{ns}::f", lambda info, dims, x: (x, 0))\n', 3),
+    "defined_later": ('torch.library.register_fake("{ns}::f", lambda x: x)\n'
+                      'lib = torch.library.Library("{ns}", "DEF")\nlib.define("f(Tensor x) -> Tensor")\n', 3),
+    # Accepted: a kernel of an undefined operator from Library.impl, torch.library.impl,
+    # register_kernel (c10 keeps it until a def comes).
+    "undefined_kernels": ('lib = torch.library.Library("{ns}", "FRAGMENT")\nlib.impl("f", lambda x: x, "CPU")\n'
+                          'torch.library.impl("{ns}::g", "cpu", lambda x: x)\n'
+                          'torch.library.register_kernel("{ns}::h", "cpu", lambda x: x)\n', None),
+    "register_after_def": ('lib = torch.library.Library("{ns}", "DEF")\nlib.define("f(Tensor x) -> Tensor")\n'
+                           'torch.library.register_fake("{ns}::f", lambda x: x)\n'
+                           'torch.library.register_autograd("{ns}::f", lambda ctx, g: g)\n', None),
     # Accepted: the Meta kernel before the composite one; no composite kernel.
     "meta_first": ('lib = torch.library.Library("{ns}", "DEF")\nlib.define("f(Tensor x) -> Tensor")\n'
                    'lib.impl("f", lambda x: x, "Meta")\nlib.impl("f", lambda x: x, "CompositeImplicitAutograd")\n',
@@ -74,7 +94,7 @@ def main():
         try:
             spec.loader.exec_module(importlib.util.module_from_spec(spec))
             real = None
-        except RuntimeError as e:
+        except Exception as e:  # noqa: BLE001  (RuntimeError, AttributeError: what the import raises)
             real = str(e)
         if (real is None) != (line is None):
             bad.append("%s: torch %s, the case expects %s" % (name, "accepts it" if real is None else "raises: " + real,

@@ -79,11 +79,11 @@ TEST_CASE("[[impl]]: what an entry must and must not contain") {
         "a.toml:6:16: error: 'device_types' must not be empty\n");
 }
 
-TEST_CASE("[[impl]] python_meta: torch refuses a Meta kernel from Python on a CompositeImplicitAutograd operator") {
+TEST_CASE("[[impl]] python_api: torch refuses a Meta kernel from Python on a CompositeImplicitAutograd operator") {
   const std::string def = "namespace = \"t\"\n[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n";
   const std::string cia = "[[impl]]\nop = \"f\"\nkey = \"CompositeImplicitAutograd\"\nkernel = \"py\"\n";
   const auto meta = [](const std::string& op, const std::string& api) {
-    return "[[impl]]\nop = \"" + op + "\"\nkey = \"Meta\"\nkernel = \"py\"\nboxed_only = true\npython_meta = \"" + api +
+    return "[[impl]]\nop = \"" + op + "\"\nkey = \"Meta\"\nkernel = \"py\"\nboxed_only = true\npython_api = \"" + api +
            "\"\n";
   };
   const std::string words =
@@ -102,15 +102,39 @@ TEST_CASE("[[impl]] python_meta: torch refuses a Meta kernel from Python on a Co
         "type via a pre-existing registration to DispatchKey::CompositeImplicitAutograd.CompositeImplicitAutograd "
         "operators do not need an fake impl; instead, the operator will decompose into its constituents and those "
         "can have fake impls defined on them.\n");
-  // Accepted: the Meta kernel first; without python_meta (C++); a profile that did not measure the words.
+  // Accepted: the Meta kernel first; without python_api (C++); a profile that did not measure the words.
   const std::string cpp_meta = "[[impl]]\nop = \"f\"\nkey = \"Meta\"\nkernel = \"c\"\n";
   for (const auto& text : {def + meta("f", "impl") + cia, def + cia + cpp_meta})
     CHECK(rows(raw_table(must_load("torch-2.14", {{"a.toml", text}}), "t::f"), {"Meta"}).starts_with("Meta: "));
   CHECK(rows(raw_table(must_load("torch-main", {{"a.toml", def + cia + meta("f", "impl")}}), "t::f"), {"Meta"}) ==
         "Meta: py [kernel]\n");
   CHECK(error_of({{"a.toml", def + cia + meta("f", "fake")}}, "torch-2.14") ==
-        "a.toml:13:15: error: python_meta is \"impl\" (Library.impl, torch.library.impl, register_kernel) or "
-        "\"register_fake\" (register_fake, impl_abstract), not \"fake\"\n");
+        "a.toml:13:14: error: python_api is \"impl\" (Library.impl, torch.library.impl, register_kernel), "
+        "\"register_fake\" (register_fake, impl_abstract), \"register_autograd\", \"register_vmap\" or "
+        "\"register_autocast\", not \"fake\"\n");
+}
+
+TEST_CASE("[[impl]] python_api: register_fake and register_autograd on an operator not defined yet") {
+  const auto impl = [](const std::string& op, const std::string& key, const std::string& api) {
+    return "namespace = \"t\"\n[[impl]]\nop = \"" + op + "\"\nkey = \"" + key +
+           "\"\nkernel = \"py\"\nboxed_only = true\npython_api = \"" + api + "\"\n";
+  };
+  CHECK(error_of({{"a.toml", impl("f", "Meta", "register_fake")}}, "torch-2.14") ==
+        "a.toml:4:7: error: operator t::f does not exist\n");
+  CHECK(error_of({{"a.toml", impl("f.out", "Autograd", "register_autograd")}}, "torch-2.6") ==
+        "a.toml:4:7: error: '_OpNamespace' 't' object has no attribute 'f'\n");
+  // Defined by another file read: accepted (modules import each other, whatever the command line's order);
+  // later in the same file: refused, as the import is.
+  const std::string def = "[[def]]\nschema = \"f(Tensor x) -> Tensor\"\n";
+  CHECK(rows(raw_table(must_load("torch-2.14", {{"a.toml", impl("f", "Meta", "register_fake")},
+                                                {"b.toml", "namespace = \"t\"\n" + def}}),
+                       "t::f"),
+             {"Meta"}) == "Meta: py [kernel]\n");
+  CHECK(error_of({{"a.toml", impl("f", "Meta", "register_fake") + def}}, "torch-2.14") ==
+        "a.toml:4:7: error: operator t::f does not exist\n");
+  // Library.impl / register_kernel keep a kernel of an undefined operator (c10 does).
+  CHECK(rows(raw_table(must_load("torch-2.14", {{"a.toml", impl("f", "CPU", "impl")}}), "t::f"), {"CPU"}) ==
+        "CPU: py [kernel]\n");
 }
 
 }  // namespace dt::test
