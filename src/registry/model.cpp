@@ -269,13 +269,11 @@ bool same_cpp_types(const std::string& a, const std::string& b) {
          x->is_vararg == y->is_vararg && x->is_varret == y->is_varret;
 }
 
-// torch.library refuses, before c10 sees the kernel: register_fake and the
-// register_* that look the operator up, on an operator not defined yet; a
-// Meta kernel from Python on an operator that has a CompositeImplicitAutograd
-// kernel (library.py's Library._impl, 2.6's fake_impl). With its words, where
-// the release's are measured.
-// register_fake looks the operator up in the dispatcher; register_autograd
-// (vmap, autocast) as an attribute of torch.ops.NS.
+// What torch.library refuses before c10 sees a kernel (Kernel::python_api),
+// in the release's words where they are measured ([torch_library]).
+//
+// An operator not defined yet: register_fake looks it up in the dispatcher,
+// register_autograd (vmap, autocast) as an attribute of torch.ops.NS.
 std::optional<Diagnostic> python_undefined(const Operator& op, const Kernel& k, const Profile& p) {
   const TorchLibraryInfo& tl = p.torch_library();
   if (op.def) return std::nullopt;
@@ -295,6 +293,8 @@ std::optional<Diagnostic> python_undefined(const Operator& op, const Kernel& k, 
   return std::nullopt;
 }
 
+// A Meta kernel from Python on an operator that has a CompositeImplicitAutograd
+// kernel (library.py's Library._impl; 2.6's fake_impl for register_fake).
 std::optional<Diagnostic> python_api_refusal(const Operator& op, KeyId key, const Kernel& k, const Profile& p) {
   if (k.python_api == PythonApi::None || p.find("Meta") != key) return std::nullopt;
   const TorchLibraryInfo& tl = p.torch_library();
