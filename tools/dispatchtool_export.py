@@ -111,7 +111,11 @@ def cpp_prelude(torch, name):
     """(text of cpp_prelude.h, None), or (None, why not): PyTorch's registration
     macros (TORCH_LIBRARY*, autocast's KERNEL*, ...) as this torch's headers
     define them, for the C++ reader (tools/gen_cpp_prelude.py)."""
-    for inc in (os.path.join(os.path.dirname(torch.__file__), "include"), "/usr/include"):
+    # The package's own headers (pip wheels ship them); Debian's python3-torch
+    # has them in /usr/include (libtorch-dev). Never another torch's headers.
+    here = os.path.dirname(os.path.abspath(torch.__file__))
+    debian = here.startswith("/usr/lib/python3/")
+    for inc in [os.path.join(here, "include")] + (["/usr/include"] if debian else []):
         if os.path.isfile(os.path.join(inc, "torch", "library.h")):
             break
     else:
