@@ -56,7 +56,7 @@ LIBS = ["-ltorch", "-ltorch_cpu", "-lc10"]
 
 
 from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
-from recording import Recorder  # noqa: E402
+from recording import Recorder, real_dumps  # noqa: E402
 
 
 def python_flags(name, srcs):
@@ -206,9 +206,8 @@ def main():
                    {"root": root, "work": args.workdir, "tree": args.tree and os.path.abspath(".")})
     rec.call(macro_flags + ["--"] + args.sources, ".")
     rec.data["unknown_signature"] = sorted(args.unknown_signature)
-    for name in ops:
-        rec.op(name, "registrations", torch._C._dispatch_dump(name))
-        rec.op(name, "table", torch._C._dispatch_dump_table(name))
+    dumps = real_dumps(torch, ops)
+    rec.dumps(dumps)
     rec.write()
     bad, total, accepted = [], 0, 0
     got = {}
@@ -228,11 +227,11 @@ def main():
             bad.append("%s: the reader warned:\n%s" % (what, "\n".join(warned)[:3000]))
         got[what] = sections(p.stdout.decode("utf-8", "replace"))
     for name in ops:
-        for what, real in [("registrations", torch._C._dispatch_dump), ("table", torch._C._dispatch_dump_table)]:
+        for what in ["registrations", "table"]:
             if what not in got:
                 continue
             total += 1
-            exp = real(name)
+            exp = dumps[what][name]
             mine = got[what].get(name)
             if mine != exp and what == "registrations" and name in args.unknown_signature \
                     and only_unknown_signatures(exp, mine):

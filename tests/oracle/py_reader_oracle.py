@@ -160,7 +160,7 @@ def run(cmd):
 
 
 from torch_library_oracle import require_torch, sections  # noqa: E402  ("### NAME" sections of a dump)
-from recording import Recorder  # noqa: E402
+from recording import Recorder, real_dumps  # noqa: E402
 
 
 def import_file(path, name):
@@ -360,9 +360,8 @@ def main():
                    {"root": os.path.dirname(os.path.dirname(HERE)), "work": work, "tree": args.tree})
     rec.call(["--raw", "--all"] + files, os.getcwd())
     rec.file(gen)
-    for name in ops:
-        rec.op(name, "registrations", torch._C._dispatch_dump(name))
-        rec.op(name, "table", torch._C._dispatch_dump_table(name))
+    dumps = real_dumps(torch, ops)
+    rec.dumps(dumps)
     for what in ["registrations", "table"]:
         rc, out, err = run([args.tool, what, "--raw", "--all", "--profile", args.profile] + files)
         if rc != 0:
@@ -372,14 +371,14 @@ def main():
         if what == "registrations":
             nwarn = check_warnings(err, mods + packages, bad, skipped)
     total = 0
-    for what, real in [("registrations", torch._C._dispatch_dump), ("table", torch._C._dispatch_dump_table)]:
+    for what in ["registrations", "table"]:
         if what not in got:
             continue
         extra = sorted(n for n in got[what] if n.startswith(prefixes) and n not in ops)
         if extra:
             bad.append("%s: the tool has operators torch does not: %s" % (what, extra))
         for name in ops:
-            exp, mine = real(name), got[what].get(name)
+            exp, mine = dumps[what][name], got[what].get(name)
             if name in skipped:
                 if mine is not None:
                     bad.append("%s %s: warned as not read, but the tool has it" % (what, name))

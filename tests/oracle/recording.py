@@ -46,8 +46,11 @@ class Recorder:
         with open(path, encoding="utf-8") as f:
             self.data["files"][self.generic(os.path.abspath(path))] = f.read()
 
-    def op(self, name, what, dump):
-        self.data["ops"].setdefault(name, {})[what] = self.generic(dump)
+    def dumps(self, real):
+        """Records real_dumps()'s {what: {op: dump}}."""
+        for what, by_op in real.items():
+            for name, dump in by_op.items():
+                self.data["ops"].setdefault(name, {})[what] = self.generic(dump)
 
     def skipped(self, names):
         self.data["skipped"] = sorted(set(self.data["skipped"]) | set(names))
@@ -58,6 +61,13 @@ class Recorder:
         with _open(self.path, "w") as f:
             json.dump(self.data, f, indent=1, sort_keys=True)
             f.write("\n")
+
+
+def real_dumps(torch, ops):
+    """{"registrations": {op: _dispatch_dump}, "table": {op: _dispatch_dump_table}}: what the oracles compare
+    and record, asked of torch once."""
+    return {"registrations": {n: torch._C._dispatch_dump(n) for n in ops},
+            "table": {n: torch._C._dispatch_dump_table(n) for n in ops}}
 
 
 def load(path):
