@@ -107,21 +107,27 @@ def _install(staging: str, outdir: str) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
+def prelude_tools(torch):
+    """(include directory, C++ compiler) the prelude is made with, each None
+    when missing: the package's own headers (pip wheels ship them), or, for
+    Debian's python3-torch, /usr/include (libtorch-dev) -- never another
+    torch's headers; $CXX, g++, c++ or clang++."""
+    here = os.path.dirname(os.path.abspath(torch.__file__))
+    debian = here.startswith("/usr/lib/python3/")
+    inc = next((d for d in [os.path.join(here, "include")] + (["/usr/include"] if debian else [])
+                if os.path.isfile(os.path.join(d, "torch", "library.h"))), None)
+    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+    return inc, cxx
+
+
 def cpp_prelude(torch, name):
     """(text of cpp_prelude.h, None), or (None, why not): PyTorch's registration
     macros (TORCH_LIBRARY*, autocast's KERNEL*, ...) as this torch's headers
     define them, for the C++ reader (tools/gen_cpp_prelude.py)."""
-    # The package's own headers (pip wheels ship them); Debian's python3-torch
-    # has them in /usr/include (libtorch-dev). Never another torch's headers.
-    here = os.path.dirname(os.path.abspath(torch.__file__))
-    debian = here.startswith("/usr/lib/python3/")
-    for inc in [os.path.join(here, "include")] + (["/usr/include"] if debian else []):
-        if os.path.isfile(os.path.join(inc, "torch", "library.h")):
-            break
-    else:
+    inc, cxx = prelude_tools(torch)
+    if not inc:
         return None, ("torch's C++ headers (torch/library.h) are not installed: no %s, so the C++ reader will warn "
                       "at PyTorch's own registration macros (KERNEL_*, ...) under this profile" % PRELUDE_FILE)
-    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
     if not cxx:
         return None, ("no C++ compiler (g++, c++, clang++ or $CXX) to read torch's registration macros from %s: "
                       "no %s, so the C++ reader will warn at them (KERNEL_*, ...) under this profile"

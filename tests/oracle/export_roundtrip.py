@@ -88,14 +88,14 @@ def main(argv=None) -> int:
     # hand (the torch-2.14 chroot has g++, torch-2.6's has none), equal to the
     # built-in one of that release; otherwise a note says why it is not.
     prelude = os.path.join(out, "cpp_prelude.h")
-    inc = [d for d in (os.path.join(os.path.dirname(torch.__file__), "include"), "/usr/include")
-           if os.path.isfile(os.path.join(d, "torch", "library.h"))]
-    cxx = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++") or shutil.which("clang++")
+    sys.path.insert(0, TOOLS)
+    import dispatchtool_export
+    inc, cxx = dispatchtool_export.prelude_tools(torch)
     if inc and cxx:
         defines = lambda path: [ln for ln in open(path, encoding="utf-8") if ln.startswith("#define ")]  # noqa: E731
         builtin = os.path.join(os.path.dirname(TOOLS), "configs", "cpp",
                                "torch-%s.h" % ".".join(torch.__version__.split(".")[:2]))
-        if check(os.path.isfile(prelude), "cpp_prelude.h written (headers in %s, %s)" % (inc[0], cxx)) and \
+        if check(os.path.isfile(prelude), "cpp_prelude.h written (headers in %s, %s)" % (inc, cxx)) and \
                 os.path.isfile(builtin):
             check(defines(prelude) == defines(builtin), "cpp_prelude.h defines what %s does" % builtin)
     else:
