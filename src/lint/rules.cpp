@@ -67,8 +67,10 @@ constexpr std::array kRules{
          "Backends without their own autograd key (Sparse*, Quantized*, SparseCsr*, MkldnnCPU, FPGA, ...) share "
          "AutogradOther. With a CompositeImplicitAutograd kernel the dispatcher cannot tell whether AutogradOther "
          "should decompose or reach the backend kernel, so the entry becomes ambiguous_autogradother, which raises "
-         "when a tensor of such a backend is used with autograd. The resolver's ambiguous entry is the ground truth; "
-         "every offending backend kernel is listed.",
+         "when a call reaches AutogradOther: a tensor whose autograd key is AutogradOther (keys --meanings: "
+         "MkldnnCPU, HIP, FPGA, ...; in 1.13 also SparseCsrCPU), whether or not it requires grad and under no_grad "
+         "too, not under inference_mode. In 2.x a call still decomposes when the runtime entry is stale (table "
+         "says so). The resolver's ambiguous entry is the ground truth; every offending backend kernel is listed.",
          "<op> has kernels registered to both CompositeImplicitAutograd and a backend mapped to AutogradOther. This "
          "makes the backend kernel unreachable; the dispatcher will always prefer the CompositeImplicitAutograd "
          "lowering (see Note [Ambiguity in AutogradOther kernel]). If you want to override "

@@ -149,7 +149,9 @@ std::string Explainer::meaning(const Explanation& e, std::string_view op_name, s
              "and every backend work through those.";
     case Provenance::AmbiguousAutogradOther:
       return fmt::format(
-          "Calling the operator with autograd on a backend that shares AutogradOther raises:\n  {} has kernels "
+          "A call that reaches AutogradOther raises: on a tensor whose autograd key is AutogradOther (keys "
+          "--meanings), whether or not it requires grad, under no_grad too (inference_mode excludes the "
+          "autograd keys):\n  {} has kernels "
           "registered to both CompositeImplicitAutograd and a backend mapped to AutogradOther. This makes the "
           "backend kernel unreachable; the dispatcher will always prefer the CompositeImplicitAutograd lowering "
           "(see Note [Ambiguity in AutogradOther kernel]). If you want to override CompositeImplicitAutograd, "
