@@ -47,6 +47,15 @@ struct SessionOptions {
   std::vector<Input> inputs;
   // false: without PyTorch's own operators (the command line's --no-library).
   bool library = true;
+  // The build whose operator library the inputs load on (the command line's
+  // --build): "" or "cpu", the profile's own; "cuda", "mps", "xpu", "mtia":
+  // it plus what the release's native_functions.yaml registers on that
+  // backend's keys. Needs `library`.
+  std::string build;
+  // PythonDispatcher's demo operator instead of inputs (the command line's
+  // --register; torch._python_dispatcher): one register() call each, its
+  // keys comma-separated ("CPU, AutogradCPU"). Takes no inputs and no library.
+  std::vector<std::string> register_calls;
   // What happens to a registration PyTorch refuses (defining an operator
   // twice, two fallbacks for a key, ...): false: open() fails with it, as
   // PyTorch raises; true: it is skipped and kept in refusals(), which is what
@@ -58,7 +67,8 @@ class Session {
  public:
   // Loads the profile, its library and the inputs. Errors: an unknown
   // profile, an unreadable or malformed file (FILE:LINE:COL), a registration
-  // PyTorch refuses (unless record_refusals).
+  // PyTorch refuses (unless record_refusals), a build or register_calls that
+  // cannot be had (their messages start "build: ", "register_calls: ").
   static Expected<Session, Diagnostic> open(SessionOptions options);
 
   Session(Session&&) noexcept;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "api/engine.hpp"
 #include "api/session_impl.hpp"
 #include "lint/lint.hpp"
 #include "lint/output.hpp"
@@ -20,26 +21,13 @@ Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& re
   auto ops = select(impl, {request.op});
   if (!ops) return unexpected(std::move(ops.error()));
   const dt::Registry& reg = impl.loaded->registry;
-  const dt::Operator& op = *ops->front();
-  const dt::KeysetAlgebra ks(*impl.profile);
-  const std::string& pu1 = reg.privateuse1_name;
-  dt::KeySet extra = 0;
-  if (!request.keyset.empty()) {
-    auto bits = ks.parse(request.keyset, pu1);
-    if (!bits) return unexpected(dt::make_error("keyset: " + bits.error()));
-    extra = *bits;
-  }
-  auto call = dt::bind_arguments(ks, pu1, op.def ? &op.def->schema : nullptr, request.args, !request.keyset.empty());
-  if (!call) return unexpected(dt::make_error("arg: " + op.name + ": " + call.error()));
-  const dt::TlsOptions options{request.no_grad, request.inference_mode, request.autocast, request.python_mode,
-                               request.include, request.exclude};
-  auto tls = dt::make_tls(ks, pu1, options);
-  if (!tls) return unexpected(dt::make_error(tls.error()));
-  const dt::Resolver resolver(reg);
-  const dt::RuntimeTable table(resolver, ks, op);
-  const dt::CallTrace steps = dt::trace_call(table, ks, dt::CallInput{call->args, extra, *tls});
-  dt::TraceView view{&table, &ks, &*call, extra, *tls, &steps, impl.profile_label, false, {}};
-  view.library_note = dt::trace_library_note(reg, *impl.profile, steps, {});
+  auto t = dt::engine::trace(reg, *ops->front(), dt::engine::Call{request.args, request.keyset,
+                                                                   dt::TlsOptions{request.no_grad, request.inference_mode,
+                                                                                  request.autocast, request.python_mode,
+                                                                                  request.include, request.exclude}});
+  if (!t) return unexpected(dt::engine::worded(t.error(), dt::engine::Front::Api));
+  const dt::CallTrace& steps = (*t)->steps();
+  const dt::TraceView view = (*t)->view(impl.profile_label, false, dt::trace_library_note(reg, *impl.profile, steps, impl.build));
   TraceResult out;
   for (const dt::CallStep& step : steps.steps)
     if (step.entry.valid()) out.kernels.emplace_back(step.entry.debug());

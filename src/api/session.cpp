@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "api/engine.hpp"
 #include "api/session_impl.hpp"
 #include "base/io.hpp"
 #include "registry/library.hpp"
@@ -34,6 +35,7 @@ Session::~Session() = default;
 Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->profile_label = options.profile;
+  impl->build = options.build;
   dt::FileSystem fs = dt::real_filesystem();
   // Inputs given as text are read from memory under their names.
   auto texts = std::make_shared<std::map<std::string, std::string, std::less<>>>();
@@ -48,17 +50,20 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   auto profile = dt::load_profile(options.profile, read);
   if (!profile) return unexpected(std::move(profile.error()));
   impl->profile = std::make_unique<dt::Profile>(std::move(*profile));
-  dt::LoadOptions lo;
-  lo.on_refusal = options.record_refusals ? dt::OnRefusal::Record : dt::OnRefusal::Fail;
-  if (options.library) {
-    auto lib = dt::open_library(*impl->profile, fs, dt::embedded_libraries());
-    if (!lib) return unexpected(std::move(lib.error()));
-    lo.library = std::move(*lib);
+  dt::engine::Request request;
+  request.files = impl->input_paths;
+  request.register_calls = options.register_calls;
+  request.load.on_refusal = options.record_refusals ? dt::OnRefusal::Record : dt::OnRefusal::Fail;
+  const auto fail = [](const dt::engine::Error& e) { return unexpected(dt::engine::worded(e, dt::engine::Front::Api)); };
+  if (request.register_calls.empty()) {
+    auto lib = dt::engine::open_library(*impl->profile, options.library, options.build, fs, dt::embedded_libraries());
+    if (!lib) return fail(lib.error());
+    request.load.library = std::move(*lib);
   }
-  auto loaded = dt::load(*impl->profile, impl->input_paths, read, lo);
-  if (!loaded) return unexpected(std::move(loaded.error()));
+  auto loaded = dt::engine::load(*impl->profile, request, read);
+  if (!loaded) return fail(loaded.error());
   impl->loaded = std::make_unique<dt::LoadResult>(std::move(*loaded));
-  if (!impl->input_paths.empty()) {
+  if (!impl->input_paths.empty() || !request.register_calls.empty()) {
     auto ops = dt::select_ops(impl->loaded->registry, {});
     if (!ops) return unexpected(std::move(ops.error()));
     for (const dt::Operator* op : *ops) impl->input_ops.push_back(op->name);

@@ -7,13 +7,13 @@
 #include <limits>
 #include <sstream>
 
+#include "api/engine.hpp"
 #include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
 #include "readers/readers.hpp"
 #include "readers/release_yaml.hpp"
 #include "registry/loader.hpp"
-#include "registry/python_dispatcher.hpp"
 #include "registry/select.hpp"
 
 namespace dt::cli {
@@ -279,56 +279,21 @@ void add_build_option(CLI::App& sub, std::string& build) {
       ->check(one_of(names));
 }
 
-namespace {
-
-// The library of `build`: `cpu` plus the build's registrations, serialized as one library.
-Expected<std::shared_ptr<const OpLibrary>, Diagnostic> build_library(const Profile& profile,
-                                                                     std::shared_ptr<const OpLibrary> cpu,
-                                                                     std::string_view build) {
-  auto blocks = build_registrations(profile, build);
-  if (!blocks) return unexpected(std::move(blocks.error()));
-  LoadOptions lo;
-  lo.library = std::move(cpu);
-  lo.threads = 1;
-  auto loaded = load_blocks(profile, std::move(*blocks), fmt::format("{}-{}-build", profile.name(), build), lo);
-  if (!loaded) return unexpected(std::move(loaded.error()));
-  loaded->registry.materialize_all();
-  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(
-      loaded->registry, fmt::format("{} + the {} build's native_functions.yaml registrations", lo.library->origin(), build)));
-  auto lib = OpLibrary::open(*blob, profile, blob);
-  if (!lib) return unexpected(std::move(lib.error()));
-  return std::make_shared<const OpLibrary>(std::move(*lib));
+int engine_error(const Io& io, const engine::Error& e) {
+  const Diagnostic d = engine::worded(e, engine::Front::CommandLine);
+  if (e.usage) return usage_error(io, d.message);
+  report(io, d);
+  return kExitError;
 }
-
-}  // namespace
 
 bool open_library_for(const Io& io, const Profile& profile, bool no_library,
                       std::shared_ptr<const OpLibrary>& library, std::string_view build) {
-  if (no_library) {
-    if (!build.empty() && build != "cpu") {
-      usage_error(io, "--build adds to the profile's library: it takes no --no-library");
-      return false;
-    }
-    return true;
-  }
-  auto lib = open_library(profile, io.fs, io.libraries);
+  auto lib = engine::open_library(profile, !no_library, build, io.fs, io.libraries);
   if (!lib) {
-    report(io, lib.error());
+    engine_error(io, lib.error());
     return false;
   }
   library = std::move(*lib);
-  if (!build.empty() && build != "cpu") {
-    if (library == nullptr) {
-      usage_error(io, fmt::format("--build: profile {} has no operator library to build on", profile.name()));
-      return false;
-    }
-    auto built = build_library(profile, library, build);
-    if (!built) {
-      report(io, built.error());
-      return false;
-    }
-    library = std::move(*built);
-  }
   return true;
 }
 
@@ -346,9 +311,9 @@ std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& p
                                              profile.name(), verb));
     return nullptr;
   }
-  auto loaded = load(profile, files, io.fs.read, lo);
+  auto loaded = engine::load(profile, engine::Request{std::move(files), {}, std::move(lo)}, io.fs.read);
   if (!loaded) {
-    report(io, loaded.error());
+    engine_error(io, loaded.error());
     return nullptr;
   }
   report_warnings(io, *loaded);
@@ -375,35 +340,27 @@ namespace {
 // files. Prints errors; nullptr after one.
 std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, const Profile& profile,
                                         OnRefusal on_refusal) {
-  if (!o.register_calls.empty()) {
-    if (!o.files.empty()) {
-      usage_error(io, "--register builds PythonDispatcher's demo operator; it takes no files");
+  engine::Request request;
+  request.files = o.files;
+  request.register_calls = o.register_calls;
+  request.load.on_refusal = on_refusal;
+  const bool demo = !o.register_calls.empty();  // PythonDispatcher's demo operator: no library, no sources
+  if (!demo) {
+    if (!prepare_sources(io, o.sources, request.files, request.load)) return nullptr;
+    if (!open_library_for(io, profile, o.no_library, request.load.library, o.build)) return nullptr;
+    // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
+    if (request.files.empty() &&
+        (request.load.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
+      usage_error(io, no_input_message(request.load.library != nullptr));
       return nullptr;
     }
-    auto loaded = std::make_unique<LoadResult>(LoadResult{python_dispatcher_registry(profile), {}, {}});
-    for (const auto& call : o.register_calls)
-      if (auto registered = python_dispatcher_register(loaded->registry, register_call_keys(call)); !registered) {
-        usage_error(io, registered.error().message);
-        return nullptr;
-      }
-    return loaded;
   }
-  LoadOptions lo;
-  lo.on_refusal = on_refusal;
-  std::vector<std::string> files = o.files;
-  if (!prepare_sources(io, o.sources, files, lo)) return nullptr;
-  if (!open_library_for(io, profile, o.no_library, lo.library, o.build)) return nullptr;
-  // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
-  if (files.empty() && (lo.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
-    usage_error(io, no_input_message(lo.library != nullptr));
-    return nullptr;
-  }
-  auto loaded = load(profile, files, io.fs.read, lo);
+  auto loaded = engine::load(profile, request, io.fs.read);
   if (!loaded) {
-    report(io, loaded.error());
+    engine_error(io, loaded.error());
     return nullptr;
   }
-  if (o.all || (files.empty() && o.ops.empty())) loaded->registry.materialize_all();
+  if (!demo && (o.all || (request.files.empty() && o.ops.empty()))) loaded->registry.materialize_all();
   return std::make_unique<LoadResult>(std::move(*loaded));
 }
 
@@ -426,28 +383,16 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
     d.severity = Severity::Warning;
     report(io, d);
   }
-  auto ops = select_ops(s.loaded->registry, o.ops);
-  if (!ops) {
-    usage_error(io, ops.error().message);
+  std::optional<std::string> keys;
+  if (o.keys_given || !o.keys.empty()) keys = o.keys;
+  auto selected = engine::select(s.loaded->registry, o.ops, o.filter, keys);
+  if (!selected) {
+    engine_error(io, selected.error());
     return std::nullopt;
   }
-  s.ops = std::move(*ops);
-  if (!o.filter.empty()) {
-    if (auto ok = check_filter(s.loaded->registry, o.filter); !ok) {
-      usage_error(io, ok.error().message);
-      return std::nullopt;
-    }
-    s.ops = filter_ops(s.ops, o.filter);
-  }
-  if (o.keys_given || !o.keys.empty()) {
-    auto keys = parse_key_filter(s.loaded->registry, o.keys);
-    if (!keys) {
-      usage_error(io, "--keys: " + keys.error().message);
-      return std::nullopt;
-    }
-    s.table_filter = std::move(keys->table);
-    s.registration_filter = std::move(keys->registrations);
-  }
+  s.ops = std::move(selected->ops);
+  s.table_filter = std::move(selected->table);
+  s.registration_filter = std::move(selected->registrations);
   s.color = use_color(io, o.color);
   return s;
 }

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "api/engine.hpp"
 #include "base/text.hpp"
 #include "keys/profile.hpp"
 #include "readers/inputs.hpp"
@@ -174,6 +175,9 @@ void report(const Io& io, const Diagnostic& d);
 void report_warnings(const Io& io, const LoadResult& loaded);
 // "dispatchtool: error: MESSAGE" for problems that have no file location.
 int usage_error(const Io& io, const std::string& message);
+// An error of the engine (api/engine.hpp), its parameter worded as the
+// option: a usage error, or the located diagnostic. Returns kExitError.
+int engine_error(const Io& io, const engine::Error& e);
 
 // Loaded inputs plus what the view needs.
 struct Session {

@@ -48,9 +48,9 @@ bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, s
   LoadOptions lo;
   if (!prepare_sources(io, o.sources, files, lo)) return false;
   if (!open_library_for(io, *s.profile, o.no_library, lo.library)) return false;
-  auto loaded = load(*s.profile, files, io.fs.read, lo);
+  auto loaded = engine::load(*s.profile, engine::Request{std::move(files), {}, std::move(lo)}, io.fs.read);
   if (!loaded) {
-    report(io, loaded.error());
+    engine_error(io, loaded.error());
     return false;
   }
   s.loaded = std::make_unique<LoadResult>(std::move(*loaded));

@@ -28,13 +28,13 @@ Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& 
   if (detect_source(name, text) != SourceKind::Toml)
     return unexpected(make_error(fmt::format("-o: '{}' would be read as {}, not as TOML; name the output file .toml",
                                              name, to_string(detect_source(name, text)))));
-  LoadOptions lo;
-  lo.on_refusal = OnRefusal::Record;
-  lo.threads = 1;
-  auto loaded = load(
-      profile, {name}, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; }, lo);
+  engine::Request request{{name}, {}, {}};
+  request.load.on_refusal = OnRefusal::Record;
+  request.load.threads = 1;
+  auto loaded = engine::load(
+      profile, request, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; });
   if (!loaded) {
-    Diagnostic d = std::move(loaded.error());
+    Diagnostic d = std::move(loaded.error().diagnostic);
     d.message = "the translation does not load, so it was not written: " + d.message;
     return unexpected(std::move(d));
   }

@@ -54,11 +54,8 @@ Command add_keys_command(CLI::App& app, const Io& io) {
             if (!prepare_sources(io, o->sources, files, lo)) return kExitError;
             // Without files nothing is registered on top of PyTorch's operators: they are not needed.
             if (!open_library_for(io, **p, o->no_library || files.empty(), lo.library)) return kExitError;
-            auto loaded = load(**p, files, io.fs.read, lo);
-            if (!loaded) {
-              report(io, loaded.error());
-              return kExitError;
-            }
+            auto loaded = engine::load(**p, engine::Request{std::move(files), {}, std::move(lo)}, io.fs.read);
+            if (!loaded) return engine_error(io, loaded.error());
             report_warnings(io, *loaded);
             Writer w(io.out, is_json(o->format) && !o->names && !o->meanings ? Output::Exact : Output::Text);
             if (o->names)

@@ -128,17 +128,17 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
     if (text) marked->collect(path, *text);
     return text;
   };
-  auto loaded = load(profile, paths, read, options);
+  const std::shared_ptr<const OpLibrary> library = options.library;  // the request takes the options
+  auto loaded = engine::load(profile, engine::Request{std::move(paths), {}, std::move(options)}, read);
   if (!loaded) {
-    report(io, loaded.error());
+    engine_error(io, loaded.error());
     return std::nullopt;
   }
   std::vector<lint::Finding> findings = lint::run(*loaded);
   lint::drop_suppressed(findings, *marked);
   // PyTorch's own registrations and the context files take part in the
   // analysis; only findings that involve a linted file are reported.
-  if (!context->paths.empty() || options.library != nullptr)
-    lint::keep_linted(findings, linted, options.library.get());
+  if (!context->paths.empty() || library != nullptr) lint::keep_linted(findings, linted, library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
   return findings;
 }

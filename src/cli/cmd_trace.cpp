@@ -27,25 +27,10 @@ int run_trace(const Io& io, const TraceOptions& o) {
   if (s->ops.size() != 1)
     return usage_error(io, fmt::format("trace needs one operator; {} match (choose one with --op)", s->ops.size()));
   const Registry& reg = s->loaded->registry;
-  const Operator& op = *s->ops.front();
-  const KeysetAlgebra ks(*s->profile);
-  const std::string& pu1 = reg.privateuse1_name;
-  KeySet extra = 0;
-  if (!o.keyset.empty()) {
-    auto bits = ks.parse(o.keyset, pu1);
-    if (!bits) return usage_error(io, "--keyset: " + bits.error());
-    extra = *bits;
-  }
-  auto call = bind_arguments(ks, pu1, op.def ? &op.def->schema : nullptr, o.args, !o.keyset.empty());
-  if (!call) return usage_error(io, fmt::format("--arg: {}: {}", op.name, call.error()));
-  auto tls = make_tls(ks, pu1, o.tls);
-  if (!tls) return usage_error(io, tls.error());
-
-  const Resolver resolver(reg);
-  const RuntimeTable table(resolver, ks, op);
-  const CallTrace trace = trace_call(table, ks, CallInput{call->args, extra, *tls});
-  TraceView view{&table, &ks, &*call, extra, *tls, &trace, o.input.profile, s->color, {}};
-  view.library_note = trace_library_note(reg, *s->profile, trace, o.input.build);
+  auto t = engine::trace(reg, *s->ops.front(), engine::Call{o.args, o.keyset, o.tls});
+  if (!t) return engine_error(io, t.error());
+  const TraceView view = (*t)->view(o.input.profile, s->color,
+                                    trace_library_note(reg, *s->profile, (*t)->steps(), o.input.build));
   Writer w(io.out, o.format == "json" ? Output::Exact : text_output(s->color));
   if (o.format == "json")
     render_trace_json(view, w.buf());

@@ -43,8 +43,8 @@ import warnings
 # (example, operator, argument, context); the tour's exercises and their neighbours.
 ARGS = ["sparse_csr_cpu", "sparse_csr_cpu,requires_grad", "mkldnn_cpu", "cpu", "cpu,requires_grad"]
 CONTEXTS = {"plain": [], "no_grad": ["--no-grad"], "inference_mode": ["--inference-mode"]}
-CASES = [(ex, "demo::my_norm", arg, ctx)
-         for ex in ("autogradother_ambiguity.toml", "autogradother_order.toml")
+CASES = [(ex, op, arg, ctx)
+         for ex, op in (("autogradother_ambiguity.toml", "demo::my_norm"), ("autogradother_order.toml", "late::my_norm"))
          for arg in ARGS[:3] for ctx in CONTEXTS] + \
         [("fallthrough.toml", op, arg, ctx)
          for op in ("ft::twice", "ft::thrice") for arg in ARGS[3:] for ctx in CONTEXTS]
