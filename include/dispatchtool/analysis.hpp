@@ -12,6 +12,7 @@
 
 #include <dispatchtool/diagnostic.hpp>
 #include <dispatchtool/expected.hpp>
+#include <dispatchtool/export.hpp>
 #include <dispatchtool/session.hpp>
 
 namespace dispatchtool {
@@ -74,13 +75,13 @@ struct Difference {
 };
 
 // The kernels a call runs. Errors: unknown operator, bad argument words or keys (no location).
-Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& request);
+DISPATCHTOOL_API Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& request);
 // Every lint rule over the session's registrations (open it with
 // record_refusals to see the registrations PyTorch refuses as findings).
-LintReport lint(const Session& s);
+DISPATCHTOOL_API LintReport lint(const Session& s);
 // What `backend` ("XLA", "PrivateUse1", ...) and its autograd key resolve to, for every operator.
-Expected<Coverage, Diagnostic> coverage(const Session& s, std::string_view backend);
+DISPATCHTOOL_API Expected<Coverage, Diagnostic> coverage(const Session& s, std::string_view backend);
 // What changes from `old_side` to `new_side` in the tables of the operators of either.
-Difference diff(const Session& old_side, const Session& new_side);
+DISPATCHTOOL_API Difference diff(const Session& old_side, const Session& new_side);
 
 }  // namespace dispatchtool

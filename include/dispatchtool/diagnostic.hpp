@@ -12,12 +12,14 @@
 #include <string_view>
 #include <vector>
 
+#include <dispatchtool/export.hpp>
+
 namespace dispatchtool {
 
 // A file name, interned: every located TOML value carries one, so copying it
 // must not allocate. Interned names live until the process ends (there are
 // as many as files named on a command line).
-class FileName {
+class DISPATCHTOOL_API FileName {
  public:
   FileName() = default;
   FileName(std::string_view name);                                         // NOLINT: interns
@@ -54,14 +56,14 @@ struct Location {
 // Where byte `offset` of a file's `text` is: its line and its column in code
 // points, as the TOML parser counts them (a UTF-8 byte order mark at the
 // start is not counted). An offset past the end is the end.
-Location location_at(std::string_view text, std::size_t offset, FileName file);
+DISPATCHTOOL_API Location location_at(std::string_view text, std::size_t offset, FileName file);
 
 // "FILE:LINE:COL" (or "FILE" when the position is unknown); control
 // characters in the file name (a newline, ESC) escaped as \xNN.
-std::string to_string(const Location& loc);
+DISPATCHTOOL_API std::string to_string(const Location& loc);
 
 enum class Severity : std::uint8_t { Info, Warning, Error };
-const char* to_string(Severity s);
+DISPATCHTOOL_API const char* to_string(Severity s);
 
 struct Note {
   Location where;
@@ -122,6 +124,6 @@ inline Diagnostic make_error(std::string message) { return make_error(Location{}
 // then each of d.more the same way;
 // "dispatchtool: error: MESSAGE" for an unknown location. Control
 // characters are escaped (\xNN), line breaks too unless d.multi_line.
-std::string format(const Diagnostic& d);
+DISPATCHTOOL_API std::string format(const Diagnostic& d);
 
 }  // namespace dispatchtool

@@ -5,6 +5,7 @@
 #include <dispatchtool/analysis.hpp>
 #include <dispatchtool/diagnostic.hpp>
 #include <dispatchtool/expected.hpp>
+#include <dispatchtool/export.hpp>
 #include <dispatchtool/session.hpp>
 #include <dispatchtool/table.hpp>
 #include <dispatchtool/version.hpp>

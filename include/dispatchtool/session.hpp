@@ -19,16 +19,17 @@
 
 #include <dispatchtool/diagnostic.hpp>
 #include <dispatchtool/expected.hpp>
+#include <dispatchtool/export.hpp>
 #include <dispatchtool/table.hpp>
 
 namespace dispatchtool {
 
 // The profile a session uses unless told otherwise: the command line's
 // --profile default ("torch-2.14").
-std::string_view default_profile();
+DISPATCHTOOL_API std::string_view default_profile();
 // The built-in profiles ("torch-1.13", ...), sorted: their keys and operator
 // libraries are compiled into the library, so no file is read for them.
-std::vector<std::string> builtin_profiles();
+DISPATCHTOOL_API std::vector<std::string> builtin_profiles();
 
 // One registration file (docs/input-format): read from `path`, or, when
 // `text` is set, that text under the name `path` (what diagnostics show).
@@ -63,7 +64,7 @@ struct SessionOptions {
   bool record_refusals = false;
 };
 
-class Session {
+class DISPATCHTOOL_API Session {
  public:
   // Loads the profile, its library and the inputs. Errors: an unknown
   // profile, an unreadable or malformed file (FILE:LINE:COL), a registration

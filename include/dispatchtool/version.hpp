@@ -10,10 +10,12 @@
   (DISPATCHTOOL_VERSION_MAJOR * 10000 + DISPATCHTOOL_VERSION_MINOR * 100 + DISPATCHTOOL_VERSION_PATCH)
 #define DISPATCHTOOL_VERSION_STRING "0.1.0"
 
+#include <dispatchtool/export.hpp>
+
 namespace dispatchtool {
 
 // The version of the library linked, which may differ from the header's
 // DISPATCHTOOL_VERSION_STRING when a shared library is replaced: "0.1.0".
-const char* version();
+DISPATCHTOOL_API const char* version();
 
 }  // namespace dispatchtool
