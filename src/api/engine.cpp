@@ -112,16 +112,15 @@ Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>&
   return out;
 }
 
-Trace::Trace(const Registry& reg, const Operator& op)
-    : ks_(reg.profile()), resolver_(reg), table_(resolver_, ks_, op) {}
+Trace::Trace(const Registry& reg) : ks_(reg.profile()), resolver_(reg) {}
 Trace::~Trace() = default;
 
 TraceView Trace::view(std::string label, bool color, std::string library_note) const {
-  return TraceView{&table_, &ks_, &call_, extra_, tls_, &steps_, std::move(label), color, std::move(library_note)};
+  return TraceView{&*table_, &ks_, &call_, extra_, tls_, &steps_, std::move(label), color, std::move(library_note)};
 }
 
 Expected<std::unique_ptr<Trace>, Error> trace(const Registry& reg, const Operator& op, const Call& call) {
-  std::unique_ptr<Trace> t(new Trace(reg, op));
+  std::unique_ptr<Trace> t(new Trace(reg));
   const std::string& pu1 = reg.privateuse1_name;
   if (!call.keyset.empty()) {
     auto bits = t->ks_.parse(call.keyset, pu1);
@@ -134,7 +133,8 @@ Expected<std::unique_ptr<Trace>, Error> trace(const Registry& reg, const Operato
   auto tls = make_tls(t->ks_, pu1, call.tls);
   if (!tls) return unexpected(usage(Param::None, tls.error()));
   t->tls_ = *tls;
-  t->steps_ = trace_call(t->table_, t->ks_, CallInput{t->call_.args, t->extra_, t->tls_});
+  t->table_.emplace(t->resolver_, t->ks_, op);
+  t->steps_ = trace_call(*t->table_, t->ks_, CallInput{t->call_.args, t->extra_, t->tls_});
   return t;
 }
 

@@ -99,12 +99,14 @@ class Trace {
   [[nodiscard]] TraceView view(std::string label, bool color, std::string library_note) const;
 
  private:
-  Trace(const Registry& reg, const Operator& op);
+  explicit Trace(const Registry& reg);
   friend Expected<std::unique_ptr<Trace>, Error> trace(const Registry& reg, const Operator& op, const Call& call);
 
   KeysetAlgebra ks_;
   Resolver resolver_;
-  RuntimeTable table_;
+  // Replays the operator's registrations: made once the call's words are
+  // known to be valid (a usage error costs no replay).
+  std::optional<RuntimeTable> table_;
   BoundCall call_;
   KeySet extra_ = 0;
   ThreadLocalState tls_;
