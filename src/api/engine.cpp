@@ -10,7 +10,8 @@ namespace dt::engine {
 
 namespace {
 
-Error usage(Param param, std::string message) { return Error{param, true, make_error(std::move(message))}; }
+Error usage(Param param, Diagnostic d) { return Error{param, true, std::move(d)}; }
+Error usage(Param param, std::string message) { return usage(param, make_error(std::move(message))); }
 Error input(Diagnostic d) { return Error{Param::None, false, std::move(d)}; }
 
 // The library of `build`: `cpu` plus the build's registrations, serialized as one library.
@@ -85,7 +86,7 @@ Expected<LoadResult, Error> load(const Profile& profile, const Request& request,
     LoadResult loaded{python_dispatcher_registry(profile), {}, {}};
     for (const auto& call : request.register_calls)
       if (auto registered = python_dispatcher_register(loaded.registry, register_call_keys(call)); !registered)
-        return unexpected(Error{Param::None, true, std::move(registered.error())});
+        return unexpected(usage(Param::None, std::move(registered.error())));
     return loaded;
   }
   auto loaded = dt::load(profile, request.files, read, request.load);
@@ -97,15 +98,15 @@ Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>&
                                   const std::optional<std::string>& keys) {
   Selection out;
   auto chosen = select_ops(reg, ops);
-  if (!chosen) return unexpected(Error{Param::None, true, std::move(chosen.error())});
+  if (!chosen) return unexpected(usage(Param::None, std::move(chosen.error())));
   out.ops = std::move(*chosen);
   if (!filter.empty()) {
-    if (auto ok = check_filter(reg, filter); !ok) return unexpected(Error{Param::None, true, std::move(ok.error())});
+    if (auto ok = check_filter(reg, filter); !ok) return unexpected(usage(Param::None, std::move(ok.error())));
     out.ops = filter_ops(out.ops, filter);
   }
   if (keys) {
     auto parsed = parse_key_filter(reg, *keys);
-    if (!parsed) return unexpected(Error{Param::Keys, true, std::move(parsed.error())});
+    if (!parsed) return unexpected(usage(Param::Keys, std::move(parsed.error())));
     out.table = std::move(parsed->table);
     out.registrations = std::move(parsed->registrations);
   }
