@@ -52,13 +52,11 @@ CASES = [(ex, op, arg, ctx)
 EXPLAIN_SAYS = ["whether or not it requires grad", "under no_grad too", "inference_mode excludes the autograd keys"]
 
 
-def register(torch, lib_of, doc, events):
-    """The example's registrations, in its order; False if this torch cannot make one."""
+def register(torch, doc, events):
+    """The example's registrations, in its order: the Library holding them (keep it: they
+    go with it), or None if this torch cannot make one."""
     from torch.library import Library
-    ns = doc["namespace"]
-    if ns not in lib_of:
-        lib_of[ns] = Library(ns, "DEF")
-    lib = lib_of[ns]
+    lib = Library(doc["namespace"], "DEF")
 
     def kernel(name):
         def run(*args, **kwargs):
@@ -75,11 +73,11 @@ def register(torch, lib_of, doc, events):
     for i in doc.get("impl", []):
         if i.get("fallthrough"):
             if not hasattr(torch.library, "fallthrough_kernel"):
-                return False
+                return None
             lib.impl(i["op"], torch.library.fallthrough_kernel, i["key"])
         else:
             lib.impl(i["op"], kernel(i["kernel"]), i["key"])
-    return True
+    return lib
 
 
 def make(torch, arg):
@@ -104,6 +102,11 @@ def backward(torch, out, ns):
     return "warn" if any(ns + "::" in str(m.message) for m in w) else "ok"
 
 
+def backward_checked(arg, ctx):
+    """Calls whose backward is compared: an input requires grad, grad mode on."""
+    return "requires_grad" in arg and ctx == "plain"
+
+
 def canonical(message):
     return (message or "").split("\nCanonical state", 1)[0]
 
@@ -120,7 +123,7 @@ def real_call(torch, op, arg, ctx, events):
     except Exception as e:  # noqa: BLE001 -- what the call raised is the observation
         return {"raises": type(e).__name__, "message": canonical(str(e))}
     r = {"kernel": events[0] if events else None}
-    if "requires_grad" in arg and ctx == "plain":
+    if backward_checked(arg, ctx):
         r["backward"] = backward(torch, out, ns)
     return r
 
@@ -134,7 +137,7 @@ def tool_call(o, path, op, arg, ctx):
     if res["kind"] == "error":
         return {"raises": res["exception"], "message": canonical(res["message"])}
     r = {"kernel": (res["first_input_kernel"] or {}).get("kernel")}
-    if "requires_grad" in arg and ctx == "plain":
+    if backward_checked(arg, ctx):
         # "autograd_kernel": backward computes what the autograd-level kernel recorded; ours
         # (the decomposition here) record nothing, so backward raises, as for "no_graph"
         r["backward"] = {"no_graph": "raise", "autograd_kernel": "raise", "warn": "warn"}.get(
@@ -148,8 +151,9 @@ def real_example(path):
     warnings.simplefilter("ignore")  # sparse CSR's beta warning; backward() records its own
     with open(path, "rb") as f:
         doc = tomllib.load(f)
-    events, libs = [], {}
-    if not register(torch, libs, doc, events):
+    events = []
+    lib = register(torch, doc, events)
+    if lib is None:
         print(json.dumps(None))
         return 0
     example = os.path.basename(path)
