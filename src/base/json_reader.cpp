@@ -18,9 +18,9 @@ const JsonValue* JsonValue::get(std::string_view key) const {
 
 namespace {
 
-class Parser {
+class JsonParser {
  public:
-  Parser(std::string_view s, FileName f) : s_(s), file_(f) {}
+  JsonParser(std::string_view s, FileName f) : s_(s), file_(f) {}
 
   Expected<JsonValue, Diagnostic> run() {
     if (s_.starts_with("\xEF\xBB\xBF")) i_ = 3;
@@ -215,6 +215,6 @@ class Parser {
 
 }  // namespace
 
-Expected<JsonValue, Diagnostic> parse_json(std::string_view text, FileName file) { return Parser(text, file).run(); }
+Expected<JsonValue, Diagnostic> parse_json(std::string_view text, FileName file) { return JsonParser(text, file).run(); }
 
 }  // namespace dt

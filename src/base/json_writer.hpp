@@ -48,6 +48,13 @@ class JsonWriter {
     key(k);
     null();
   }
+  // "k": "s", or "k": null when s is empty.
+  void nonempty_member(std::string_view k, std::string_view s) {
+    if (s.empty())
+      null_member(k);
+    else
+      member(k, s);
+  }
   // "k": "s", or "k": null without a value.
   void optional_member(std::string_view k, std::optional<std::string_view> s) {
     key(k);

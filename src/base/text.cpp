@@ -307,6 +307,12 @@ bool glob_match(std::string_view pattern, std::string_view text) {
 
 bool is_glob(std::string_view pattern) { return pattern.find_first_of("*?[") != std::string_view::npos; }
 
+std::size_t utf8_width(std::string_view s) {
+  std::size_t n = 0;
+  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1U : 0U;
+  return n;
+}
+
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) { return i < s.size() ? decode(s, i).size : 0; }
 
 bool is_utf8(std::string_view s) {

@@ -65,6 +65,9 @@ bool is_glob(std::string_view pattern);
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
 // Whether `s` is well-formed UTF-8 throughout.
 bool is_utf8(std::string_view s);
+// The display width of UTF-8 text for column alignment: its code points
+// (bytes that do not continue a sequence), the measure fmt pads by.
+std::size_t utf8_width(std::string_view s);
 
 // A JSON string literal (quotes included): valid UTF-8 passed through, but
 // for control characters (C0, DEL, C1), the bidi controls and U+2028/U+2029

@@ -48,9 +48,9 @@ bool value_end(char c) {
 
 bool digit(char c) { return c >= '0' && c <= '9'; }
 
-class Scanner {
+class GuardScanner {
  public:
-  Scanner(std::string_view text, FileName file) : t_(text), file_(file) {
+  GuardScanner(std::string_view text, FileName file) : t_(text), file_(file) {
     if (t_.starts_with("\xEF\xBB\xBF")) pos_ = 3;  // toml++ skips a byte order mark
   }
 
@@ -444,6 +444,6 @@ class Scanner {
 
 }  // namespace
 
-std::optional<Diagnostic> check_toml_input(std::string_view text, FileName file) { return Scanner(text, file).run(); }
+std::optional<Diagnostic> check_toml_input(std::string_view text, FileName file) { return GuardScanner(text, file).run(); }
 
 }  // namespace dt

@@ -26,7 +26,6 @@ namespace dt {
 
 namespace {
 
-auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
 
 struct Listed {
   std::string op;

@@ -22,9 +22,9 @@ struct Value {
 
 Value make(bool b) { return Value{b ? 1 : 0, false}; }
 
-class Parser {
+class ConditionParser {
  public:
-  explicit Parser(const std::vector<CppToken>& t) : t_(t) {}
+  explicit ConditionParser(const std::vector<CppToken>& t) : t_(t) {}
 
   Expected<CppConditionValue, std::string> run() {
     if (t_.empty()) return unexpected(std::string("no expression"));
@@ -274,7 +274,7 @@ class Parser {
 }  // namespace
 
 Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<CppToken>& tokens) {
-  return Parser(tokens).run();
+  return ConditionParser(tokens).run();
 }
 
 void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQueries& q,

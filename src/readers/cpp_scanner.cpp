@@ -15,9 +15,9 @@ bool ident_start(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' &
 bool ident_char(unsigned char c) { return ident_start(c) || (c >= '0' && c <= '9'); }
 bool digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
-class Scanner {
+class CppScanner {
  public:
-  Scanner(FileName file, std::string_view text, CppKeep keep) : file_(file), s_(text), keep_(keep) {
+  CppScanner(FileName file, std::string_view text, CppKeep keep) : file_(file), s_(text), keep_(keep) {
     if (keep_ == CppKeep::All) out_.tokens.reserve(text.size() / 6 + 16);  // about one token per 6-8 bytes
   }
 
@@ -338,7 +338,7 @@ class Scanner {
 }  // namespace
 
 Expected<CppLexed, Diagnostic> lex_cpp(FileName file, std::string_view text, CppKeep keep) {
-  return Scanner(file, text, keep).run();
+  return CppScanner(file, text, keep).run();
 }
 
 std::vector<std::size_t> match_brackets(const std::vector<CppToken>& toks) {

@@ -27,6 +27,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "base/text.hpp"
 #include "readers/yaml_tree.hpp"
 
 namespace dt {
@@ -131,17 +132,10 @@ struct Fn {
   }
 };
 
-auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
 
 // A scalar's text (strings, and plain numbers or booleans as written).
 const std::string_view* scalar(const YamlNode* n) {
   return n != nullptr && n->kind == YamlNode::Kind::Scalar ? &n->value : nullptr;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
 }
 
 // The fields of an entry (model.py NativeFunction.from_yaml pops these);
@@ -241,7 +235,7 @@ Expected<Fn, Diagnostic> read_entry(const Profile& profile, std::uint32_t allowe
       std::size_t pos = 0;
       while (pos <= ks.value.size()) {
         const std::size_t comma = std::min(ks.value.find(',', pos), ks.value.size());
-        const std::string_view key = trim(ks.value.substr(pos, comma - pos));
+        const std::string_view key = trim(ks.value.substr(pos, comma - pos), " \t");
         const std::size_t k = key_index(key);
         if (k == kTorchgenKeys.size() || (allowed & bit(k)) == 0) {
           Location key_at{doc.file(), ks.line, static_cast<std::uint32_t>(ks.column + pos)};

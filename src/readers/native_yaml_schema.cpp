@@ -6,15 +6,13 @@
 #include <array>
 #include <vector>
 
+#include "base/text.hpp"
+
 namespace dt {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim_blank(std::string_view s) { return trim(s, " \t\n"); }
 
 // The parts of `s` between top-level commas (brackets and parentheses nest), into `parts`.
 void split_top(std::string_view s, std::vector<std::string_view>& parts) {
@@ -25,9 +23,9 @@ void split_top(std::string_view s, std::vector<std::string_view>& parts) {
     const char c = s[i];
     if (c == '(' || c == '[') ++depth;
     else if (c == ')' || c == ']') --depth;
-    else if (c == ',' && depth == 0) parts.push_back(trim(s.substr(start, i - start))), start = i + 1;
+    else if (c == ',' && depth == 0) parts.push_back(trim_blank(s.substr(start, i - start))), start = i + 1;
   }
-  if (!trim(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim(s.substr(start)));
+  if (!trim_blank(s.substr(start)).empty() || !parts.empty()) parts.push_back(trim_blank(s.substr(start)));
 }
 
 struct Arg {
@@ -56,13 +54,13 @@ Arg parse_arg(std::string_view a) {
   for (std::size_t i = 0; i < a.size(); ++i) {  // drop "=default"
     if (a[i] == '(' || a[i] == '[') ++depth;
     else if (a[i] == ')' || a[i] == ']') --depth;
-    else if (a[i] == '=' && depth == 0) { rest = a.substr(i); a = trim(a.substr(0, i)); break; }
+    else if (a[i] == '=' && depth == 0) { rest = a.substr(i); a = trim_blank(a.substr(0, i)); break; }
   }
   Arg r;
   r.rest = rest;
   const std::size_t sp = a.find_last_of(' ');
-  r.type = sp == std::string_view::npos ? a : trim(a.substr(0, sp));
-  r.name = sp == std::string_view::npos ? std::string_view{} : trim(a.substr(sp + 1));
+  r.type = sp == std::string_view::npos ? a : trim_blank(a.substr(0, sp));
+  r.name = sp == std::string_view::npos ? std::string_view{} : trim_blank(a.substr(sp + 1));
   const std::size_t ann = r.type.find('(');
   r.write = ann != std::string_view::npos && r.type.find('!', ann) != std::string_view::npos;
   if (ann != std::string_view::npos) {
@@ -87,7 +85,7 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   const std::size_t arrow = schema.rfind("->");
   if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open)
     return unexpected(std::string("expected NAME(ARGS) -> RETURNS"));
-  std::string_view name = trim(schema.substr(0, open));
+  std::string_view name = trim_blank(schema.substr(0, open));
   if (const std::size_t ns = name.find("::"); ns != std::string_view::npos) {
     s.ns = std::string(name.substr(0, ns));
     name = name.substr(ns + 2);
@@ -185,10 +183,10 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
            : out ? SchemaKind::Out
            : mutable_ ? SchemaKind::Mutable
                       : SchemaKind::Functional;
-  const std::string_view ret = trim(schema.substr(arrow + 2));
+  const std::string_view ret = trim_blank(schema.substr(arrow + 2));
   if (ret.empty()) return unexpected(std::string("expected the returns after '->'"));
   if (ret.front() == '(') {
-    const std::string_view inner = trim(ret.substr(1, ret.size() >= 2 ? ret.size() - 2 : 0));
+    const std::string_view inner = trim_blank(ret.substr(1, ret.size() >= 2 ? ret.size() - 2 : 0));
     if (!inner.empty()) split_top(inner, rets);
   } else {
     rets.push_back(ret);

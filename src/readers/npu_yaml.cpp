@@ -34,7 +34,6 @@ namespace dt {
 
 namespace {
 
-auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
 
 Diagnostic warning(Location at, std::string msg) {
   Diagnostic d = make_error(std::move(at), std::move(msg));

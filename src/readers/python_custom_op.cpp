@@ -13,14 +13,6 @@ namespace dt::pyread {
 
 namespace {
 
-PyVal identity(Location at) {
-  PyVal v;
-  v.kind = PyVal::Builtin;
-  v.s = "__identity__";
-  v.at = at;
-  return v;
-}
-
 TomlField* field(TomlEntry& en, std::string_view key) {
   for (TomlField& f : en.fields)
     if (f.key == key) return &f;
@@ -283,7 +275,7 @@ PyVal PyReader::op_method(Frame& f, const std::shared_ptr<const PyOpDef>& op, co
   const std::size_t fn_pos = first + (api == "register_kernel" || api == "register_torch_dispatch" ? 1 : 0);
   const bool decorator = !a.decorated && a.get(fn_pos, "func") == nullptr && api != "register_autograd" &&
                          api != "register_autocast";
-  const PyVal result = decorator ? identity(at) : PyVal::none(at);
+  const PyVal result = decorator ? PyVal::identity(at) : PyVal::none(at);
   if (quiet_ || api == "register_torch_dispatch" || api == "register_effect") return result;
   if (op->owner != this) {
     // A custom op of another file read: register_fake / register_autograd replace

@@ -265,7 +265,7 @@ class Inferer {
   }();
 };
 
-Expected<std::string, InferError> fail(Location at, std::string what) {
+Expected<std::string, InferError> refuse(Location at, std::string what) {
   return unexpected(InferError{make_error(std::move(at), "infer_schema(func): " + std::move(what)), true});
 }
 
@@ -285,12 +285,12 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
   for (std::size_t idx = 0; idx < fn.params.size(); ++idx) {
     const PyParam& p = fn.params[idx];
     if (p.kind != PyParam::Positional && p.kind != PyParam::KeywordOnly)
-      return fail(p.at, "We do not support positional-only args, varargs, or varkwargs.");
+      return refuse(p.at, "We do not support positional-only args, varargs, or varkwargs.");
     if (p.kind == PyParam::KeywordOnly && !kw_only) {
       params.emplace_back("*");
       kw_only = true;
     }
-    if (!p.has_annotation) return fail(p.at, fmt::format("Parameter {} must have a type annotation.", p.name));
+    if (!p.has_annotation) return refuse(p.at, fmt::format("Parameter {} must have a type annotation.", p.name));
     if (p.annotation.kind == PyExpr::Str)
       return unknown(p.annotation.at, fmt::format("parameter {}'s annotation is a string: dispatchtool reads "
                                                   "annotations written as expressions only",
@@ -301,7 +301,7 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
                                             p.name, u->first));
     auto type = inf.param_type(p.annotation);
     if (!type)
-      return fail(p.annotation.at, fmt::format("Parameter {} has unsupported type (not one of "
+      return refuse(p.annotation.at, fmt::format("Parameter {} has unsupported type (not one of "
                                                "torch.library.infer_schema's SUPPORTED_PARAM_TYPES "
                                                "in this release).",
                                                p.name));
@@ -311,7 +311,7 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
                              : std::find(mutates.names.begin(), mutates.names.end(), p.name) != mutates.names.end();
     if (mutated) {
       if (!tensorish)
-        return fail(p.at, fmt::format("Parameter {} is in mutable_args but only Tensors or collections of "
+        return refuse(p.at, fmt::format("Parameter {} is in mutable_args but only Tensors or collections of "
                                       "Tensors can be mutated",
                                       p.name));
       *type = fmt::format("Tensor(a{}!){}", idx, type->substr(6));
@@ -328,11 +328,11 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
   if (!mutates.unknown)
     for (const std::string& m : mutates.names)
       if (seen.count(m) == 0)
-        return fail(mutates.at, fmt::format("{{'{}'}} in mutates_args were not found in the custom op's signature. "
+        return refuse(mutates.at, fmt::format("{{'{}'}} in mutates_args were not found in the custom op's signature. "
                                             "mutates_args should contain the names of all args that the custom op "
                                             "mutates, or just the string 'unknown' if you don't know.",
                                             m));
-  if (!fn.has_return) return fail(fn.at, "No return type annotation was provided. Please add one.");
+  if (!fn.has_return) return refuse(fn.at, "No return type annotation was provided. Please add one.");
   if (fn.returns.kind == PyExpr::Str)
     return unknown(fn.returns.at, "the return annotation is a string: dispatchtool reads annotations written as "
                                   "expressions only");
@@ -342,7 +342,7 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
                                           u->first));
   auto ret = inf.return_type(fn.returns);
   if (!ret)
-    return fail(fn.returns.at,
+    return refuse(fn.returns.at,
                 "Return has unsupported type (not one of torch.library.infer_schema's "
                 "SUPPORTED_RETURN_TYPES in this release).");
   std::string out = "(";

@@ -29,9 +29,9 @@ PyExpr make(PyExpr::Kind k, std::string text, Location at) {
 constexpr std::string_view kLevels[][4] = {{"^"}, {"&"}, {"<<", ">>"}, {"+", "-"}, {"*", "/", "//", "%"}};
 constexpr int kLevelCount = 5;
 
-class Parser {
+class PyParser {
  public:
-  Parser(FileName file, const std::vector<PyToken>& t, std::size_t& pos) : file_(file), t_(t), p_(pos) {}
+  PyParser(FileName file, const std::vector<PyToken>& t, std::size_t& pos) : file_(file), t_(t), p_(pos) {}
 
   // expr := lambda | or_test ['if' or_test 'else' expr]
   Expected<PyExpr, Diagnostic> expr(int depth) {
@@ -618,11 +618,11 @@ class Parser {
 }  // namespace
 
 Expected<PyExpr, Diagnostic> parse_py_expr(FileName file, const std::vector<PyToken>& tokens, std::size_t& pos) {
-  return Parser(file, tokens, pos).expr(0);
+  return PyParser(file, tokens, pos).expr(0);
 }
 
 Expected<PyFunction, Diagnostic> parse_py_def(FileName file, const std::vector<PyToken>& tokens, std::size_t& pos) {
-  return Parser(file, tokens, pos).def();
+  return PyParser(file, tokens, pos).def();
 }
 
 }  // namespace dt

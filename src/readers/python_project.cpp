@@ -36,7 +36,7 @@ std::string dirname(const std::string& p) {
   return s == 0 ? "/" : p.substr(0, s);
 }
 
-std::string join(const std::string& dir, const std::string& rest) {
+std::string join_path(const std::string& dir, const std::string& rest) {
   if (dir == ".") return rest;
   return dir.back() == '/' ? dir + rest : dir + "/" + rest;
 }
@@ -86,7 +86,7 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
     for (const std::string& cand : {rel.empty() ? std::string("__init__.py") : rel + ".py",
                                     rel.empty() ? std::string() : rel + "/__init__.py"}) {
       if (cand.empty()) continue;
-      const std::string p = normalize_path(join(base, cand));
+      const std::string p = normalize_path(join_path(base, cand));
       if (files_.count(p) != 0) return p;
     }
     return {};
@@ -116,7 +116,7 @@ std::string PyProject::module_name(const std::string& path) const {
   // As far up as the directories are packages of the run (an __init__.py read).
   std::string dir = dirname(p);
   std::size_t keep = 1;
-  while (keep < c.size() && files_.count(normalize_path(join(dir, "__init__.py"))) != 0) {
+  while (keep < c.size() && files_.count(normalize_path(join_path(dir, "__init__.py"))) != 0) {
     ++keep;
     dir = dirname(dir);
   }

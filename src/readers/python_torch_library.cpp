@@ -19,14 +19,6 @@ constexpr std::string_view kApis[] = {"Library",          "define",          "im
                                       "register_fake",    "register_autograd", "register_vmap",
                                       "register_autocast", "register_torch_dispatch", "impl_abstract"};
 
-PyVal identity(Location at) {
-  PyVal v;
-  v.kind = PyVal::Builtin;
-  v.s = "__identity__";
-  v.at = at;
-  return v;
-}
-
 // "ns::op", "ns::op.overload", torch.ops.ns.op.overload (an OpOverload), a
 // custom op: the qualified name. torch refuses the packet torch.ops.ns.op.
 std::optional<std::pair<std::string, Location>> qualname_of(const PyVal& v) {
@@ -208,7 +200,7 @@ PyVal PyReader::library(Frame& f, Args& a) {
 PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib, const std::string& method,
                                Args& a) {
   const Location at = a.at;
-  if (quiet_) return method == "impl" && a.decorator ? identity(at) : PyVal::none(at);
+  if (quiet_) return method == "impl" && a.decorator ? PyVal::identity(at) : PyVal::none(at);
   const std::string what = fmt::format("Library({:?}).{}", lib->ns, method);
   if (method == "define") {
     const PyVal* schema = a.get(0, "schema");
@@ -347,14 +339,14 @@ PyVal PyReader::impl(Frame& f, Args& a) {
     Args m;
     m.at = at;
     m.decorator = true;
-    m.pos = {name != nullptr ? *name : PyVal::unknown("no operator name", at), identity(at)};
+    m.pos = {name != nullptr ? *name : PyVal::unknown("no operator name", at), PyVal::identity(at)};
     if (key != nullptr) m.pos.push_back(*key);
     (void)library_method(f, first->lib, "impl", m);
-    return identity(at);
+    return PyVal::identity(at);
   }
   const PyVal* fn = a.decorated ? &*a.decorated : a.get(2, "func");
   const bool decorator = fn == nullptr;
-  if (quiet_) return decorator ? identity(at) : PyVal::none(at);
+  if (quiet_) return decorator ? PyVal::identity(at) : PyVal::none(at);
   const PyVal* types = a.get(1, "types");
   const PyVal* lib = a.kwarg("lib");
   const bool has_lib = lib != nullptr && !lib->is_none();
@@ -366,7 +358,7 @@ PyVal PyReader::impl(Frame& f, Args& a) {
            : !ts ? fmt::format("its types are {}", types ? describe(*types) : "missing")
                  : fmt::format("its lib= is {}", describe(*lib)),
            q ? q->first : std::string());
-    return decorator ? identity(at) : PyVal::none(at);
+    return decorator ? PyVal::identity(at) : PyVal::none(at);
   }
   if (!need_debug(at)) return PyVal::none(at);
   guarded(f, at, fmt::format("the kernel of {}", q->first), q->first);
@@ -388,7 +380,7 @@ PyVal PyReader::impl(Frame& f, Args& a) {
   if (std::find(names.begin(), names.end(), "meta") != names.end() ||
       std::find(names.begin(), names.end(), "Meta") != names.end())
     en.add("python_api", "impl", at);
-  return decorator ? identity(at) : PyVal::none(at);
+  return decorator ? PyVal::identity(at) : PyVal::none(at);
 }
 
 // register_<api>(op, ...) where op is "ns::op", an OpOverload or a custom op.
@@ -405,7 +397,7 @@ PyVal PyReader::register_on_op(Frame& f, const std::string& api, Args& a) {
     if (!quiet_)
       unread(f, at, "torch.library." + api, fmt::format("its operator is {}", op ? describe(*op) : "missing"));
     return takes_fn && a.get(api == "register_kernel" || api == "register_torch_dispatch" ? 2 : 1, "func") == nullptr
-               ? identity(at)
+               ? PyVal::identity(at)
                : PyVal::none(at);
   }
   return kernel_on_op(f, api, q->first, q->second, a);
@@ -435,7 +427,7 @@ PyVal PyReader::kernel_on_op(Frame& f, const std::string& api, const std::string
   }
   const PyVal* fn = a.decorated ? &*a.decorated : a.get(form->fn_pos, "func");
   const bool decorator = fn == nullptr && form->fn_pos != 99 && api != "register_autograd";
-  const PyVal result = decorator ? identity(at) : PyVal::none(at);
+  const PyVal result = decorator ? PyVal::identity(at) : PyVal::none(at);
   if (quiet_ || form->form.empty()) return result;  // register_torch_dispatch: a Python rule, no kernel
   const PyVal* lib = a.kwarg("lib");
   const bool has_lib = lib != nullptr && !lib->is_none();

@@ -77,6 +77,15 @@ struct PyVal {
     v.at = at;
     return v;
   }
+  // A decorator that hands its function back unchanged (`functools.wraps`, a
+  // registration whose result is the function itself).
+  static PyVal identity(Location at = {}) {
+    PyVal v;
+    v.kind = Builtin;
+    v.s = "__identity__";
+    v.at = at;
+    return v;
+  }
   static PyVal none(Location at = {}) {
     PyVal v;
     v.kind = None;

@@ -79,4 +79,8 @@ class YamlDoc {
 // ("FILE:LINE:COL: error: yaml: ..."), or the limit exceeded.
 Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits = {});
 
+// The yaml readers' error at `at`: `return fail(at, "...");` from a function
+// returning Expected<T, Diagnostic>.
+inline auto fail(Location at, std::string msg) { return unexpected(make_error(std::move(at), std::move(msg))); }
+
 }  // namespace dt

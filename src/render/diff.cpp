@@ -59,7 +59,7 @@ std::string cell(const EntryFacts& f, const std::string& key) {
   return out;
 }
 
-struct Run {
+struct ChangeRun {
   std::vector<std::string> keys;
   std::size_t last = 0;
   std::string old_text, new_text;
@@ -67,7 +67,7 @@ struct Run {
 
 // Appends key `key` (at table index `index`) to the last run when it is the
 // next key and reads the same, else starts a run; `expand`: one run per key.
-void extend_runs(std::vector<Run>& out, const std::string& key, std::size_t index, std::string o, std::string n,
+void extend_runs(std::vector<ChangeRun>& out, const std::string& key, std::size_t index, std::string o, std::string n,
                  bool expand) {
   if (!expand && !out.empty() && out.back().last + 1 == index && out.back().old_text == o &&
       out.back().new_text == n) {
@@ -75,7 +75,7 @@ void extend_runs(std::vector<Run>& out, const std::string& key, std::size_t inde
     out.back().last = index;
     return;
   }
-  out.push_back(Run{{key}, index, std::move(o), std::move(n)});
+  out.push_back(ChangeRun{{key}, index, std::move(o), std::move(n)});
 }
 
 // Adjacent keys whose old and new entries read the same (ignoring the key in
@@ -88,8 +88,8 @@ bool fallback_only(const OpDiff& d, const KeyChange& k) {
   return !(d.kind == OpChangeKind::Added ? k.new_entry : k.old_entry).core_fallback_file.empty();
 }
 
-std::vector<Run> runs_of(const OpDiff& d, const std::vector<KeyChange>& changes, bool expand) {
-  std::vector<Run> out;
+std::vector<ChangeRun> runs_of(const OpDiff& d, const std::vector<KeyChange>& changes, bool expand) {
+  std::vector<ChangeRun> out;
   for (const auto& k : changes) {
     if (!k.old_entry.key_exists || !k.new_entry.key_exists) continue;  // listed by name (keys_only)
     if (fallback_only(d, k)) continue;
@@ -99,31 +99,25 @@ std::vector<Run> runs_of(const OpDiff& d, const std::vector<KeyChange>& changes,
   return out;
 }
 
-std::size_t width_of(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0U) != 0x80U ? 1 : 0;
-  return n;
-}
-
 // The rows of `runs` under a "KEY OLD NEW" heading (`label` before each key).
-void human_runs(const DiffView& v, const std::vector<Run>& runs, std::string_view label, std::string& out) {
+void human_runs(const DiffView& v, const std::vector<ChangeRun>& runs, std::string_view label, std::string& out) {
   if (runs.empty()) return;
   std::vector<std::string> labels;
   std::size_t wk = 3, wo = 3;
   for (const auto& r : runs) {
     labels.push_back(std::string(label) + key_run_label(r.keys));
-    wk = std::max(wk, width_of(labels.back()));
-    wo = std::max(wo, width_of(r.old_text));
+    wk = std::max(wk, utf8_width(labels.back()));
+    wo = std::max(wo, utf8_width(r.old_text));
   }
-  const auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w - width_of(s), ' '); };
+  const auto pad = [](const std::string& s, std::size_t w) { return s + std::string(w - utf8_width(s), ' '); };
   out += paint(fmt::format("  {}  {}    {}", pad("KEY", wk), pad("OLD", wo), "NEW"), "2", v.color) + '\n';
   for (std::size_t i = 0; i < runs.size(); ++i)
     out += fmt::format("  {}  {} \u2192 {}\n", pad(labels[i], wk), pad(runs[i].old_text, wo), runs[i].new_text);
 }
 
 // A moved entry's two texts: the kernel text itself on both sides.
-std::vector<Run> moved_runs(const OpDiff& d, bool expand) {
-  std::vector<Run> out;
+std::vector<ChangeRun> moved_runs(const OpDiff& d, bool expand) {
+  std::vector<ChangeRun> out;
   for (const auto& k : d.moved) {
     std::string o = printable(k.old_entry.kernel), n = printable(k.new_entry.kernel);
     extend_runs(out, k.key, k.index, std::move(o), std::move(n), expand);
@@ -149,7 +143,7 @@ void human_registrations(const OpDiff& d, std::string& out) {
   for (const auto& r : d.registrations) {
     std::string label = "  registration on " + r.key + "  ";
     out += label + registration_text(r.old_reg) + '\n';
-    out += std::string(width_of(label) - 2, ' ') + "\u2192 " + registration_text(r.new_reg) + '\n';
+    out += std::string(utf8_width(label) - 2, ' ') + "\u2192 " + registration_text(r.new_reg) + '\n';
   }
 }
 
@@ -191,12 +185,6 @@ void json_entry(JsonWriter& w, std::string_view name, const EntryFacts& f) {
   w.end_object();
 }
 
-void nullable(JsonWriter& w, std::string_view name, const std::string& s) {
-  if (s.empty())
-    w.null_member(name);
-  else
-    w.member(name, s);
-}
 
 void json_registration(JsonWriter& w, std::string_view name, const RegistrationFacts& f) {
   if (!f.present) {
@@ -206,7 +194,7 @@ void json_registration(JsonWriter& w, std::string_view name, const RegistrationF
   w.key(name);
   w.begin_object();
   w.member("kernel", f.kernel);
-  nullable(w, "signature", f.signature);
+  w.nonempty_member("signature", f.signature);
   w.bool_member("fallthrough", f.fallthrough);
   w.bool_member("boxed_only", f.boxed_only);
   w.end_object();
@@ -285,8 +273,8 @@ void render_diff_json(const DiffView& v, std::string& out) {
     w.begin_object();
     w.member("operator", d.name);
     w.member("change", d.differs() ? to_string(d.kind) : "moved");
-    nullable(w, "old_schema", d.old_schema);
-    nullable(w, "new_schema", d.new_schema);
+    w.nonempty_member("old_schema", d.old_schema);
+    w.nonempty_member("new_schema", d.new_schema);
     json_keys("keys", d.keys);
     w.key("registrations");
     w.begin_array();

@@ -37,13 +37,6 @@ std::string_view colour_of(Provenance p) {
   return "0";
 }
 
-// Display width of UTF-8 text (code points; fmt pads by the same measure).
-std::size_t width_of(std::string_view s) {
-  std::size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
-
 std::string heading(const Operator& op) {
   if (op.def) return op.def->printed;
   return op.name + "  (no schema: impls without a def)";
@@ -53,14 +46,14 @@ std::string heading(const Operator& op) {
 // are shown as one line: "HIP … Meta (14 keys)". A run never spans a table
 // row that is not shown (missing, filtered out by --keys, or hidden as
 // served by PyTorch's own fallbacks), so "A … B" means every row from A to B.
-struct Run {
+struct KeyRun {
   std::vector<std::string> keys;
   std::string kernel, via;
   Provenance why;
 };
 
 struct Runs {
-  std::vector<Run> runs;
+  std::vector<KeyRun> runs;
   std::size_t hidden = 0;  // rows served by PyTorch's own fallbacks, not shown
 };
 
@@ -130,12 +123,12 @@ Runs collect_runs(const Resolver& r, const Operator& op, const KeyFilter& f, con
       runs.back().keys.push_back(std::move(key));
       continue;
     }
-    runs.push_back(Run{{std::move(key)}, std::move(kernel), std::move(via), e.why});
+    runs.push_back(KeyRun{{std::move(key)}, std::move(kernel), std::move(via), e.why});
   }
   return out;
 }
 
-std::string label_of(const Run& run) { return key_run_label(run.keys); }
+std::string label_of(const KeyRun& run) { return key_run_label(run.keys); }
 
 }  // namespace
 
@@ -167,8 +160,8 @@ void render_table_human(const Resolver& r, const Operator& op, const KeyFilter& 
   std::size_t wk = 3, wn = 6;
   for (const auto& run : runs) {
     labels.push_back(label_of(run));
-    wk = std::max(wk, width_of(labels.back()));
-    wn = std::max(wn, width_of(run.kernel));
+    wk = std::max(wk, utf8_width(labels.back()));
+    wn = std::max(wn, utf8_width(run.kernel));
   }
   if (!runs.empty()) out += paint(fmt::format("  {:<{}}  {:<{}}  {}", "KEY", wk, "KERNEL", wn, "VIA"), "2") + "\n";
   for (std::size_t i = 0; i < runs.size(); ++i)
@@ -219,14 +212,14 @@ void render_registrations_human(const Registry& reg, const Operator& op, const K
       if (k.fallthrough) l.flags += " fallthrough";
       if (k.catch_all) l.flags += " catch-all";
       if (i > 0) l.flags += " inactive (overridden)";
-      wk = std::max(wk, width_of(l.key));
-      wd = std::max(wd, width_of(l.debug) + l.flags.size());
+      wk = std::max(wk, utf8_width(l.key));
+      wd = std::max(wd, utf8_width(l.debug) + l.flags.size());
       lines.push_back(std::move(l));
     }
   }
   // Columns: key, kernel (and its flags), location.
   for (const Line& l : lines) {
-    const std::size_t pad = wd - width_of(l.debug) - l.flags.size();
+    const std::size_t pad = wd - utf8_width(l.debug) - l.flags.size();
     out += fmt::format("  {:<{}}  {}{}{}  {}\n", l.key, wk, l.active ? l.debug : paint(l.debug, "2"),
                        paint(l.flags, "33"), std::string(pad, ' '), paint(l.where, "2"));
   }
@@ -253,8 +246,8 @@ void render_fallbacks_human(const Registry& reg, const KeyFilter& f, const Human
   for (const Fallback* fb : fallbacks) {
     keys.push_back(reg.profile().display_name(fb->key, reg.privateuse1_name));
     kernels.push_back((fb->fallthrough ? "fallthrough " : "") + printable(fb->debug));
-    wk = std::max(wk, width_of(keys.back()));
-    wn = std::max(wn, width_of(kernels.back()));
+    wk = std::max(wk, utf8_width(keys.back()));
+    wn = std::max(wn, utf8_width(kernels.back()));
   }
   out += paint("backend fallbacks the files register (each serves every operator without a kernel for its key):", "1");
   out += '\n';

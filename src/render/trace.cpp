@@ -396,13 +396,6 @@ void render_trace_human(const TraceView& v, std::string& out) {
 
 namespace {
 
-// A string member, null when empty.
-void nullable(JsonWriter& w, std::string_view name, std::string_view text) {
-  if (text.empty())
-    w.null_member(name);
-  else
-    w.member(name, text);
-}
 
 void json_keys(JsonWriter& w, std::string_view name, const std::vector<std::string>& keys) {
   w.key(name);
@@ -483,7 +476,7 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
   if (s.fresh) {
     json_keys(w, "arguments", v.ks->names(s.arguments, pu1));
     json_keys(w, "with_tls", v.ks->names(s.unmasked, pu1));
-    nullable(w, "mask_backend",
+    w.nonempty_member("mask_backend",
              s.mask_backend < 0 ? std::string_view()
                                 : std::string_view(p.backends()[static_cast<std::size_t>(s.mask_backend)]));
   } else {  // a redispatch looks up the previous step's next_keyset as is
@@ -540,18 +533,18 @@ void json_result(JsonWriter& w, const TraceView& v) {
     w.null();
   }
   const bool error = t.result.how == Next::Error;
-  nullable(w, "error", error ? to_string(t.result.error) : "");
-  nullable(w, "exception", error ? error_type(t.result.error) : std::string());
-  nullable(w, "message", error ? call_error_message(v) : std::string());
-  nullable(w, "torch_dispatch", t.result.torch_dispatch);
+  w.nonempty_member("error", error ? to_string(t.result.error) : "");
+  w.nonempty_member("exception", error ? error_type(t.result.error) : std::string());
+  w.nonempty_member("message", error ? call_error_message(v) : std::string());
+  w.nonempty_member("torch_dispatch", t.result.torch_dispatch);
   const BackwardResult& b = t.backward;
   w.key("backward");
   w.begin_object();
   w.member("outcome", to_string(b.what));
   w.member("why", b.why);
-  nullable(w, "autograd_key", b.key);
-  nullable(w, "warning", backward_warning(v));
-  nullable(w, "error", backward_error(v));
+  w.nonempty_member("autograd_key", b.key);
+  w.nonempty_member("warning", backward_warning(v));
+  w.nonempty_member("error", backward_error(v));
   w.end_object();
   w.end_object();
 }
@@ -562,7 +555,7 @@ void render_trace_json(const TraceView& v, std::string& out) {
   JsonWriter w(out);
   begin_envelope(w, DT_VERSION, v.profile_label);
   w.member("operator", op_of(v).name);
-  nullable(w, "schema", op_of(v).def ? std::string_view(op_of(v).def->printed) : std::string_view());
+  w.nonempty_member("schema", op_of(v).def ? std::string_view(op_of(v).def->printed) : std::string_view());
   json_arguments(w, v);
   json_keys(w, "keyset", v.ks->names(v.extra, registry_of(v).privateuse1_name));
   json_tls(w, v, v.tls);
@@ -572,7 +565,7 @@ void render_trace_json(const TraceView& v, std::string& out) {
   for (const auto& s : v.trace->steps) json_step(w, v, s, ++n);
   w.end_array();
   json_result(w, v);
-  nullable(w, "library_note", v.library_note);
+  w.nonempty_member("library_note", v.library_note);
   w.end_object();
 }
 
