@@ -89,7 +89,8 @@ class CppScanner {
 
   void skip_line_comment() {
     while (i_ < s_.size() && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && peek(1) == '\n') advance();  // a continued // comment
+      if (s_[i_] == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n')))
+        advance(peek(1) == '\r' ? 2 : 1);  // a continued // comment (LF or CRLF)
       advance();
     }
   }
@@ -261,8 +262,8 @@ class CppScanner {
       }
       if (ch == '\\') {
         const char e = peek(1);
-        if (e == '\n') {  // a line continuation inside the literal
-          advance(2);
+        if (e == '\n' || (e == '\r' && peek(2) == '\n')) {  // a line continuation inside the literal (LF or CRLF)
+          advance(e == '\r' ? 3 : 2);
           continue;
         }
         if (i_ + 1 >= s_.size()) return fail(l, c, "unterminated string literal");

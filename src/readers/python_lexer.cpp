@@ -190,9 +190,10 @@ Expected<bool, Diagnostic> PyLexer::string(const std::string& prefix, std::uint3
     }
     if (c == '\\' && pos_ + 1 < s_.size()) {
       const char n = s_[pos_ + 1];
-      if (n == '\n') {
+      // A line continuation: backslash, then LF or CRLF (Python reads both as one newline).
+      if (n == '\n' || (n == '\r' && pos_ + 2 < s_.size() && s_[pos_ + 2] == '\n')) {
         if (raw) v += "\\\n";
-        pos_ += 1;
+        pos_ += n == '\r' ? 2 : 1;
         newline();
         continue;
       }

@@ -49,6 +49,17 @@ TEST_CASE("lex_cpp: escapes, raw strings, prefixes, char literals") {
   CHECK(scan("int x = 1'000'000 + 1e+5 + .5f;").tokens.size() == 9);
 }
 
+TEST_CASE("lex_cpp: a backslash continues a string literal and a // comment over LF and CRLF alike") {
+  for (const std::string_view eol : {"\n", "\r\n"}) {
+    CAPTURE(eol.size());
+    const CppLexed s = scan(fmt::format("f(\"ab\\{}cd\"); // m.def(\\{}\"x\");{}g;", eol, eol, eol));
+    REQUIRE(s.tokens.size() == 7);  // f ( S ) ; g ;
+    CHECK(s.tokens[2].value == "abcd");
+    CHECK(s.tokens[5].text == "g");
+    CHECK(s.tokens[5].line == 4);
+  }
+}
+
 TEST_CASE("lex_cpp: comments hide registrations") {
   const CppLexed s = scan("// m.def(\"a\");\n/* m.def(\"b\"); */ x;");
   REQUIRE(s.tokens.size() == 2);

@@ -40,6 +40,19 @@ TEST_CASE("lex_python: comments, brackets join lines, backslash continuation, in
   CHECK_FALSE(t[10].line_start);  // y continues the `if` line
 }
 
+TEST_CASE("lex_python: a backslash continues a string over LF and CRLF alike (files written on Windows)") {
+  for (const std::string_view eol : {"\n", "\r\n"}) {
+    CAPTURE(eol.size());
+    const std::string text = fmt::format("x = 'ab\\{}cd'{}y = r'e\\{}f'{}z = 1{}", eol, eol, eol, eol, eol);
+    auto t = lex(text);
+    REQUIRE(t.size() == 13);  // x = S NL y = S NL z = 1 NL END
+    CHECK(t[2].text == "abcd");
+    CHECK(t[6].text == "e\\\nf");  // raw: the backslash and one newline kept
+    CHECK(t[8].text == "z");
+    CHECK(t[8].line == 5);
+  }
+}
+
 TEST_CASE("lex_python: located errors for unterminated strings and brackets") {
   auto a = lex_python("m.py", "x = 'abc\n");
   REQUIRE_FALSE(a.has_value());
