@@ -133,6 +133,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
 CompileAhead::CompileAhead(const Profile& profile, const ReadFile& read, const std::vector<std::string>& paths,
                            const LoadOptions& options, PyProject* python)
     : profile_(profile), read_(read), paths_(paths), options_(options), python_(python), slots_(paths.size()) {
+  python_turn_ = next_python(0);
   const unsigned hw = std::max(1u, options.threads != 0 ? options.threads : std::thread::hardware_concurrency());
   window_ = 2 * static_cast<std::size_t>(hw);
   // The thread that applies the batches helps compile: one worker fewer.
@@ -177,11 +178,23 @@ void CompileAhead::compile_one(std::unique_lock<std::mutex>& lock) {
   lock.lock();
   read_turn_ = i + 1;
   cv_.notify_all();
+  const bool python = is_python(i);
+  if (python) cv_.wait(lock, [&] { return python_turn_ == i; });
   lock.unlock();
   std::vector<Batch> b = compile_text(profile_, std::move(text), paths_[i], options_, python_);
   lock.lock();
+  if (python) python_turn_ = next_python(i + 1);
   slots_[i].emplace(std::move(b));
   cv_.notify_all();
+}
+
+bool CompileAhead::is_python(std::size_t i) const {
+  return python_ != nullptr && python_->text_of(paths_[i]) != nullptr;
+}
+
+std::size_t CompileAhead::next_python(std::size_t from) const {
+  while (from < paths_.size() && !is_python(from)) ++from;
+  return from;
 }
 
 void CompileAhead::work() {

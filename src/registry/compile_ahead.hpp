@@ -54,6 +54,13 @@ class CompileAhead {
   std::vector<std::optional<std::vector<Batch>>> slots_;
   std::size_t window_ = 2, next_ = 0, consumed_ = 0;
   std::size_t read_turn_ = 0;  // the file whose text may be read next
+  // The Python file that may be compiled next: Python files compile one at a
+  // time in command-line order, since compiling one loads the modules it
+  // imports (PyProject), and which file loads a module first decides what an
+  // import cycle sees: the results must not depend on timing.
+  std::size_t python_turn_ = 0;
+  [[nodiscard]] bool is_python(std::size_t i) const;
+  [[nodiscard]] std::size_t next_python(std::size_t from) const;
   bool stop_ = false;
   std::mutex mu_;
   std::condition_variable cv_;
