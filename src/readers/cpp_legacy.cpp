@@ -17,7 +17,6 @@ namespace dt::cppread {
 
 namespace {
 
-using Kind = CppToken::Kind;
 constexpr std::string_view kDebug = "registered by RegisterOperators";
 
 struct Kernel {

@@ -30,8 +30,6 @@ namespace dt {
 
 namespace cppread {
 
-using Kind = CppToken::Kind;
-
 // The operator a string literal names ("ns::op", "ns::op.overload", or
 // "op" in the block's namespace `ns`), if it is one (OperatorName::parse).
 std::optional<std::string> operator_name_literal(std::string_view v, const std::string& ns) {

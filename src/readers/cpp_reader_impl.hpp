@@ -12,6 +12,8 @@
 
 namespace dt::cppread {
 
+using Kind = CppToken::Kind;
+
 // A string literal, also as PyTorch's TORCH_SELECTIVE_NAME("...") /
 // TORCH_SELECTIVE_SCHEMA("...") (torch/library.h: the literal itself unless
 // the build is a selective mobile build).
