@@ -143,10 +143,7 @@ void check_impl_without_def(const CheckContext& c, std::vector<Finding>& out) {
   // Operators a registration the readers could not read names (its def may be
   // there): their kernels are not called dangling; unread-registration says
   // where that registration is.
-  std::unordered_set<std::string_view> unread;
-  for (const auto& d : c.source_warnings)
-    for (std::string_view n : split(d.op, ","))
-      if (!n.empty()) unread.insert(n);
+  const std::unordered_set<std::string_view> unread = unread_operators(c.source_warnings);
   for (const Operator* op : c.ops) {
     if (op->def) continue;
     if (!unread.empty() && unread.contains(std::string_view(op->name))) continue;

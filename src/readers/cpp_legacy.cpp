@@ -68,7 +68,9 @@ class Legacy {
   }
 
  private:
-  void warn(const CppToken& t, std::string msg) { cppread::warn(out_, s_, t, std::move(msg)); }
+  void warn(const CppToken& t, std::string msg, std::string op = {}) {
+    cppread::warn(out_, s_, t, std::move(msg), std::move(op));
+  }
 
   // Whether r starts RegisterOperators::options() (then its chain follows).
   [[nodiscard]] bool is_options(TokenRange r) const {
@@ -178,7 +180,8 @@ class Legacy {
       if (k.k.what == CppKernel::What::Unknown)
         return warn(t_[k.range.b < t_.size() ? k.range.b : 0],
                     fmt::format("RegisterOperators: the kernel of '{}' is not read ({}): the operator is not read", name,
-                                k.k.unknown));
+                                k.k.unknown),
+                    name);
     TomlBlock blk;
     blk.at = o.schema->at;
     blk.note = fmt::format("torch::RegisterOperators at line {} (no library block: c10's legacy registration)",
@@ -198,7 +201,8 @@ class Legacy {
                                        name,
                                        o.kernels.empty() || o.kernels.front().k.unknown.empty()
                                            ? std::string()
-                                           : " (" + o.kernels.front().k.unknown + ")"));
+                                           : " (" + o.kernels.front().k.unknown + ")"),
+                    name);
       d.add("schema", name + *o.kernels.front().k.signature, o.schema->at, o.schema->span);
     }
     d.add("alias_analysis", o.alias.empty() ? std::string("CONSERVATIVE (default)") : o.alias, o.schema->at);

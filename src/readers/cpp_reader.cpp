@@ -74,9 +74,10 @@ std::string text(const std::vector<CppToken>& t, TokenRange r) {
   return s.size() > 80 ? s.substr(0, 77) + "..." : s;
 }
 
-void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg) {
+void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg, std::string op) {
   Diagnostic d = make_error(s.at(t), std::move(msg), s.notes(t));
   d.severity = Severity::Warning;
+  d.op = std::move(op);
   out.warnings.push_back(std::move(d));
 }
 

@@ -29,7 +29,8 @@ Literal literal(const CppScan& s, const CppToken& t);
 std::string text(const std::vector<CppToken>& t, TokenRange r);
 
 // A located warning at `t` (with a note for the macro it was expanded from).
-void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg);
+// `op`: the operators the registration names (Diagnostic::op), when known.
+void warn(Blocks& out, const CppScan& s, const CppToken& t, std::string msg, std::string op = {});
 
 // torch::RegisterOperators (c10's legacy registration API) at token i, the
 // name RegisterOperators: its registrations as library blocks (measured on

@@ -8,6 +8,7 @@
 
 #include <array>
 
+#include "base/text.hpp"
 #include "readers/backend_yaml.hpp"
 #include "readers/native_yaml.hpp"
 #include "readers/python_reader.hpp"
@@ -80,6 +81,14 @@ Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind
   }
   return unexpected(make_error(Location{file, 1, 1},
                                fmt::format("this build of dispatchtool has no reader for {} files", to_string(kind))));
+}
+
+std::unordered_set<std::string_view> unread_operators(const std::vector<Diagnostic>& warnings) {
+  std::unordered_set<std::string_view> out;
+  for (const Diagnostic& d : warnings)
+    for (std::string_view n : split(d.op, ","))
+      if (!n.empty()) out.insert(n);
+  return out;
 }
 
 }  // namespace dt

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "base/diagnostic.hpp"
@@ -45,6 +46,12 @@ struct Blocks {
   // the user's, a loop, an #if branch): located warnings, never a guess.
   std::vector<Diagnostic> warnings;
 };
+
+// The operators that registrations the readers could not read name (each
+// warning's `op`: a comma-separated list), as views into `warnings`: a def
+// of theirs may be there, so neither lint nor the loader calls their kernels
+// dangling.
+std::unordered_set<std::string_view> unread_operators(const std::vector<Diagnostic>& warnings);
 
 class PyProject;
 

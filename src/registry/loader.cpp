@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 #include <variant>
 
 #include "base/limits.hpp"
@@ -148,9 +149,14 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
 }
 
 // register_fake / register_autograd on operators no input defines in time
-// (Registry::undefined_refusals): refused, after every file is applied.
+// (Registry::undefined_refusals): refused, after every file is applied. Not
+// for an operator a registration the readers could not read names (a
+// custom_op whose schema cannot be inferred): torch may well define it, and
+// that registration's warning says where.
 void add_undefined_refusals(LoadResult& result, std::optional<Diagnostic>& errors, const LoadOptions& options) {
+  const std::unordered_set<std::string_view> unread = unread_operators(result.source_warnings);
   for (Diagnostic& d : result.registry.undefined_refusals()) {
+    if (unread.contains(std::string_view(d.op))) continue;
     d.code = "library-kind";
     if (options.on_refusal == OnRefusal::Record)
       result.refusals.push_back(std::move(d));

@@ -41,4 +41,14 @@ TEST_CASE("RegisterOperators: a FRAGMENT block per operator, with c10's debug st
   CHECK(t.find("alias_analysis = \"PURE_FUNCTION\"") != std::string::npos);
 }
 
+TEST_CASE("RegisterOperators: an operator not read names itself in its warning (lint: no impl-without-def)") {
+  const Blocks b = read_legacy(
+      "at::Tensor pairs(const at::Tensor& x, const std::vector<Unknown>& p);\n"
+      "static auto reg = torch::RegisterOperators().op(\"legacy::pairs\", &pairs);\n");
+  CHECK(b.blocks.empty());
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(b.warnings[0].op == "legacy::pairs");
+  CHECK(b.warnings[0].message.starts_with("RegisterOperators: 'legacy::pairs' has no schema"));
+}
+
 }  // namespace dt::test

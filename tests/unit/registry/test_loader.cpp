@@ -149,4 +149,22 @@ TEST_CASE("[[block]] tables: malformed") {
             .starts_with("a.toml:4:8: error: unknown library kind 'NOPE'"));
 }
 
+// A custom_op the Python reader cannot read (a warning that names it) and
+// register_fake on it: torch may well define the operator, so the
+// register_fake is not refused as "operator ... does not exist".
+TEST_CASE("register_fake on an operator whose unread definition a warning names is not refused") {
+  const std::string text =
+      "import torch\nfrom elsewhere import Handle\n"
+      "@torch.library.custom_op('t::run', mutates_args=())\n"
+      "def run(x: torch.Tensor, h: Handle) -> torch.Tensor:\n    return x.clone()\n"
+      "@torch.library.register_fake('t::run')\ndef _(x, h):\n    return torch.empty_like(x)\n";
+  const LoadResult l = must_load("torch-2.14", {{"ops.py", text}});
+  REQUIRE(l.source_warnings.size() == 1);
+  CHECK(l.source_warnings[0].op == "t::run");
+  CHECK(rows(raw_table(l, "t::run"), {"Meta"}).starts_with("Meta: "));
+  // Without the unread definition the same register_fake is refused, as in torch.
+  CHECK(error_of({{"ops.py", "import torch\n@torch.library.register_fake('t::run')\ndef _(x, h):\n    return x\n"}},
+                 "torch-2.14") == "ops.py:2:2: error: operator t::run does not exist\n");
+}
+
 }  // namespace dt::test
