@@ -69,7 +69,8 @@ class Preprocessor {
   Expected<CppScan, Diagnostic> run(bool read_all) {
     if (auto r = setup(); !r) return unexpected(std::move(r.error()));
     const bool may_register = read_all || text_.find("TORCH_LIBRARY") != std::string_view::npos ||
-                              text_.find("RegisterOperators") != std::string_view::npos;
+                              text_.find("RegisterOperators") != std::string_view::npos ||
+                              text_.find("TorchLibraryInit") != std::string_view::npos;
     directives_only_ = !may_register;
     auto lexed = lex_cpp(out_.files[0], text_, directives_only_ ? CppKeep::Directives : CppKeep::All);
     if (!lexed) return unexpected(std::move(lexed.error()));

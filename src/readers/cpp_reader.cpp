@@ -103,6 +103,10 @@ class Reader {
         i = cppread::register_operators(s_, tk_, i, out_);
         continue;
       }
+      if (t_[i].text == "TorchLibraryInit" && i > 0 && t_[i - 1].is("::")) {
+        i = static_init_block(i);
+        continue;
+      }
       if (!t_[i + 1].is("(")) continue;
       if (i > 0 && (t_[i - 1].is("::") || t_[i - 1].is(".") || t_[i - 1].is("->"))) continue;
       std::string_view m = t_[i].text;
@@ -220,23 +224,100 @@ class Reader {
                               simple ? "its body has no closing brace" : "its arguments are not plain names"));
       return body_end == std::string::npos ? pclose : body_end;
     }
-    note_condition(t_[i]);
-    TomlBlock blk;
-    blk.at = at(t_[i]);
-    blk.note = shown;
     const CppToken& ns = t_[a[0].b];
-    blk.add("namespace", std::string(ns.text), at(ns));
-    name_unread_defs(at(t_[body]), at(t_[body_end]), ns.text);
-    blk.add("kind", macro == "TORCH_LIBRARY" ? "DEF" : impl ? "IMPL" : "FRAGMENT", at(t_[i]));
-    if (impl) {
-      const CppToken& k = t_[a[1].b];
-      const std::string key = stable ? std::string(k.text) : cpp_key_name(k.text);
-      if (!key.empty()) blk.add("dispatch_key", key, at(k));
-    }
-    Ctx c{&blk, std::string(t_[a.back().b].text),
-          fmt::format("registered at {}:{}", s_.files[t_[i].file], t_[i].line), stable, 0, {}};
+    const CppToken* key = impl ? &t_[a[1].b] : nullptr;
+    emit_block({t_[i], shown, macro == "TORCH_LIBRARY" ? "DEF" : impl ? "IMPL" : "FRAGMENT", ns, ns.text, key,
+                key == nullptr ? std::string() : stable ? std::string(key->text) : cpp_key_name(key->text),
+                std::string(t_[a.back().b].text), stable},
+               body, body_end);
+    return body_end;
+  }
+
+  // A library block as its macro's arguments give it: where it is, its
+  // namespace and kind, the dispatch key of an IMPL block, the name of the
+  // Library& parameter.
+  struct BlockHead {
+    const CppToken& anchor;
+    std::string shown;
+    std::string_view kind;  // DEF | FRAGMENT | IMPL
+    const CppToken& ns_at;
+    std::string_view ns;
+    const CppToken* key_at;
+    std::string key;  // the dispatch key's name ("" when none or not a key)
+    std::string handle;
+    bool stable;
+  };
+
+  // The block whose body's braces are t_[body] and t_[body_end].
+  void emit_block(const BlockHead& h, std::size_t body, std::size_t body_end) {
+    note_condition(h.anchor);
+    TomlBlock blk;
+    blk.at = at(h.anchor);
+    blk.note = h.shown;
+    blk.add("namespace", std::string(h.ns), at(h.ns_at));
+    name_unread_defs(at(t_[body]), at(t_[body_end]), h.ns);
+    blk.add("kind", std::string(h.kind), at(h.anchor));
+    if (h.key_at != nullptr && !h.key.empty()) blk.add("dispatch_key", h.key, at(*h.key_at));
+    Ctx c{&blk, h.handle, fmt::format("registered at {}:{}", s_.files[h.anchor.file], h.anchor.line), h.stable, 0, {}};
     statements({body + 1, body_end}, c);
     out_.blocks.push_back(std::move(blk));
+  }
+
+  // What TORCH_LIBRARY* expand to, written out by a project's own macro (IPEX's
+  // IPEX_TORCH_LIBRARY_IMPL): at token i, `TorchLibraryInit NAME(torch::Library::KIND,
+  // &INIT, "ns", std::make_optional(c10::DispatchKey::K) | std::nullopt, __FILE__,
+  // __LINE__);` and then `void INIT(torch::Library& m) { ... }`, the block's body.
+  // Returns the index to continue after.
+  std::size_t static_init_block(std::size_t i) {
+    if (i + 2 >= t_.size() || t_[i + 1].kind != Kind::Ident || !t_[i + 2].is("(")) return i;
+    const std::size_t pclose = tk_.close(i + 2);
+    if (pclose == std::string::npos) return i;
+    const auto a = tk_.args(i + 2);
+    const auto last_ident = [&](Range r) -> const CppToken* {
+      for (std::size_t j = r.e; j > r.b; --j)
+        if (t_[j - 1].kind == Kind::Ident) return &t_[j - 1];
+      return nullptr;
+    };
+    const auto not_read = [&](std::string_view why) {
+      warn(t_[i], fmt::format("a torch::detail::TorchLibraryInit written out ({}): {}: its registrations are not "
+                              "read",
+                              text({i + 3, pclose}), why));
+      return pclose;
+    };
+    if (a.size() < 4) return not_read("not the six arguments of TORCH_LIBRARY's expansion");
+    const CppToken* kind = last_ident(a[0]);
+    if (kind == nullptr || !(kind->is("DEF") || kind->is("FRAGMENT") || kind->is("IMPL")))
+      return not_read("its first argument is not torch::Library::DEF, FRAGMENT or IMPL");
+    // &INIT, or 2.6's (dispatch_key_allowlist_check(...) ? &INIT : [](torch::Library&) -> void {}).
+    const CppToken* init = nullptr;
+    for (std::size_t j = a[1].b; j + 1 < a[1].e && init == nullptr; ++j)
+      if (t_[j].is("&") && t_[j + 1].kind == Kind::Ident) init = &t_[j + 1];
+    if (init == nullptr) return not_read("its second argument is not &FUNCTION");
+    const CppToken& ns = t_[a[2].b];
+    if (a[2].e != a[2].b + 1 || (ns.kind != Kind::String && ns.kind != Kind::Ident))
+      return not_read("its namespace is not a string literal");
+    const std::string_view ns_name = ns.kind == Kind::String ? std::string_view(ns.value) : ns.text;
+    const CppToken* key = nullptr;
+    if (kind->is("IMPL")) {
+      for (std::size_t j = a[3].b; j + 2 < a[3].e; ++j)
+        if (t_[j].is("DispatchKey") && t_[j + 1].is("::")) key = &t_[j + 2];
+      if (key == nullptr) return not_read("its dispatch key is not std::make_optional(c10::DispatchKey::KEY)");
+    }
+    // The definition of INIT: void INIT(torch::Library& m) { ... } after the initializer.
+    std::size_t j = pclose + 1;
+    if (j < t_.size() && t_[j].is(";")) ++j;
+    if (!(j + 2 < t_.size() && t_[j].is("void") && t_[j + 1].text == init->text && t_[j + 2].is("(")))
+      return not_read(fmt::format("the definition of {} does not follow it", init->text));
+    const std::size_t params_close = tk_.close(j + 2);
+    if (params_close == std::string::npos || params_close + 1 >= t_.size() || !t_[params_close + 1].is("{"))
+      return not_read(fmt::format("the definition of {} does not follow it", init->text));
+    const std::size_t body = params_close + 1, body_end = tk_.close(body);
+    const CppToken* handle = last_ident({j + 3, params_close});
+    if (body_end == std::string::npos || handle == nullptr)
+      return not_read(fmt::format("{}'s body has no closing brace or its parameter no name", init->text));
+    emit_block({t_[i], "TORCH_LIBRARY's expansion (torch::detail::TorchLibraryInit)", kind->text, ns, ns_name, key,
+                key == nullptr ? std::string() : cpp_key_name(key->text), std::string(handle->text), false},
+               body, body_end);
     return body_end;
   }
 
