@@ -47,11 +47,14 @@ std::pair<std::string_view, std::size_t> CppTokens::path(std::size_t j, std::siz
   return {last, j};
 }
 
-std::optional<CppFunctionDecl> CppTokens::function(std::string_view name) const {
+bool CppTokens::declares(std::string_view name) const {
+  if (!functions_) functions_ = index_functions(t, close_);
+  return functions_->by_name.contains(name);
+}
+
+std::optional<CppFunctionDecl> CppTokens::function(std::size_t b, std::size_t e, std::size_t use) const {
   if (!functions_) functions_ = index_functions(t, close_);  // once per file: files with many kernels
-  const auto it = functions_->find(name);
-  if (it == functions_->end()) return std::nullopt;
-  return it->second;
+  return functions_->find(t, b, e, use);
 }
 
 std::string cpp_key_name(std::string_view k) {
@@ -104,6 +107,7 @@ class KernelReader {
     const bool addr = t[j].is("&");
     if (addr) ++j;
     auto [last, after] = tk_.path(j, r.e);
+    const std::size_t name_end = after;  // after the (qualified) name, before any template arguments
     if (!addr && after < r.e && t[after].is("(") && tk_.close(after) != std::string::npos && tk_.close(after) + 1 == r.e) {
       const auto inner = tk_.args(after);
       if (last == "dispatch" && inner.size() == 2 && !inner[0].empty()) {
@@ -144,9 +148,15 @@ class KernelReader {
         return k;
       }
       k.what = CppKernel::What::Function;
-      const std::optional<CppFunctionDecl> decl = tk_.function(last);
+      const std::optional<CppFunctionDecl> decl = tk_.function(j, name_end, r.b);
       if (!decl) {
-        k.unknown = fmt::format("no declaration of '{}' in this file or the headers it includes", last);
+        std::string written;
+        for (std::size_t w = j; w < name_end; ++w) written += t[w].text;
+        k.unknown = tk_.declares(last) ? fmt::format("no declaration of '{}' visible where it is registered (only "
+                                                     "in other namespaces or classes)",
+                                                     written)
+                                       : fmt::format("no declaration of '{}' in this file or the headers it includes",
+                                                     last);
         return k;
       }
       std::string why;

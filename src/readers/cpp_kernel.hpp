@@ -44,8 +44,10 @@ class CppTokens {
   [[nodiscard]] std::size_t match_angle(std::size_t open, std::size_t end, std::size_t limit = std::string::npos) const {
     return dt::match_angle(t, close_, open, end, limit);
   }
-  // Where function `name` is declared in the file.
-  [[nodiscard]] std::optional<CppFunctionDecl> function(std::string_view name) const;
+  // The declaration of the function named at [b, e) (`f`, `ns::f`) where it is used (token `use`).
+  [[nodiscard]] std::optional<CppFunctionDecl> function(std::size_t b, std::size_t e, std::size_t use) const;
+  // Whether a function of that (last) name is declared anywhere in the tokens.
+  [[nodiscard]] bool declares(std::string_view name) const;
   // The type aliases the file declares (indexed on first use).
   [[nodiscard]] const CppAliases& aliases() const {
     if (!aliases_) aliases_ = index_aliases(t);
@@ -54,7 +56,7 @@ class CppTokens {
 
  private:
   std::vector<std::size_t> close_;
-  mutable std::optional<std::unordered_map<std::string_view, CppFunctionDecl>> functions_;
+  mutable std::optional<CppFunctionIndex> functions_;
   mutable std::optional<CppAliases> aliases_;
 };
 

@@ -4,6 +4,8 @@
 // ATen/core/jit_type.h) for the types kernels use.
 #include "readers/cpp_signature.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <unordered_map>
 #include <utility>
@@ -312,13 +314,110 @@ std::optional<CppFunctionDecl> find_function(const std::vector<CppToken>& toks, 
   return std::nullopt;
 }
 
-std::unordered_map<std::string_view, CppFunctionDecl> index_functions(const std::vector<CppToken>& toks,
-                                                                      const std::vector<std::size_t>& close) {
-  std::unordered_map<std::string_view, CppFunctionDecl> out;
+namespace {
+
+std::string scoped(std::string_view outer, std::string_view inner) {
+  if (outer.empty()) return std::string(inner);
+  if (inner.empty()) return std::string(outer);
+  return fmt::format("{}::{}", outer, inner);
+}
+
+// The qualifier written in toks[b, e) before the last name (`a::b::` of a::b::f), as "a::b".
+std::string qualifier(const std::vector<CppToken>& toks, std::size_t b, std::size_t e) {
+  std::string q;
+  for (std::size_t j = b; j < e; ++j)
+    if (toks[j].kind == CppToken::Kind::Ident && j + 1 < e && toks[j + 1].is("::"))
+      q += (q.empty() ? "" : "::") + std::string(toks[j].text);
+  return q;
+}
+
+// Whether scope `s` ends with the components of `q`.
+bool ends_with_scope(std::string_view s, std::string_view q) {
+  return s == q || (s.size() > q.size() && s.ends_with(q) && s.substr(0, s.size() - q.size()).ends_with("::"));
+}
+
+}  // namespace
+
+CppFunctionIndex index_functions(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close) {
+  CppFunctionIndex out;
+  out.scopes.emplace_back();
+  out.scope_at.resize(toks.size(), 0);
+  // The scope each brace opens: a namespace's or a class's own, every other
+  // brace (a function body, an anonymous namespace, an enum) the one around it.
+  std::unordered_map<std::size_t, std::uint32_t> opens;
+  std::vector<std::uint32_t> stack;
+  std::uint32_t cur = 0;
+  for (std::size_t i = 0; i < toks.size(); ++i) {
+    const CppToken& t = toks[i];
+    const bool ns = t.is("namespace"), cls = (t.is("class") || t.is("struct") || t.is("union")) &&
+                                                 !(i > 0 && toks[i - 1].is("enum"));
+    if ((ns || cls) && i + 1 < toks.size() && toks[i + 1].kind == CppToken::Kind::Ident) {
+      std::string name;
+      std::size_t j = i + 1;
+      for (; j < toks.size() && j < i + 64; ++j) {
+        if (toks[j].is("{") || toks[j].is(";") || toks[j].is("=") || toks[j].is("(")) break;
+        if (toks[j].kind == CppToken::Kind::Ident && (name.empty() || toks[j - 1].is("::")) && !toks[j].is("final"))
+          name += (name.empty() ? "" : "::") + std::string(toks[j].text);
+        if (cls && toks[j].is(":")) {  // a base list: up to the brace
+          while (j < toks.size() && j < i + 64 && !toks[j].is("{") && !toks[j].is(";")) ++j;
+          break;
+        }
+      }
+      if (j < toks.size() && toks[j].is("{") && !name.empty()) {
+        out.scopes.push_back(scoped(out.scopes[cur], name));
+        opens[j] = static_cast<std::uint32_t>(out.scopes.size() - 1);
+      }
+    }
+    if (t.is("{")) {
+      stack.push_back(cur);
+      if (auto it = opens.find(i); it != opens.end()) cur = it->second;
+    } else if (t.is("}") && !stack.empty()) {
+      cur = stack.back();
+      stack.pop_back();
+    }
+    out.scope_at[i] = cur;
+  }
   for (std::size_t i = 1; i + 1 < toks.size(); ++i)
-    if (toks[i].kind == CppToken::Kind::Ident && toks[i + 1].is("(") && out.count(toks[i].text) == 0)
-      if (auto d = decl_at(toks, close, i)) out.emplace(toks[i].text, *d);
+    if (toks[i].kind == CppToken::Kind::Ident && toks[i + 1].is("("))
+      if (auto d = decl_at(toks, close, i)) {
+        // A qualified definition (ns::f, C::f) belongs to that scope within the one it is in.
+        const std::string q = qualifier(toks, d->re, i + 1);
+        d->scope = out.scope_at[i];
+        if (!q.empty()) {
+          out.scopes.push_back(scoped(out.scopes[d->scope], q));
+          d->scope = static_cast<std::uint32_t>(out.scopes.size() - 1);
+        }
+        out.by_name[toks[i].text].push_back(*d);
+      }
   return out;
+}
+
+std::optional<CppFunctionDecl> CppFunctionIndex::find(const std::vector<CppToken>& toks, std::size_t b, std::size_t e,
+                                                      std::size_t use) const {
+  if (b >= e) return std::nullopt;
+  const auto it = by_name.find(toks[e - 1].text);
+  if (it == by_name.end() || it->second.empty()) return std::nullopt;
+  const std::vector<CppFunctionDecl>& all = it->second;
+  if (all.size() == 1) return all.front();
+  const std::string q = qualifier(toks, b, e);
+  const bool global = toks[b].is("::");
+  const std::string& here = scopes[use < scope_at.size() ? scope_at[use] : 0];
+  const CppFunctionDecl* best = nullptr;
+  std::size_t best_len = 0;
+  for (const CppFunctionDecl& d : all) {
+    const std::string& s = scopes[d.scope];
+    if (!q.empty() || global) {
+      // ns::f: a scope ending with ns (written inside another namespace, or from the top with ::).
+      if (global ? s != q : !ends_with_scope(s, q)) continue;
+      if (best == nullptr) best = &d;
+      continue;
+    }
+    // f: declared in this scope or one around it; the innermost wins.
+    if (!(s.empty() || here == s || (here.starts_with(s) && here.substr(s.size()).starts_with("::")))) continue;
+    if (best == nullptr || s.size() > best_len) best = &d, best_len = s.size();
+  }
+  if (best == nullptr) return std::nullopt;
+  return *best;
 }
 
 bool has_symint_argument(std::string_view signature) {

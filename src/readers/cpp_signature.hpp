@@ -7,6 +7,7 @@
 // reader says so), never a guess.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,12 +59,25 @@ bool has_symint_argument(std::string_view signature);
 // namespace scope: the return type's and the parameters' token ranges.
 struct CppFunctionDecl {
   std::size_t rb = 0, re = 0, pb = 0, pe = 0;
+  std::uint32_t scope = 0;  // CppFunctionIndex::scopes: the namespaces and classes it belongs to
 };
 std::optional<CppFunctionDecl> find_function(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close,
                                              std::string_view name);
-// Every function declared in the tokens, by name (the first declaration):
-// one pass, for files with many kernels. `close`: each bracket's match.
-std::unordered_map<std::string_view, CppFunctionDecl> index_functions(const std::vector<CppToken>& toks,
-                                                                      const std::vector<std::size_t>& close);
+// Every function declared in the tokens, by name, with the namespaces and
+// classes each belongs to: one pass, for files with many kernels.
+struct CppFunctionIndex {
+  std::vector<std::string> scopes;        // "" (the global namespace), "a::b", "a::C", ...
+  std::vector<std::uint32_t> scope_at;    // the scope each token is in
+  std::unordered_map<std::string_view, std::vector<CppFunctionDecl>> by_name;
+
+  // The declaration the name written at toks[b, e) (`f`, `ns::f`, `C::f`,
+  // `::f`) names where it is used (toks[use]), as C++'s lookup finds it: a
+  // qualified name in a scope ending with its qualifier, an unqualified one
+  // in the innermost enclosing scope that declares it; a name declared once
+  // is that declaration. nullopt when none is visible there.
+  [[nodiscard]] std::optional<CppFunctionDecl> find(const std::vector<CppToken>& toks, std::size_t b, std::size_t e,
+                                                    std::size_t use) const;
+};
+CppFunctionIndex index_functions(const std::vector<CppToken>& toks, const std::vector<std::size_t>& close);
 
 }  // namespace dt

@@ -106,4 +106,34 @@ TEST_CASE("CppTokens::args: commas inside brackets and template arguments do not
   CHECK(count("f(a < b, (c > d))") == 2);  // the '>' in parentheses is not the template's
 }
 
+// A kernel's name is looked up as C++ does: qualified in the scope it names,
+// unqualified in the scopes around the registration (the innermost first);
+// another namespace's function of the same name is never taken for it.
+TEST_CASE("read_kernel: the declaration a (qualified) name finds where it is registered") {
+  const std::string decls =
+      "namespace helpers { at::Tensor s(const at::Tensor& x); }\n"
+      "namespace kernels { at::Tensor s(const at::Tensor& x, double f); }\n"
+      "struct C : public Base { static at::Tensor s(const at::Tensor& a, const at::Tensor& b); };\n"
+      "at::Tensor D::s(const at::Tensor& a, int64_t n) { return a; }\n";
+  CHECK(what(kernel(decls, "&kernels::s")) == "function (Tensor _0, float _1) -> Tensor _0");
+  CHECK(what(kernel(decls, "&helpers::s")) == "function (Tensor _0) -> Tensor _0");
+  CHECK(what(kernel(decls, "TORCH_FN(C::s)")) == "function (Tensor _0, Tensor _1) -> Tensor _0");
+  CHECK(what(kernel(decls, "&D::s")) == "function (Tensor _0, int _1) -> Tensor _0");
+  CHECK(what(kernel(decls, "&outer::kernels::s")) ==
+        "function unknown: no declaration of 'outer::kernels::s' visible where it is registered (only in other "
+        "namespaces or classes)");
+  CHECK(what(kernel(decls, "&s")) ==
+        "function unknown: no declaration of 's' visible where it is registered (only in other namespaces or "
+        "classes)");
+  // Unqualified inside a namespace: that namespace's own; nested: the innermost that declares it.
+  CHECK(what(kernel(decls + "namespace kernels {\n", "&s")) == "function (Tensor _0, float _1) -> Tensor _0");
+  CHECK(what(kernel(decls + "namespace kernels { namespace inner {\n", "&s")) ==
+        "function (Tensor _0, float _1) -> Tensor _0");
+  CHECK(what(kernel(decls + "namespace kernels { namespace inner {\n", "&kernels::s")) ==
+        "function (Tensor _0, float _1) -> Tensor _0");
+  // One declaration of the name: that one, wherever it is (a using-directive may bring it in).
+  CHECK(what(kernel("namespace n { at::Tensor g(const at::Tensor& x); }\nusing namespace n;\n", "&g")) ==
+        "function (Tensor _0) -> Tensor _0");
+}
+
 }  // namespace dt::test
