@@ -99,7 +99,10 @@ class Reader {
     // Blocks and RegisterOperators in file order: the order of their static initializers.
     for (std::size_t i = 0; i + 1 < t_.size(); ++i) {
       if (t_[i].kind != Kind::Ident) continue;
-      if (t_[i].text == "RegisterOperators" && !t_[i + 1].is("::")) {
+      // torch::jit::RegisterOperators fills TorchScript's operator table, not the
+      // dispatcher's: nothing of it is in _dispatch_dump.
+      const bool jit = i >= 2 && t_[i - 1].is("::") && t_[i - 2].is("jit");
+      if (t_[i].text == "RegisterOperators" && !t_[i + 1].is("::") && !jit) {
         i = cppread::register_operators(s_, tk_, i, out_);
         continue;
       }

@@ -51,4 +51,12 @@ TEST_CASE("RegisterOperators: an operator not read names itself in its warning (
   CHECK(b.warnings[0].message.starts_with("RegisterOperators: 'legacy::pairs' has no schema"));
 }
 
+TEST_CASE("RegisterOperators: torch::jit's registers TorchScript operators, not the dispatcher's: not read, no warning") {
+  const Blocks b = read_legacy(
+      "torch::jit::RegisterOperators reg({torch::jit::Operator(\"myjit::fused(Tensor a) -> Tensor\",\n"
+      "    [](torch::jit::Stack& stack) {}, c10::AliasAnalysisKind::FROM_SCHEMA)});\n");
+  CHECK(b.blocks.empty());
+  CHECK(b.warnings.empty());
+}
+
 }  // namespace dt::test
