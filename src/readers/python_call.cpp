@@ -36,6 +36,11 @@ bool stdlib(std::string_view dotted) {
 bool looks_registering(std::string_view name) {
   const std::string_view last = name.substr(name.find_last_of('.') == std::string_view::npos ? 0
                                                                                              : name.find_last_of('.') + 1);
+  // torch.nn.Module's and Tensor's own register_* (parameters, buffers, submodules,
+  // hooks) and pytree's register nothing in the dispatcher.
+  if (last == "register_buffer" || last == "register_parameter" || last == "register_module" ||
+      last == "register_pytree_node" || (last.starts_with("register_") && last.find("hook") != std::string_view::npos))
+    return false;
   return last.find("register") != std::string_view::npos || last.find("custom_op") != std::string_view::npos ||
          last.find("triton_op") != std::string_view::npos;
 }
@@ -173,6 +178,19 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
     return PyVal::unknown("a call nested too deeply", at);
   }
   if (!spend(f, at)) return PyVal::unknown("the inlining budget is spent", at);
+  // Recursion on values dispatchtool does not know (a module tree's children):
+  // every level would read the body again, down to kMaxCallDepth, each as
+  // wide as the last. The first level is read; the call inside it is not.
+  const auto unknown_arg = [](const PyVal& v) { return !v.known(); };
+  if (active_[fn.get()] > 0 && (std::any_of(args.pos.begin(), args.pos.end(), unknown_arg) ||
+                                std::any_of(args.kw.begin(), args.kw.end(), unknown_arg)))
+    return PyVal::unknown(fmt::format("a recursive call of {} on values dispatchtool does not know", fn->sig.name),
+                          at);
+  ++active_[fn.get()];
+  struct Leave {
+    int& n;
+    ~Leave() { --n; }
+  } leave{active_[fn.get()]};
   // functools.lru_cache / cache: a second call with the same (literal) arguments returns the first result.
   std::optional<std::string> memo;
   const auto& ds = fn->decorators;

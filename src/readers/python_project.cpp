@@ -101,6 +101,9 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
     std::string root;
     for (std::size_t k = 0; k + want.size() < c.size(); ++k) root += c[k] + "/";
     if (!path.empty() && path[0] == '/') root = "/" + root;
+    // That directory must be one sys.path could hold, not a package itself: in a
+    // package, pkg/transformers/ is pkg.transformers, never `import transformers`.
+    if (files_.count(normalize_path(root + "__init__.py")) != 0) continue;
     const std::size_t score = from.starts_with(root) ? root.size() + 1 : 0;
     if (best.empty() || score > best_score) {
       best = path;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -165,6 +166,7 @@ class PyReader {
   std::vector<Registering> registering_;
   std::set<const PyFunc*> called_;
   std::map<std::pair<const PyFunc*, std::string>, PyVal> memo_;  // lru_cache'd functions' results
+  std::unordered_map<const PyFunc*, int> active_;  // the functions being inlined, and how many times each
   // guarded(): one warning per site and set of conditions, listing what it read there.
   std::map<std::pair<Location, std::string>, std::pair<std::size_t, std::vector<std::string>>> guarded_;
 

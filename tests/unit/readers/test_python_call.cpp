@@ -86,4 +86,25 @@ TEST_CASE("call: recursion stops at the depth bound with a warning, and a helper
         std::string::npos);
 }
 
+// Recursion on values the reader does not know (a model's children) would read
+// the body again at every level, each as wide as the last: one level is read,
+// quietly; recursion on known values goes on (to the depth bound, above).
+TEST_CASE("call: recursion on unknown values is read one level deep; nn.Module's register_* are no helpers") {
+  const Blocks b = read(
+      "import torch\nlib = torch.library.Library('rec', 'DEF')\n"
+      "def walk(m, n):\n    lib.define(n + '(Tensor x) -> Tensor')\n"
+      "    for c in m.children():\n        walk(c, n + '_c')\n        walk(c, n + '_d')\n"
+      "walk(model, 'top')\n"
+      "def count(names):\n    if names:\n        lib.define(names[0] + '(Tensor x) -> Tensor')\n"
+      "        count(names[1:])\n"
+      "count(['a', 'b', 'c'])\n"
+      "model.register_buffer('x', None)\nmodel.register_forward_hook(hook)\n");
+  CHECK(b.warnings.empty());
+  REQUIRE(b.blocks.size() == 1);
+  std::vector<std::string> defs;
+  for (const auto& e : b.blocks[0].entries)
+    if (e.kind == "def") defs.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
+  CHECK(defs == std::vector<std::string>{"top", "a", "b", "c"});
+}
+
 }  // namespace dt::test

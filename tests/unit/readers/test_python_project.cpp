@@ -24,6 +24,13 @@ TEST_CASE("normalize_path and PyProject::find / module_name") {
   CHECK(p.find("missing", 0, "/r/pkg/ops.py").empty());
   CHECK(p.module_name("/r/pkg/utils/reg.py") == "pkg.utils.reg");
   CHECK(p.module_name("/r/pkg/utils/__init__.py") == "pkg.utils");
+  // Inside a package, pkg/utils is pkg.utils only: `import utils` is not it
+  // (IPEX's intel_extension_for_pytorch/transformers taken for `import transformers`).
+  CHECK(p.find("utils", 0, "/r/pkg/ops.py").empty());
+  CHECK(p.find("utils.reg", 0, "/r/examples/run.py") == "/other/pkg/utils/reg.py");  // /other/pkg is no package
+  // A directory that is no package is one sys.path could hold (a script's own, the tree's root).
+  p.add("/r/examples/helpers.py", std::make_shared<const std::string>(""));
+  CHECK(p.find("helpers", 0, "/r/examples/run.py") == "/r/examples/helpers.py");
 }
 
 TEST_CASE("PyProject: a helper defined in one file read is inlined in another, with its module's globals") {
