@@ -94,7 +94,7 @@ std::optional<std::vector<std::string_view>> template_args(std::string_view s) {
 // "optional<Tensor>" -> "Tensor?", "ArrayRef<int64_t>" -> "int[]", ...
 std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
   if (auto s = scalar(t)) return s;
-  if (depth > 2) return std::nullopt;  // no kernel type nests deeper (List<optional<Tensor>>)
+  if (depth > 3) return std::nullopt;  // no kernel type nests deeper (vector<vector<optional<Tensor>>>)
   auto inner = [&](std::string_view tmpl) -> std::optional<std::string_view> {
     if (t.size() > tmpl.size() + 2 && t.starts_with(tmpl) && t[tmpl.size()] == '<' && t.back() == '>')
       return t.substr(tmpl.size() + 1, t.size() - tmpl.size() - 2);
@@ -128,10 +128,24 @@ std::optional<std::string> schema_of(std::string_view t, int depth = 0) {
     if (!s || s->ends_with("]") || s->ends_with("?")) return std::nullopt;
     return *s + "[]";
   }
+  // std::tuple<A, B> as an argument: "(A, B)" (a return's tuple is several returns: infer_signature).
+  if (auto in = inner("tuple")) {
+    const auto a = template_args(*in);
+    if (!a || a->empty()) return std::nullopt;
+    std::string out = "(";
+    for (std::size_t k = 0; k < a->size(); ++k) {
+      auto s = schema_of((*a)[k], depth + 1);
+      if (!s) return std::nullopt;
+      out += (k == 0 ? "" : ", ") + *s;
+    }
+    return out + ")";
+  }
   for (std::string_view list : {"ArrayRef", "vector", "List"}) {
     if (auto in = inner(list)) {
       auto s = schema_of(*in, depth + 1);
-      if (!s || s->ends_with("]") || (s->ends_with("?") && *s != "Tensor?")) return std::nullopt;
+      // A list of lists: std::vector<std::vector<T>>, c10::List<c10::List<T>> ("T[][]", measured on 2.14).
+      const bool nested = list != "ArrayRef" && in->starts_with(list) && in->substr(list.size()).starts_with("<");
+      if (!s || (s->ends_with("]") && !nested) || (s->ends_with("?") && *s != "Tensor?")) return std::nullopt;
       if (*s == "Tensor?" && list != "List") return std::nullopt;
       return *s + "[]";
     }

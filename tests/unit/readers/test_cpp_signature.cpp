@@ -61,6 +61,13 @@ TEST_CASE("cpp_schema_type: the types kernels use") {
   CHECK(type("std::array<bool, 3>") == "bool[]");
   CHECK_FALSE(type("std::array<bool, N>").has_value());
   CHECK_FALSE(type("std::array<std::optional<bool>, 2>").has_value());
+  // Lists of lists and tuples (oracle.torch-2.14.cpp_reader: tests/oracle/cpp_ext/forms.cpp).
+  CHECK(type("const std::vector<std::vector<int64_t>>&") == "int[][]");
+  CHECK(type("c10::List<c10::List<double>>") == "float[][]");
+  CHECK(type("const std::vector<std::tuple<int64_t, int64_t>>&") == "(int, int)[]");
+  CHECK(type("std::tuple<int64_t, double>") == "(int, float)");
+  CHECK_FALSE(type("at::ArrayRef<at::IntArrayRef>").has_value());  // not measured: not guessed
+  CHECK_FALSE(type("std::vector<c10::List<int64_t>>").has_value());
   // Not a kernel type, or not certain: unknown, never a guess.
   CHECK_FALSE(type("int").has_value());
   CHECK_FALSE(type("float").has_value());
