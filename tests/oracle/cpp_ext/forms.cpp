@@ -37,12 +37,6 @@ using DtPair = std::tuple<DtTensor, dt_fptr_t>;
 DtPair with_aliases(const DtTensor& x, dt_fptr_t n) { return {x, n}; }
 // A redispatching kernel: c10 drops the first DispatchKeySet from the schema it infers.
 at::Tensor with_keyset(c10::DispatchKeySet ks, const at::Tensor& x, int64_t n) { return x; }
-// Lists of lists and tuples as arguments (vLLM's register_graph_buffers, IPEX's rpn_nms):
-// int[][], (int, int)[], (int, float).
-at::Tensor nested_lists(const at::Tensor& x, const std::vector<std::vector<int64_t>>& o,
-                        c10::List<c10::List<double>> l) { return x; }
-at::Tensor tuples(const at::Tensor& x, const std::vector<std::tuple<int64_t, int64_t>>& p,
-                  std::tuple<int64_t, double> q) { return x; }
 
 // A custom class: its methods go to the class, no operator is registered.
 struct Counter : torch::CustomClassHolder {
@@ -92,8 +86,6 @@ TORCH_LIBRARY_FRAGMENT(dtcpp, m) {
   m.def("r", torch::dispatch(c10::DispatchKey::CPU, &two));
   m.def("s(Tensor x, int n) -> Tensor");
   m.def("t", &with_keyset);
-  m.def("nested_lists", &nested_lists);
-  m.def("tuples", &tuples);
   m.def("u", &more_types);
   m.def("v", &with_aliases);
   m.class_<Counter>("Counter").def(torch::init<>()).def("add", &Counter::add);

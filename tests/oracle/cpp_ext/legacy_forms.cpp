@@ -3,7 +3,6 @@
 // with torch 2.14 by tests/oracle/cpp_reader_oracle.py.
 #include <torch/library.h>
 #include <ATen/core/op_registration/op_registration.h>
-#include <torch/csrc/jit/runtime/custom_operator.h>
 
 at::Tensor one(const at::Tensor& x) { return x; }
 at::Tensor with_int(const at::Tensor& x, int64_t n) { return x; }
@@ -28,9 +27,3 @@ static auto lambda = torch::RegisterOperators().op("legacy::lambda(Tensor x) -> 
 static auto chained = torch::RegisterOperators()
                           .op("legacy::first(Tensor x) -> Tensor", &one)
                           .op("legacy::second(Tensor x, int n) -> Tensor", &with_int);
-
-// TorchScript's own operator table, not the dispatcher's: nothing of
-// legacyjit:: is in _dispatch_get_all_op_names (the oracle compares every
-// operator of each namespace the sources name), and the tool reads nothing.
-static torch::jit::RegisterOperators jit_ops({torch::jit::Operator(
-    "legacyjit::fused(Tensor a) -> Tensor", [](torch::jit::Stack& stack) {}, c10::AliasAnalysisKind::FROM_SCHEMA)});

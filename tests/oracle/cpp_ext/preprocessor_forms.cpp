@@ -48,19 +48,6 @@ PROJ_LIBRARY_IMPL(TORCH_EXTENSION_NAME, CompositeExplicitAutograd, m) {
   m.impl("not_rocm", &scale);
 }
 
-// Blocks a project's macro writes out as TORCH_LIBRARY's expansion.
-PROJ_RAW_FRAGMENT(TORCH_EXTENSION_NAME, m) {
-  m.def("raw_scale(Tensor x, float s) -> Tensor");
-}
-
-PROJ_RAW_IMPL(TORCH_EXTENSION_NAME, CPU, m) {
-  m.impl("raw_scale", &scale);
-}
-
-PROJ_RAW_IMPL(TORCH_EXTENSION_NAME, AutogradCPU, lib2) {
-  lib2.impl("raw_scale", &scale);
-}
-
 // Autocast on PyTorch's own operators, through the release's KERNEL macros.
 TORCH_LIBRARY_IMPL(aten, AutocastCPU, m) {
   PROJ_AUTOCAST(sinc, fp32)

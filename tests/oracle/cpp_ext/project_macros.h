@@ -22,25 +22,3 @@
 // Autocast over PyTorch's own KERNEL macro, for one device.
 #define PROJ_AUTOCAST(op, policy) KERNEL(c10::DeviceType::CPU, op, policy)
 #define PROJ_AUTOCAST2(op, overload, policy) KERNEL(c10::DeviceType::CPU, op, overload, policy)
-
-// A block macro that writes out what TORCH_LIBRARY_IMPL / _FRAGMENT expand
-// to (the shape of IPEX's IPEX_TORCH_LIBRARY_IMPL: a wrapper function, then
-// the static initializer and the block's function), the uid given once.
-#define PROJ_RAW_IMPL(ns, k, m) _PROJ_RAW_IMPL(ns, k, m, C10_UID)
-#define _PROJ_RAW_IMPL(ns, k, m, uid)                                                          \
-  static void C10_CONCATENATE(PROJ_RAW_IMPL_init_##ns##_##k##_, uid)(torch::Library&);          \
-  static void C10_CONCATENATE(PROJ_RAW_IMPL_wrap_##ns##_##k##_, uid)(torch::Library & lib) {    \
-    C10_CONCATENATE(PROJ_RAW_IMPL_init_##ns##_##k##_, uid)(lib);                                 \
-  }                                                                                              \
-  static const torch::detail::TorchLibraryInit C10_CONCATENATE(PROJ_RAW_IMPL_static_##ns##_##k##_, \
-                                                               uid)(                              \
-      torch::Library::IMPL, &C10_CONCATENATE(PROJ_RAW_IMPL_init_##ns##_##k##_, uid), #ns,         \
-      std::make_optional(c10::DispatchKey::k), __FILE__, __LINE__);                                \
-  void C10_CONCATENATE(PROJ_RAW_IMPL_init_##ns##_##k##_, uid)(torch::Library & m)
-#define PROJ_RAW_FRAGMENT(ns, m) _PROJ_RAW_FRAGMENT(ns, m, C10_UID)
-#define _PROJ_RAW_FRAGMENT(ns, m, uid)                                                          \
-  static void C10_CONCATENATE(PROJ_RAW_FRAGMENT_init_##ns##_, uid)(torch::Library&);              \
-  static const torch::detail::TorchLibraryInit C10_CONCATENATE(PROJ_RAW_FRAGMENT_static_##ns##_, uid)( \
-      torch::Library::FRAGMENT, &C10_CONCATENATE(PROJ_RAW_FRAGMENT_init_##ns##_, uid), #ns, std::nullopt, \
-      __FILE__, __LINE__);                                                                          \
-  void C10_CONCATENATE(PROJ_RAW_FRAGMENT_init_##ns##_, uid)(torch::Library & m)

@@ -249,7 +249,7 @@ TEST_CASE("read_cpp: PyTorch's autocast KERNEL macros come from the profile's pr
 }
 
 // What TORCH_LIBRARY_IMPL expands to, written out by a project's macro (IPEX's
-// IPEX_TORCH_LIBRARY_IMPL); oracle.torch-2.14.cpp_reader_preprocessor compiles the same shape.
+// IPEX_TORCH_LIBRARY_IMPL); oracle.torch-2.14.cpp_reader_project compiles the same shape.
 TEST_CASE("read_cpp: TORCH_LIBRARY's expansion written out is a library block") {
   const std::string init =
       "at::Tensor f(const at::Tensor& x);\n"

@@ -61,7 +61,7 @@ TEST_CASE("cpp_schema_type: the types kernels use") {
   CHECK(type("std::array<bool, 3>") == "bool[]");
   CHECK_FALSE(type("std::array<bool, N>").has_value());
   CHECK_FALSE(type("std::array<std::optional<bool>, 2>").has_value());
-  // Lists of lists and tuples (oracle.torch-2.14.cpp_reader: tests/oracle/cpp_ext/forms.cpp).
+  // Lists of lists and tuples (oracle.torch-2.14.cpp_reader_project: tests/oracle/cpp_ext/project_forms.cpp).
   CHECK(type("const std::vector<std::vector<int64_t>>&") == "int[][]");
   CHECK(type("c10::List<c10::List<double>>") == "float[][]");
   CHECK(type("const std::vector<std::tuple<int64_t, int64_t>>&") == "(int, int)[]");
