@@ -172,6 +172,14 @@ class PyReader {
 
   // ---- python_reader.cpp ------------------------------------------------------------
   Location site(const Frame& f, Location at) const { return f.chain.empty() ? at : f.chain.front().where; }
+  // Where a field of a registration is shown: where its value is written when
+  // that is in the module-level statement's file and line (an argument of the
+  // call), else that statement (a value an inlined helper made or defaulted),
+  // so that a kernel read through a helper is located at its call.
+  Location field_site(const Frame& f, Location value_at) const {
+    const Location s = site(f, value_at);
+    return value_at.file == s.file && value_at.line == s.line ? value_at : s;
+  }
   void warn(const Frame& f, Location at, std::string what, std::string op = {}, std::vector<Note> notes = {});
   void fail(Location at, std::string what);  // input real torch refuses (exit 2)
   bool failed() const { return error_.has_value(); }

@@ -244,8 +244,8 @@ PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib
     guarded(f, at, fmt::format("the kernel of {}", name->first), name->first);
     auto blk = block_of(lib);
     TomlEntry& en = entry(*blk, "impl", site(f, at));
-    en.add("op", name->first, name->second);
-    if (key != nullptr && !key->s.empty()) en.add("key", key->s, key->at);
+    en.add("op", name->first, field_site(f, name->second));
+    if (key != nullptr && !key->s.empty()) en.add("key", key->s, field_site(f, key->at));
     kernel_fields(en, fn, lib->debug, at);
     if ((key != nullptr && !key->s.empty() ? key->s : lib->key) == "Meta") en.add("python_api", "impl", at);
     return PyVal::none(at);
@@ -264,8 +264,8 @@ PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib
                                 ? *block_of(lib)
                                 : fragment_block(lib->ns, at, "the Library torch._library.fake_impl makes");
     TomlEntry& en = entry(blk, "impl", site(f, at));
-    en.add("op", op->s, op->at);
-    en.add("key", "Meta", at);
+    en.add("op", op->s, field_site(f, op->at));
+    en.add("key", "Meta", site(f, at));
     kernel_fields(en, nullptr, debug_string, at);
     en.add("python_api", "register_fake", at);
     return PyVal::none(at);
@@ -280,7 +280,7 @@ PyVal PyReader::library_method(Frame& f, const std::shared_ptr<const PyLib>& lib
     guarded(f, at, "the fallback");
     auto blk = block_of(lib);
     TomlEntry& en = entry(*blk, "fallback", site(f, at));
-    if (key != nullptr && !key->s.empty()) en.add("key", key->s, key->at);
+    if (key != nullptr && !key->s.empty()) en.add("key", key->s, field_site(f, key->at));
     if (fn->is_ext("torch.library.fallthrough_kernel")) en.add("fallthrough", true, fn->at);
     en.add("kernel", lib->debug, at);
     return PyVal::none(at);
@@ -372,10 +372,10 @@ PyVal PyReader::impl(Frame& f, Args& a) {
     debug_string = debug(f, decorator ? "impl_decorator" : "impl", at);
   }
   TomlEntry& en = entry(blk, "impl", site(f, at));
-  en.add("op", q->first, q->second);
+  en.add("op", q->first, field_site(f, q->second));
   std::vector<std::string> names;
   for (const PyVal& t : *ts) names.push_back(t.s);
-  en.add("device_types", names, types->at);
+  en.add("device_types", names, field_site(f, types->at));
   kernel_fields(en, fn, debug_string, at);
   if (std::find(names.begin(), names.end(), "meta") != names.end() ||
       std::find(names.begin(), names.end(), "Meta") != names.end())
@@ -486,9 +486,9 @@ PyVal PyReader::kernel_on_op(Frame& f, const std::string& api, const std::string
                              : "a Library torch.library makes");
   }
   TomlEntry& en = entry(blk, "impl", site(f, at));
-  en.add("op", q, qat);
+  en.add("op", q, field_site(f, qat));
   if (api == "register_kernel" && !(types != nullptr && types->is_none()))
-    en.add("device_types", keys, types->at);
+    en.add("device_types", keys, field_site(f, types->at));
   else if (api == "register_autocast") {
     // "Autocast" + torch._C._dispatch_key_for_device(device_type)
     std::string key;
@@ -499,9 +499,9 @@ PyVal PyReader::kernel_on_op(Frame& f, const std::string& api, const std::string
                                   profile_.torch_version()));
       return result;
     }
-    en.add("key", key, types->at);
+    en.add("key", key, field_site(f, types->at));
   } else
-    en.add("key", keys[0], at);
+    en.add("key", keys[0], site(f, at));
   kernel_fields(en, nullptr, debug_string, at);
   if (api == "register_fake" || api == "impl_abstract")
     en.add("python_api", "register_fake", at);

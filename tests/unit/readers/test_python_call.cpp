@@ -45,6 +45,17 @@ TEST_CASE("call: a helper inlined where it is called, its registrations located 
   CHECK(str(h[2], "key") == "Meta");
   CHECK(str(h[3], "tags") == "pointwise");
   CHECK(str(h[4], "key") == "CPU");
+  // A field's value made inside the helper (dispatch_key or 'CUDA') is shown at
+  // the call; one written in the call (dispatch_key='CPU') where it is written.
+  const auto field_at = [](const TomlEntry& e, std::string_view key) {
+    for (const TomlField& fl : e.fields)
+      if (fl.key == key) return fl.at;
+    return Location{};
+  };
+  CHECK(field_at(h[1], "key") == Location{"/src/ops.py", 16, 1});
+  CHECK(field_at(h[2], "key") == Location{"/src/ops.py", 16, 1});
+  CHECK(field_at(h[4], "key").line == 17);
+  CHECK(field_at(h[4], "key").column > 1);
   CHECK(str(b.blocks[1].entries.at(0), "schema") == "c(Tensor x, Tensor out) -> ()");
   CHECK(str(b.blocks[1].entries.at(0), "debug") == "registered at /src/ops.py:18");
 }
@@ -89,7 +100,7 @@ TEST_CASE("call: recursion stops at the depth bound with a warning, and a helper
 // Recursion on values the reader does not know (a model's children) would read
 // the body again at every level, each as wide as the last: one level is read,
 // quietly; recursion on known values goes on (to the depth bound, above).
-TEST_CASE("call: recursion on unknown values is read one level deep; nn.Module's register_* are no helpers") {
+TEST_CASE("call: recursion on unknown values is read one level deep, and nn.Module's register_* are no helpers") {
   const Blocks b = read(
       "import torch\nlib = torch.library.Library('rec', 'DEF')\n"
       "def walk(m, n):\n    lib.define(n + '(Tensor x) -> Tensor')\n"
