@@ -412,9 +412,10 @@ std::optional<CppFunctionDecl> CppFunctionIndex::find(const std::vector<CppToken
   const auto it = by_name.find(toks[e - 1].text);
   if (it == by_name.end() || it->second.empty()) return std::nullopt;
   const std::vector<CppFunctionDecl>& all = it->second;
-  if (all.size() == 1) return all.front();
   const std::string q = qualifier(toks, b, e);
   const bool global = toks[b].is("::");
+  // An unqualified name declared once: that declaration (a using-directive may bring it in).
+  if (all.size() == 1 && q.empty() && !global) return all.front();
   const std::string& here = scopes[use < scope_at.size() ? scope_at[use] : 0];
   const CppFunctionDecl* best = nullptr;
   std::size_t best_len = 0;

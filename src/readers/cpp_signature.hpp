@@ -73,8 +73,8 @@ struct CppFunctionIndex {
   // The declaration the name written at toks[b, e) (`f`, `ns::f`, `C::f`,
   // `::f`) names where it is used (toks[use]), as C++'s lookup finds it: a
   // qualified name in a scope ending with its qualifier, an unqualified one
-  // in the innermost enclosing scope that declares it; a name declared once
-  // is that declaration. nullopt when none is visible there.
+  // in the innermost enclosing scope that declares it; an unqualified name
+  // declared once is that declaration. nullopt when none is visible there.
   [[nodiscard]] std::optional<CppFunctionDecl> find(const std::vector<CppToken>& toks, std::size_t b, std::size_t e,
                                                     std::size_t use) const;
 };

@@ -47,7 +47,8 @@ TEST_CASE("cpp_key_name: c10's enum aliases and device types") {
 
 TEST_CASE("read_kernel: functions, TORCH_FN, dispatch keys, fallthrough and boxed kernels") {
   CHECK(what(kernel(kF, "f")) == "function (Tensor _0, int _1) -> Tensor _0");
-  CHECK(what(kernel(kF, "&ns::f")) == "function (Tensor _0, int _1) -> Tensor _0");
+  CHECK(what(kernel("namespace ns {\n" + std::string(kF) + "\n}", "&ns::f")) ==
+        "function (Tensor _0, int _1) -> Tensor _0");
   CHECK(what(kernel(kF, "TORCH_FN(f)")) == "function (Tensor _0, int _1) -> Tensor _0");
   CHECK(what(kernel(kF, "c10::KernelFunction::makeFromUnboxedFunction(TORCH_FN(f))")) ==
         "function (Tensor _0, int _1) -> Tensor _0");
@@ -131,9 +132,14 @@ TEST_CASE("read_kernel: the declaration a (qualified) name finds where it is reg
         "function (Tensor _0, float _1) -> Tensor _0");
   CHECK(what(kernel(decls + "namespace kernels { namespace inner {\n", "&kernels::s")) ==
         "function (Tensor _0, float _1) -> Tensor _0");
-  // One declaration of the name: that one, wherever it is (a using-directive may bring it in).
+  // One declaration of an unqualified name: that one, wherever it is (a using-directive may bring it in);
+  // a qualified name in another scope is another function (torch_xla's XLANativeFunctions::einsum,
+  // declared in a generated header, is not tensor_methods::einsum).
   CHECK(what(kernel("namespace n { at::Tensor g(const at::Tensor& x); }\nusing namespace n;\n", "&g")) ==
         "function (Tensor _0) -> Tensor _0");
+  CHECK(what(kernel("namespace n { at::Tensor g(const at::Tensor& x); }\n", "TORCH_FN(Gen::g)")) ==
+        "function unknown: no declaration of 'Gen::g' visible where it is registered (only in other namespaces or "
+        "classes)");
 }
 
 }  // namespace dt::test
