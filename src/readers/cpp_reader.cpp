@@ -236,23 +236,8 @@ class Reader {
     return body_end;
   }
 
-  // A library block as its macro's arguments give it: where it is, its
-  // namespace and kind, the dispatch key of an IMPL block, the name of the
-  // Library& parameter.
-  struct BlockHead {
-    const CppToken& anchor;
-    std::string shown;
-    std::string_view kind;  // DEF | FRAGMENT | IMPL
-    const CppToken& ns_at;
-    std::string_view ns;
-    const CppToken* key_at;
-    std::string key;  // the dispatch key's name ("" when none or not a key)
-    std::string handle;
-    bool stable;
-  };
-
   // The block whose body's braces are t_[body] and t_[body_end].
-  void emit_block(const BlockHead& h, std::size_t body, std::size_t body_end) {
+  void emit_block(const cppread::BlockHead& h, std::size_t body, std::size_t body_end) {
     note_condition(h.anchor);
     TomlBlock blk;
     blk.at = at(h.anchor);
@@ -266,62 +251,11 @@ class Reader {
     out_.blocks.push_back(std::move(blk));
   }
 
-  // What TORCH_LIBRARY* expand to, written out by a project's own macro (IPEX's
-  // IPEX_TORCH_LIBRARY_IMPL): at token i, `TorchLibraryInit NAME(torch::Library::KIND,
-  // &INIT, "ns", std::make_optional(c10::DispatchKey::K) | std::nullopt, __FILE__,
-  // __LINE__);` and then `void INIT(torch::Library& m) { ... }`, the block's body.
-  // Returns the index to continue after.
+  // TORCH_LIBRARY's expansion written out (cppread::static_init_head) at token i.
   std::size_t static_init_block(std::size_t i) {
-    if (i + 2 >= t_.size() || t_[i + 1].kind != Kind::Ident || !t_[i + 2].is("(")) return i;
-    const std::size_t pclose = tk_.close(i + 2);
-    if (pclose == std::string::npos) return i;
-    const auto a = tk_.args(i + 2);
-    const auto last_ident = [&](Range r) -> const CppToken* {
-      for (std::size_t j = r.e; j > r.b; --j)
-        if (t_[j - 1].kind == Kind::Ident) return &t_[j - 1];
-      return nullptr;
-    };
-    const auto not_read = [&](std::string_view why) {
-      warn(t_[i], fmt::format("a torch::detail::TorchLibraryInit written out ({}): {}: its registrations are not "
-                              "read",
-                              text({i + 3, pclose}), why));
-      return pclose;
-    };
-    if (a.size() < 4) return not_read("not the six arguments of TORCH_LIBRARY's expansion");
-    const CppToken* kind = last_ident(a[0]);
-    if (kind == nullptr || !(kind->is("DEF") || kind->is("FRAGMENT") || kind->is("IMPL")))
-      return not_read("its first argument is not torch::Library::DEF, FRAGMENT or IMPL");
-    // &INIT, or 2.6's (dispatch_key_allowlist_check(...) ? &INIT : [](torch::Library&) -> void {}).
-    const CppToken* init = nullptr;
-    for (std::size_t j = a[1].b; j + 1 < a[1].e && init == nullptr; ++j)
-      if (t_[j].is("&") && t_[j + 1].kind == Kind::Ident) init = &t_[j + 1];
-    if (init == nullptr) return not_read("its second argument is not &FUNCTION");
-    const CppToken& ns = t_[a[2].b];
-    if (a[2].e != a[2].b + 1 || (ns.kind != Kind::String && ns.kind != Kind::Ident))
-      return not_read("its namespace is not a string literal");
-    const std::string_view ns_name = ns.kind == Kind::String ? std::string_view(ns.value) : ns.text;
-    const CppToken* key = nullptr;
-    if (kind->is("IMPL")) {
-      for (std::size_t j = a[3].b; j + 2 < a[3].e; ++j)
-        if (t_[j].is("DispatchKey") && t_[j + 1].is("::")) key = &t_[j + 2];
-      if (key == nullptr) return not_read("its dispatch key is not std::make_optional(c10::DispatchKey::KEY)");
-    }
-    // The definition of INIT: void INIT(torch::Library& m) { ... } after the initializer.
-    std::size_t j = pclose + 1;
-    if (j < t_.size() && t_[j].is(";")) ++j;
-    if (!(j + 2 < t_.size() && t_[j].is("void") && t_[j + 1].text == init->text && t_[j + 2].is("(")))
-      return not_read(fmt::format("the definition of {} does not follow it", init->text));
-    const std::size_t params_close = tk_.close(j + 2);
-    if (params_close == std::string::npos || params_close + 1 >= t_.size() || !t_[params_close + 1].is("{"))
-      return not_read(fmt::format("the definition of {} does not follow it", init->text));
-    const std::size_t body = params_close + 1, body_end = tk_.close(body);
-    const CppToken* handle = last_ident({j + 3, params_close});
-    if (body_end == std::string::npos || handle == nullptr)
-      return not_read(fmt::format("{}'s body has no closing brace or its parameter no name", init->text));
-    emit_block({t_[i], "TORCH_LIBRARY's expansion (torch::detail::TorchLibraryInit)", kind->text, ns, ns_name, key,
-                key == nullptr ? std::string() : cpp_key_name(key->text), std::string(handle->text), false},
-               body, body_end);
-    return body_end;
+    std::size_t next = i;
+    if (auto h = cppread::static_init_head(s_, tk_, i, out_, next)) emit_block(h->head, h->body, h->body_end);
+    return next;
   }
 
   struct Ctx {
