@@ -21,6 +21,15 @@ docs/architecture.md names on its `<!-- public vocabulary: ... -->` line (the
 core's own Expected and Diagnostic) may be included by every layer, the other
 public headers only by `api` and the layers above it.
 
+Internal headers: a header of src/ whose first line says it is internal (the
+word "internal") is included only by its own layer and that layer's unit
+tests, and docs/architecture.md lists exactly those on its
+`<!-- internal headers: layer/file.hpp ... -->` line.
+
+The layer table: the row of each layer (`| \`LAYER/\` | ... |`) names every
+file of src/LAYER/ by its stem (`toml_reader`, `io.hpp`), or by a pattern in
+backquotes that covers it (`checks_*.cpp`, `cmd_<name>.cpp`, `file_loader*`).
+
 With --tests, tests mirror sources: every src/LAYER/NAME.cpp of the core (every
 layer below cli) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
 tests/unit/LAYER/test_NAME.cpp is named after a src/LAYER/NAME.cpp or .hpp.
@@ -38,6 +47,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s*<([^>]+)>', re.M)
 MARKER = "<!-- layers, lowest first -->"
 VOCABULARY = re.compile(r"<!-- public vocabulary: ([^>]*?) -->")
+INTERNAL = re.compile(r"<!-- internal headers: ([^>]*?) -->")
+ROW = re.compile(r"^\| `(\w+)/` \| (.*)$", re.M)
 API = "api"  # the layer of the public headers (include/dispatchtool/)
 FRONT_END = "cli"  # the command-line front end: it and the levels above it (programs over it) are not the core
 
@@ -122,6 +133,63 @@ def check_public(root, level_of, problems):
                                 "its vocabulary (docs/architecture.md)")
 
 
+def says_internal(path):
+    with open(path, encoding="utf-8") as f:
+        return re.search(r"\binternal\b", f.readline(), re.I) is not None
+
+
+def check_internal(root, problems):
+    """Internal headers: as the doc lists them, included by their own layer only."""
+    doc = os.path.join(root, "docs", "architecture.md")
+    with open(doc, encoding="utf-8") as f:
+        m = INTERNAL.search(f.read())
+    listed = set(m.group(1).split()) if m else set()
+    src = os.path.join(root, "src")
+    internal = {os.path.relpath(p, src).replace(os.sep, "/") for p in sources(src, (".hpp",)) if says_internal(p)}
+    for name in sorted(listed - internal):
+        why = "its first line does not say it is internal" if os.path.isfile(os.path.join(src, name)) else "no such file"
+        problems.append(f"docs/architecture.md: internal header {name}: {why}")
+    for name in sorted(internal - listed):
+        problems.append(f"src/{name}: says it is internal, but docs/architecture.md's internal headers do not list it")
+    for base in (src, os.path.join(root, "tests", "unit")):
+        for path in sources(base):
+            layer = os.path.relpath(path, base).split(os.sep)[0]
+            for inc, where in includes(path):
+                if inc in internal and inc.split("/")[0] != layer:
+                    problems.append(f'{os.path.relpath(where, root)}: #include "{inc}": internal to '
+                                    f'{inc.split("/")[0]} (its first line says so)')
+
+
+def covered(stem, row):
+    """Whether a layer's table row names a file stem, or a backquoted pattern in it covers the stem."""
+    if re.search(r"(?<![\w/])" + re.escape(stem) + r"(?!\w)", row):
+        return True
+    for pat in re.findall(r"`([^`]*[*<][^`]*)`", row):
+        pat = os.path.splitext(pat)[0] if pat.endswith((".cpp", ".hpp")) else pat
+        rx = re.escape(pat).replace(r"\*", r"\w*")
+        rx = re.sub(r"<\w+>", r"\\w+", rx)
+        if re.fullmatch(rx, stem):
+            return True
+    return False
+
+
+def check_rows(root, level_of, problems):
+    """Each layer's row of the table names every file of its folder."""
+    with open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8") as f:
+        rows = {m.group(1): m.group(2) for m in ROW.finditer(f.read())}
+    src = os.path.join(root, "src")
+    for layer in sorted(level_of):
+        folder = os.path.join(src, layer)
+        if not os.path.isdir(folder):
+            continue
+        if layer not in rows:
+            problems.append(f"docs/architecture.md: the layer table has no row for {layer}/")
+            continue
+        for stem in sorted({os.path.splitext(n)[0] for n in os.listdir(folder) if n.endswith((".cpp", ".hpp"))}):
+            if not covered(stem, rows[layer]):
+                problems.append(f"src/{layer}/{stem}: not named in docs/architecture.md's row for {layer}/")
+
+
 def first_program(levels):
     """The level of the front end (FRONT_END): it and every level above it are programs, not the core."""
     for i, names in enumerate(levels):
@@ -162,6 +230,8 @@ def check(root, check_tests):
                 problems.append(f'{where}: #include "{inc}": {layer} may not include {top} ({how})')
 
     check_public(root, level_of, problems)
+    check_internal(root, problems)
+    check_rows(root, level_of, problems)
 
     unit = os.path.join(root, "tests", "unit")
     programs = [name for names in levels[first_program(levels):] for name in names]
@@ -223,7 +293,10 @@ def brackets_balanced(name):
 def self_test():
     """Builds small trees and checks that every kind of problem is caught."""
     doc = ("# x\n\n" + MARKER + "\n```\nbase\nkeys\nlint render   # peers\napi\ncli\nweb\n```\n"
-           "<!-- public vocabulary: expected.hpp -->\n")
+           "<!-- public vocabulary: expected.hpp -->\n<!-- internal headers: keys/in.hpp -->\n\n"
+           "| folder | does |\n| --- | --- |\n| `base/` | `a` |\n| `keys/` | `k`, `in.hpp` |\n"
+           "| `lint/` | `l` |\n| `render/` | `r` |\n| `api/` | `s` |\n| `cli/` | `main`, one `cmd_<name>.cpp` each |\n"
+           "| `web/` | `p.cpp` |\n")
     good = {
         "docs/architecture.md": doc,
         "src/base/a.hpp": "#pragma once\n",
@@ -231,6 +304,9 @@ def self_test():
         "src/keys/k.cpp": '#include "base/a.hpp"\n#include <vector>\n#include <dispatchtool/expected.hpp>\n',
         "src/lint/l.cpp": '#include "keys/k.hpp"\n',
         "src/keys/k.hpp": "",
+        "src/keys/in.hpp": "// Internal to keys: what k.cpp shares.\n",
+        "src/cli/cmd_table.cpp": "",
+        "tests/unit/keys/test_k.cpp": '#include "keys/in.hpp"\n',
         "src/render/r.cpp": '#include "base/a.hpp"\n',
         "src/cli/main.cpp": '#include "lint/l.hpp"\n#include "render/r.hpp"\n',
         "src/web/p.cpp": '#include "cli/main.hpp"\n',
@@ -240,7 +316,6 @@ def self_test():
         "src/render/r.hpp": "",
         "tests/unit/helpers.hpp": '#include "keys/k.hpp"\n',
         "tests/unit/base/test_a.cpp": '#include "helpers.hpp"\n',
-        "tests/unit/keys/test_k.cpp": "",
         "tests/unit/lint/test_l.cpp": "",
         "tests/unit/render/test_r.cpp": "",
         "include/dispatchtool/expected.hpp": "#pragma once\n#include <variant>\n",
@@ -268,6 +343,12 @@ def self_test():
         ("src/base/a.cpp", "#include <dispatchtool/api.hpp>\n", "base may not include the public API above"),
         ("src/base/a.cpp", "#include <dispatchtool/nope.hpp>\n", "no such file include/dispatchtool/nope"),
         ("src/api/s2.cpp", "", "src/api/s2.cpp: no tests in tests/unit/api/test_s2.cpp"),
+        ("src/base/b.hpp", "", "src/base/b: not named in docs/architecture.md's row for base/"),
+        ("src/cli/run.cpp", "", "src/cli/run: not named in docs/architecture.md's row for cli/"),
+        ("src/lint/l.hpp", "// Internal to lint.\n", "src/lint/l.hpp: says it is internal, but"),
+        ("src/keys/in.hpp", "// What k.cpp shares.\n", "internal header keys/in.hpp: its first line does not say"),
+        ("src/lint/l.cpp", '#include "keys/in.hpp"\n', '#include "keys/in.hpp": internal to keys'),
+        ("tests/unit/base/test_a.cpp", '#include "keys/in.hpp"\n', '#include "keys/in.hpp": internal to keys'),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
