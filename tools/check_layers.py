@@ -30,6 +30,14 @@ The layer table: the row of each layer (`| \`LAYER/\` | ... |`) names every
 file of src/LAYER/ by its stem (`toml_reader`, `io.hpp`), or by a pattern in
 backquotes that covers it (`checks_*.cpp`, `cmd_<name>.cpp`, `file_loader*`).
 
+Citations: comments cite the dispatcher's rules as "dispatcher-notes X.Y"
+(docs/dispatcher-notes.md). In every file of src/ and include/, each such
+citation (and each number of a list, "dispatcher-notes G.2, G.5") names a
+section "## X.Y ..." of docs/dispatcher-notes.md; no "spec X.Y" citation and,
+in a // comment, no bare section number (X.Y alone) remains; and no path
+names "../shared" (nothing outside the repository). A tree without citations
+needs no docs/dispatcher-notes.md.
+
 With --tests, tests mirror sources: every src/LAYER/NAME.cpp of the core (every
 layer below cli) has its tests in tests/unit/LAYER/test_NAME.cpp, and every
 tests/unit/LAYER/test_NAME.cpp is named after a src/LAYER/NAME.cpp or .hpp.
@@ -50,6 +58,12 @@ VOCABULARY = re.compile(r"<!-- public vocabulary: ([^>]*?) -->")
 INTERNAL = re.compile(r"<!-- internal headers: ([^>]*?) -->")
 ROW = re.compile(r"^\| `(\w+)/` \| (.*)$", re.M)
 API = "api"  # the layer of the public headers (include/dispatchtool/)
+NOTES = "docs/dispatcher-notes.md"  # the dispatcher notes the code's comments cite
+SECTION = r"[A-I]\.[0-9]+"  # a section number: A.1, C.2, G.5
+CITATION = re.compile(rf"\bdispatcher-notes ({SECTION}(?:(?:,| and|, and) {SECTION})*)")
+SPEC_CITATION = re.compile(rf"\bspec ([A-I](?:\.[0-9]+)?)(?![\w.])")
+BARE_SECTION = re.compile(rf"(?<![\w./-])({SECTION})(?!\w)")
+NOTE_HEADING = re.compile(rf"^## ({SECTION})\b", re.M)
 FRONT_END = "cli"  # the command-line front end: it and the levels above it (programs over it) are not the core
 
 
@@ -190,6 +204,48 @@ def check_rows(root, level_of, problems):
                 problems.append(f"src/{layer}/{stem}: not named in docs/architecture.md's row for {layer}/")
 
 
+def check_citations(root, problems):
+    """Comments cite docs/dispatcher-notes.md sections that exist, never the spec or ../shared."""
+    notes = os.path.join(root, *NOTES.split("/"))
+    sections = None
+    if os.path.isfile(notes):
+        with open(notes, encoding="utf-8") as f:
+            sections = set(NOTE_HEADING.findall(f.read()))
+    for top in ("src", "include"):
+        for dirpath, dirs, files in os.walk(os.path.join(root, top)):
+            dirs.sort()
+            for name in sorted(files):
+                path = os.path.join(dirpath, name)
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    lines = f.read().splitlines()
+                for n, line in enumerate(lines, 1):
+                    where = f"{os.path.relpath(path, root)}:{n}"
+                    if "../shared" in line:
+                        problems.append(f"{where}: names ../shared, a path outside the repository "
+                                        "(point at a file of docs/ instead)")
+                    for m in SPEC_CITATION.finditer(line):
+                        section = m.group(1) if "." in m.group(1) else m.group(1) + ".N"
+                        problems.append(f"{where}: spec {m.group(1)}: cite dispatcher-notes {section} "
+                                        f"({NOTES})")
+                    cited = []
+                    for m in CITATION.finditer(line):
+                        cited.append(m.span())
+                        for section in re.findall(SECTION, m.group(1)):
+                            if sections is None:
+                                problems.append(f"{where}: dispatcher-notes {section}: no {NOTES}")
+                            elif section not in sections:
+                                problems.append(f"{where}: dispatcher-notes {section}: {NOTES} has no "
+                                                f"section '## {section} ...'")
+                    comment = line.find("//") if name.endswith((".hpp", ".cpp")) else -1
+                    if comment < 0:
+                        continue
+                    for m in BARE_SECTION.finditer(line, comment):
+                        if any(a <= m.start() < b for a, b in cited) or line[:m.start()].endswith("spec "):
+                            continue
+                        problems.append(f"{where}: bare section number {m.group(1)}: cite dispatcher-notes "
+                                        f"{m.group(1)} ({NOTES})")
+
+
 def first_program(levels):
     """The level of the front end (FRONT_END): it and every level above it are programs, not the core."""
     for i, names in enumerate(levels):
@@ -232,6 +288,7 @@ def check(root, check_tests):
     check_public(root, level_of, problems)
     check_internal(root, problems)
     check_rows(root, level_of, problems)
+    check_citations(root, problems)
 
     unit = os.path.join(root, "tests", "unit")
     programs = [name for names in levels[first_program(levels):] for name in names]
@@ -299,7 +356,8 @@ def self_test():
            "| `web/` | `p.cpp` |\n")
     good = {
         "docs/architecture.md": doc,
-        "src/base/a.hpp": "#pragma once\n",
+        "src/base/a.hpp": "#pragma once\n// Bits (dispatcher-notes A.1, C.2), as dispatcher-notes C.2 step 2.3b reads them.\n",
+        NOTES: "# Notes\n\n## A.1 Keyset representation\n\nBits.\n\n## C.2 The steps\n\nSteps.\n",
         "src/base/a.cpp": '#include "base/a.hpp"\n',
         "src/keys/k.cpp": '#include "base/a.hpp"\n#include <vector>\n#include <dispatchtool/expected.hpp>\n',
         "src/lint/l.cpp": '#include "keys/k.hpp"\n',
@@ -349,6 +407,16 @@ def self_test():
         ("src/keys/in.hpp", "// What k.cpp shares.\n", "internal header keys/in.hpp: its first line does not say"),
         ("src/lint/l.cpp", '#include "keys/in.hpp"\n', '#include "keys/in.hpp": internal to keys'),
         ("tests/unit/base/test_a.cpp", '#include "keys/in.hpp"\n', '#include "keys/in.hpp": internal to keys'),
+        ("src/base/a.cpp", "// The layout (spec A.1).\n", "src/base/a.cpp:1: spec A.1: cite dispatcher-notes A.1"),
+        ("src/keys/k.cpp", "// Simulates a call (spec G).\n", "src/keys/k.cpp:1: spec G: cite dispatcher-notes G.N"),
+        ("src/lint/l.cpp", "// (dispatcher-notes A.1, B.7)\n",
+         f"src/lint/l.cpp:1: dispatcher-notes B.7: {NOTES} has no section '## B.7 ...'"),
+        ("src/render/r.cpp", "int steps = 8;  // the steps of C.2\n", "src/render/r.cpp:1: bare section number C.2"),
+        ("include/dispatchtool/api.hpp", "// One block (../shared/spec/input-format.md).\n",
+         "include/dispatchtool/api.hpp:1: names ../shared"),
+        ("src/web/page.html", "<!-- see ../shared/spec/input-format.md -->\n", "src/web/page.html:1: names ../shared"),
+        (NOTES, "# Notes\n\n## C.2 The steps\n",
+         f"src/base/a.hpp:2: dispatcher-notes A.1: {NOTES} has no section '## A.1 ...'"),
     ]
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -375,6 +443,14 @@ def self_test():
                     os.rmdir(os.path.dirname(full))
             else:
                 write({path: before})
+        # Without a citation a tree needs no docs/dispatcher-notes.md; with one, it does.
+        os.remove(os.path.join(tmp, NOTES))
+        write({"src/base/a.hpp": "#pragma once\n"})
+        if check(tmp, True):
+            failures.append(f"a clean tree without citations nor {NOTES} is reported: {check(tmp, True)}")
+        write({"src/base/a.hpp": good["src/base/a.hpp"]})
+        if not any(f"src/base/a.hpp:2: dispatcher-notes A.1: no {NOTES}" in p for p in check(tmp, True)):
+            failures.append(f"a citation without {NOTES} is not reported: {check(tmp, True)}")
     for f in failures:
         print(f"check_layers self-test: {f}")
     return 1 if failures else 0

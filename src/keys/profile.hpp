@@ -35,7 +35,7 @@ enum class KeyKind : std::uint8_t {
   Marker,         // EndOfFunctionalityKeys, StartOf<F>Backends: not a key
 };
 
-// The alias keys whose rules the resolver implements (spec B.2).
+// The alias keys whose rules the resolver implements (dispatcher-notes B.2).
 enum class AliasRule : std::uint8_t { None, Autograd, CIA, CIANested, CEA, CEANF, FTBD };
 
 struct KeyInfo {
@@ -56,7 +56,7 @@ struct FallbackSpec {
 };
 
 // A TORCH_LIBRARY (DEF) block core PyTorch registers at start-up: a user
-// file with kind = "DEF" for the same namespace is refused (spec F.5).
+// file with kind = "DEF" for the same namespace is refused (dispatcher-notes F.5).
 struct CoreLibrary {
   std::string ns;
   std::string debug;  // "registered at FILE:LINE", as the refusal message quotes it
@@ -183,7 +183,7 @@ class Profile {
   [[nodiscard]] std::span<const KeyInfo> keys() const { return keys_; }
   [[nodiscard]] const KeyInfo& key(KeyId k) const { return keys_[k]; }
   [[nodiscard]] const std::string& name_of(KeyId k) const { return keys_[k].name; }
-  // Runtime keys in table order, Undefined first (spec A.4).
+  // Runtime keys in table order, Undefined first (dispatcher-notes A.4).
   [[nodiscard]] const std::vector<KeyId>& runtime_keys() const { return runtime_; }
   [[nodiscard]] const std::vector<KeyId>& alias_keys() const { return aliases_; }
   [[nodiscard]] const std::vector<std::string>& backends() const { return backends_; }
@@ -196,16 +196,16 @@ class Profile {
   [[nodiscard]] bool is_runtime(KeyId k) const { return keys_[k].slot >= 0; }
   [[nodiscard]] static bool has(KeySet ks, KeySet key_bits) { return (ks & key_bits) == key_bits; }
 
-  // isIncludedInAlias(k, alias) for a runtime key k (spec B.2).
+  // isIncludedInAlias(k, alias) for a runtime key k (dispatcher-notes B.2).
   [[nodiscard]] bool in_alias(KeyId k, AliasRule alias) const;
   // getRuntimeDispatchKeySet(alias) expanded to runtime keys in table order
   // (a runtime key: itself; a building block: none). Computed once, when built.
   [[nodiscard]] const std::vector<KeyId>& alias_members(KeyId alias) const { return members_[alias]; }
-  // getBackendKeySetFromAutograd(k) (spec B.3).
+  // getBackendKeySetFromAutograd(k) (dispatcher-notes B.3).
   [[nodiscard]] KeySet backend_keyset_from_autograd(KeyId k) const;
-  // getAutogradKeyFromBackend(backend of k) (spec B.4).
+  // getAutogradKeyFromBackend(backend of k) (dispatcher-notes B.4).
   [[nodiscard]] KeyId autograd_key_for_backend_of(KeyId k) const;
-  // isBackendDispatchKey(k) (spec B.5).
+  // isBackendDispatchKey(k) (dispatcher-notes B.5).
   [[nodiscard]] bool is_backend_dispatch_key(KeyId k) const;
   [[nodiscard]] KeySet autogradother_backends() const { return autogradother_backends_; }
   // Runtime keys of a keyset in table order.
@@ -290,8 +290,8 @@ class Profile {
   KeySet nonfunctional_keyset_ = 0;
   KeyId nested_tensor_ = kUndefined, autograd_other_ = kUndefined, autograd_nested_ = kUndefined,
         functorch_batched_ = kUndefined;
-  std::vector<int> autograd_backend_keys_;  // backend indices (B.3)
-  std::vector<int> autograd_key_backends_;  // backend indices (B.4)
+  std::vector<int> autograd_backend_keys_;  // backend indices (dispatcher-notes B.3)
+  std::vector<int> autograd_key_backends_;  // backend indices (dispatcher-notes B.4)
   std::vector<FallbackSpec> fallbacks_;
   std::vector<CoreLibrary> libraries_;
   std::vector<std::string> pd_runtime_keys_, pd_alias_keys_;

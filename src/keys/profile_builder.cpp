@@ -266,7 +266,7 @@ class ProfileBuilder {
     return true;
   }
 
-  // Runtime keys in table order (A.4), and each key's slot.
+  // Runtime keys in table order (dispatcher-notes A.4), and each key's slot.
   void order_runtime_keys() {
     Profile& p = p_;
     p.runtime_.push_back(kUndefined);
@@ -281,7 +281,7 @@ class ProfileBuilder {
     for (std::size_t s = 0; s < p.runtime_.size(); ++s) p.keys_[p.runtime_[s]].slot = static_cast<int>(s);
   }
 
-  // Derived keysets (B.1).
+  // Derived keysets (dispatcher-notes B.1).
   bool derive_keysets(TableReader& r) {
     Profile& p = p_;
     p.nested_tensor_ = *p.find("NestedTensor");

@@ -97,8 +97,8 @@ bool is_quantized(const CheckContext& c, KeyId k) {
 }
 
 // The autograd key a tensor of runtime key `k` carries: for a backend key its
-// backend's (getAutogradKeyFromBackend, B.4); otherwise the autograd key
-// whose backend set (B.3) contains `k` (AutogradNestedTensor for
+// backend's (getAutogradKeyFromBackend, dispatcher-notes B.4); otherwise the autograd key
+// whose backend set (dispatcher-notes B.3) contains `k` (AutogradNestedTensor for
 // NestedTensor<B>); kUndefined for keys no tensor carries with an autograd key.
 KeyId autograd_key_of(const CheckContext& c, KeyId k) {
   if (c.p.is_backend_dispatch_key(k)) return c.p.autograd_key_for_backend_of(k);

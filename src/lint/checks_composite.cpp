@@ -31,7 +31,7 @@ std::vector<KeyId> registered_composites(const CheckContext& c, const Operator& 
   return out;
 }
 
-// torchgen's rule (F.9): at most one composite key, or exactly two when one is
+// torchgen's rule (dispatcher-notes F.9): at most one composite key, or exactly two when one is
 // CompositeImplicitAutogradNestedTensor and the other is not CEANF.
 bool composite_conflict(const CheckContext& c, const std::vector<KeyId>& present) {
   if (present.size() <= 1) return false;

@@ -1,5 +1,5 @@
 // Internal to the loader: compiles one input file (one library block,
-// ../shared/spec/input-format.md) into a Batch. The file's top level and the
+// docs/input-format.md) into a Batch. The file's top level and the
 // helpers every entry uses are in file_loader.cpp; each table kind has its
 // own file: file_loader_def.cpp ([[def]]), file_loader_impl.cpp ([[impl]]),
 // file_loader_fallback.cpp ([[fallback]]), file_loader_custom_op.cpp
@@ -62,7 +62,7 @@ class FileLoader {
   bool rename_privateuse1(const Located<std::string>& name);
   bool read_library(const std::optional<Located<std::string>>& ns, const std::optional<Located<std::string>>& kind,
                     const std::optional<Located<std::string>>& dispatch_key);
-  // Library-level refusals (F.7, F.8).
+  // Library-level refusals (dispatcher-notes F.7, F.8).
   bool check_library(const std::optional<Located<std::string>>& ns);
   // Entries run in document order, as the statements of a TORCH_LIBRARY
   // block do ([[def]], [[impl]] and [[fallback]] may interleave).
@@ -130,7 +130,7 @@ class FileLoader {
   // "WHAT names N dispatch keys; at most ... (limit: ...)"
   static std::string too_many_keys(std::string_view what, std::size_t n);
   std::optional<KeyId> key(const std::string& name, const Location& where);
-  // Qualifies an operator name with the file's namespace; checks F.7 rules.
+  // Qualifies an operator name with the file's namespace; checks dispatcher-notes F.7 rules.
   std::optional<std::string> qualify(const std::string& text, const Location& where, bool is_def);
   std::optional<std::string> qualify_uncached(const std::string& text, const Location& where, bool is_def);
   std::optional<Schema> schema_at(const Located<std::string>& s);

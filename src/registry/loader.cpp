@@ -20,7 +20,7 @@ namespace dt {
 
 namespace {
 
-// F.5: a second TORCH_LIBRARY (DEF) block for a namespace.
+// dispatcher-notes F.5: a second TORCH_LIBRARY (DEF) block for a namespace.
 std::string single_library_message(const std::string& ns, const std::string& previous, const std::string& latest) {
   return fmt::format(
       "Only a single TORCH_LIBRARY can be used to register the namespace {}; please put all of your definitions in "
@@ -31,7 +31,7 @@ std::string single_library_message(const std::string& ns, const std::string& pre
       ns, previous, latest);
 }
 
-// F.5: a DEF block for a namespace that PyTorch itself or an earlier file
+// dispatcher-notes F.5: a DEF block for a namespace that PyTorch itself or an earlier file
 // already has a DEF block for.
 std::optional<Diagnostic> second_def_library(const Batch& b, const Registry& reg) {
   const Library& lib = b.lib;

@@ -31,7 +31,7 @@ Explanation Explainer::explain(KeyId key) const {
   Explanation e;
   e.key = key;
   Trace trace;
-  trace.reserve(8);  // the steps of C.2
+  trace.reserve(8);  // the steps of dispatcher-notes C.2
   e.result = r_->compute(view_, static_cast<std::size_t>(p.key(key).slot), &trace);
   e.steps.reserve(trace.size());
   e.runtime = runtime_->answer(op(), key);

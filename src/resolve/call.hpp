@@ -1,4 +1,4 @@
-// The inputs of a simulated call (spec G.1, G.2): tensor arguments described in
+// The inputs of a simulated call (dispatcher-notes G.1, G.2): tensor arguments described in
 // words users know ("cuda,requires_grad"), the key set a TensorImpl of that
 // kind carries in the chosen profile, which schema arguments count
 // (DispatchKeyExtractor), and the thread-local include/exclude sets of the
@@ -40,7 +40,7 @@ std::vector<std::string> device_words(const Profile& p, std::string_view private
 extern const std::vector<std::string_view> kLayoutWords;    // "sparse", "sparse_csr", ...
 extern const std::vector<std::string_view> kModifierWords;  // "requires_grad", "inference", ...
 
-// The key set a TensorImpl of this kind has (TensorImpl's constructor, spec G.1):
+// The key set a TensorImpl of this kind has (TensorImpl's constructor, dispatcher-notes G.1):
 // backend and layout key, its autocast key, ADInplaceOrView and its autograd
 // key unless created in inference mode, then the modifiers' keys. Errors: a
 // layout the profile has no key for on that device.

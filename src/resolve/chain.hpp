@@ -1,4 +1,4 @@
-// Simulates a call of an operator (spec G): the call's key set (arguments,
+// Simulates a call of an operator (dispatcher-notes G.1, G.2, G.3, G.5): the call's key set (arguments,
 // thread-local state, the operator's fallthrough mask), the highest priority
 // key, its runtime table entry, and then what that kernel does next -- the
 // chain of redispatches and fresh calls PyTorch's standard kernels make --

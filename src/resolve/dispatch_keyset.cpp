@@ -23,7 +23,7 @@ KeysetAlgebra::KeysetAlgebra(const Profile& p) : p_(&p), nb_(p.backends().size()
 }
 
 KeyId KeysetAlgebra::functionality_key(int bit) const {
-  // Functionality key with enum value v is bit nb + v - 1 (spec A.1).
+  // Functionality key with enum value v is bit nb + v - 1 (dispatcher-notes A.1).
   return static_cast<KeyId>(static_cast<std::size_t>(bit) - nb_ + 1);
 }
 

@@ -1,4 +1,4 @@
-// DispatchKeySet arithmetic of runtime dispatch (spec A.1, G.2, G.3) for one
+// DispatchKeySet arithmetic of runtime dispatch (dispatcher-notes A.1, G.2, G.3) for one
 // profile: set difference that removes functionality bits only, FULL_AFTER,
 // highestPriorityTypeId and the table slot a key set dispatches to, and key
 // sets written as key names (--include, --exclude, --keyset).

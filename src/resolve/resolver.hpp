@@ -1,4 +1,4 @@
-// computeDispatchTableEntryWithDebug (spec C.2): which kernel a runtime key of
+// computeDispatchTableEntryWithDebug (dispatcher-notes C.2): which kernel a runtime key of
 // an operator resolves to, and why.
 #pragma once
 
@@ -38,7 +38,7 @@ struct Entry {
 
 // Why a CompositeImplicitAutograd kernel was not used for a key (for explain).
 struct MathSkip {
-  bool has_backend_kernel = false;     // the rule of C.2 step 2.3b
+  bool has_backend_kernel = false;     // the rule of dispatcher-notes C.2 step 2.3b
   std::vector<KeyId> backend_kernels;  // which registered keys made it true
   bool cea_present = false;
 };

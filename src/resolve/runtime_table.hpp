@@ -1,5 +1,5 @@
 // An operator's runtime dispatch table and fallthrough masks as the dispatcher
-// maintains them (spec G.2, G.5): not recomputed from scratch, but updated
+// maintains them (dispatcher-notes G.2, G.5): not recomputed from scratch, but updated
 // registration by registration, so a table can be stale where the dumps (which
 // compute every entry afresh) are not.
 //
@@ -7,7 +7,7 @@
 // freshly computed table -- all 3,380 operators of 1.13 pass the invariant
 // check, so that is their live state -- with PyTorch's backend fallbacks. The
 // inputs' registrations (kernels of this operator and backend fallbacks) are
-// then replayed in registration order with the refresh rules of G.5; an
+// then replayed in registration order with the refresh rules of dispatcher-notes G.5; an
 // operator the inputs define starts empty (every row its fallback or missing).
 #pragma once
 
