@@ -34,6 +34,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/lint.md
               ${PROJECT_SOURCE_DIR}/docs/json.md ${PROJECT_SOURCE_DIR}/docs/profile-format.md ${PROJECT_SOURCE_DIR}/docs/api.md
               ${PROJECT_SOURCE_DIR}/docs/tutorial.md ${PROJECT_SOURCE_DIR}/docs/input-format.md
               ${PROJECT_SOURCE_DIR}/docs/usage.md ${PROJECT_SOURCE_DIR}/docs/reference.md ${PROJECT_SOURCE_DIR}/docs/install.md
+              ${PROJECT_SOURCE_DIR}/docs/dispatcher-notes.md ${PROJECT_SOURCE_DIR}/docs/spec-differences.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/schema ${PROJECT_SOURCE_DIR}/docs/ci
         DESTINATION ${CMAKE_INSTALL_DOCDIR})

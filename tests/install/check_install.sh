@@ -31,6 +31,7 @@ for f in README.md:README.md lint.md:docs/lint.md ci.md:docs/ci.md json.md:docs/
          profile-format.md:docs/profile-format.md api.md:docs/api.md tutorial.md:docs/tutorial.md \
          input-format.md:docs/input-format.md usage.md:docs/usage.md reference.md:docs/reference.md \
          install.md:docs/install.md ci/dispatchtool-lint.yml:docs/ci/dispatchtool-lint.yml \
+         dispatcher-notes.md:docs/dispatcher-notes.md spec-differences.md:docs/spec-differences.md \
          html/README.md:docs/html/README.md html/matrix.png:docs/html/matrix.png; do
   same "share/doc/dispatchtool/${f%%:*}" "${f#*:}"
 done
