@@ -52,7 +52,8 @@ TEST_CASE("lex_cpp: escapes, raw strings, prefixes, char literals") {
 TEST_CASE("lex_cpp: a backslash continues a string literal and a // comment over LF and CRLF alike") {
   for (const std::string_view eol : {"\n", "\r\n"}) {
     CAPTURE(eol.size());
-    const CppLexed s = scan(fmt::format("f(\"ab\\{}cd\"); // m.def(\\{}\"x\");{}g;", eol, eol, eol));
+    const std::string text = fmt::format("f(\"ab\\{}cd\"); // m.def(\\{}\"x\");{}g;", eol, eol, eol);
+    const CppLexed s = scan(text);  // its tokens view the text: it outlives them
     REQUIRE(s.tokens.size() == 7);  // f ( S ) ; g ;
     CHECK(s.tokens[2].value == "abcd");
     CHECK(s.tokens[5].text == "g");
