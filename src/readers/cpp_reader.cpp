@@ -101,8 +101,8 @@ class Reader {
       if (t_[i].kind != Kind::Ident) continue;
       // torch::jit::RegisterOperators fills TorchScript's operator table, not the
       // dispatcher's: nothing of it is in _dispatch_dump.
-      const bool jit = i >= 2 && t_[i - 1].is("::") && t_[i - 2].is("jit");
-      if (t_[i].text == "RegisterOperators" && !t_[i + 1].is("::") && !jit) {
+      if (t_[i].text == "RegisterOperators" && !t_[i + 1].is("::") &&
+          !(i >= 2 && t_[i - 1].is("::") && t_[i - 2].is("jit"))) {
         i = cppread::register_operators(s_, tk_, i, out_);
         continue;
       }

@@ -48,6 +48,13 @@ class CppScanner {
 
  private:
   char peek(std::size_t k) const { return i_ + k < s_.size() ? s_[i_ + k] : '\0'; }
+  // A line continuation at i_: a backslash and the line break after it (LF or
+  // CRLF, as a compiler's first translation phase reads both); its length, or 0.
+  std::size_t continuation() const {
+    if (i_ >= s_.size() || s_[i_] != '\\') return 0;
+    if (peek(1) == '\n') return 2;
+    return peek(1) == '\r' && peek(2) == '\n' ? 3 : 0;
+  }
   void advance() {
     if (s_[i_] == '\n') {
       ++line_;
@@ -73,8 +80,8 @@ class CppScanner {
       const char c = s_[i_];
       if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
         advance();
-      } else if (c == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
-        advance(peek(1) == '\r' ? 3 : 2);
+      } else if (const std::size_t n = continuation(); n != 0) {
+        advance(n);
       } else if (c == '/' && peek(1) == '/') {
         skip_line_comment();
       } else if (c == '/' && peek(1) == '*') {
@@ -89,8 +96,7 @@ class CppScanner {
 
   void skip_line_comment() {
     while (i_ < s_.size() && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n')))
-        advance(peek(1) == '\r' ? 2 : 1);  // a continued // comment (LF or CRLF)
+      if (const std::size_t n = continuation(); n != 0) advance(n - 1);  // a continued // comment
       advance();
     }
   }
@@ -108,8 +114,8 @@ class CppScanner {
   // The rest of a directive's line as text (its continuations and comments skipped).
   void skip_directive_line() {
     while (i_ < s_.size() && s_[i_] != '\n') {
-      if (s_[i_] == '\\' && (peek(1) == '\n' || (peek(1) == '\r' && peek(2) == '\n'))) {
-        advance(peek(1) == '\r' ? 3 : 2);
+      if (const std::size_t n = continuation(); n != 0) {
+        advance(n);
         continue;
       }
       if (s_[i_] == '/' && peek(1) == '*') {
@@ -261,11 +267,11 @@ class CppScanner {
         break;
       }
       if (ch == '\\') {
-        const char e = peek(1);
-        if (e == '\n' || (e == '\r' && peek(2) == '\n')) {  // a line continuation inside the literal (LF or CRLF)
-          advance(e == '\r' ? 3 : 2);
+        if (const std::size_t n = continuation(); n != 0) {  // a line continuation inside the literal
+          advance(n);
           continue;
         }
+        const char e = peek(1);
         if (i_ + 1 >= s_.size()) return fail(l, c, "unterminated string literal");
         switch (e) {
           case 'n': value += '\n'; break;

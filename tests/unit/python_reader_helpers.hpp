@@ -29,4 +29,16 @@ inline std::string str(const TomlEntry& e, std::string_view key) {
   return "<none>";
 }
 
+// The blocks' entries in order as names: a def's operator (its schema up to
+// '('), and unless `defs_only`, an impl's op@key.
+inline std::vector<std::string> entry_names(const Blocks& b, bool defs_only = false) {
+  std::vector<std::string> out;
+  for (const auto& blk : b.blocks)
+    for (const auto& e : blk.entries) {
+      if (e.kind == "def") out.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
+      if (e.kind == "impl" && !defs_only) out.push_back(str(e, "op") + "@" + str(e, "key"));
+    }
+  return out;
+}
+
 }  // namespace dt::test

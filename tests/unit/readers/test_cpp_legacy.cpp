@@ -5,16 +5,11 @@
 // the real build).
 #include "readers/cpp_reader.hpp"
 
-#include "helpers.hpp"
+#include "cpp_reader_helpers.hpp"
 
 namespace dt::test {
 
 namespace {
-Blocks read_legacy(std::string_view text) {
-  auto b = read_cpp(profile("torch-2.14"), "ops.cpp", text);
-  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
-  return std::move(*b);
-}
 const char* const kSource =
     "at::Tensor one(const at::Tensor& x) { return x; }\n"
     "at::Tensor with_int(const at::Tensor& x, int64_t n) { return x; }\n"
@@ -27,7 +22,7 @@ const char* const kSource =
 }  // namespace
 
 TEST_CASE("RegisterOperators: a FRAGMENT block per operator, with c10's debug string and alias analysis") {
-  const Blocks b = read_legacy(kSource);
+  const Blocks b = read_cpp_ok(kSource);
   CHECK(b.warnings.empty());
   const std::string t = render_toml(b.blocks, "t");
   REQUIRE(b.blocks.size() == 3);
@@ -42,7 +37,7 @@ TEST_CASE("RegisterOperators: a FRAGMENT block per operator, with c10's debug st
 }
 
 TEST_CASE("RegisterOperators: an operator not read names itself in its warning (lint: no impl-without-def)") {
-  const Blocks b = read_legacy(
+  const Blocks b = read_cpp_ok(
       "at::Tensor pairs(const at::Tensor& x, const std::vector<Unknown>& p);\n"
       "static auto reg = torch::RegisterOperators().op(\"legacy::pairs\", &pairs);\n");
   CHECK(b.blocks.empty());
@@ -52,7 +47,7 @@ TEST_CASE("RegisterOperators: an operator not read names itself in its warning (
 }
 
 TEST_CASE("RegisterOperators: torch::jit's registers TorchScript operators, not the dispatcher's: not read, no warning") {
-  const Blocks b = read_legacy(
+  const Blocks b = read_cpp_ok(
       "torch::jit::RegisterOperators reg({torch::jit::Operator(\"myjit::fused(Tensor a) -> Tensor\",\n"
       "    [](torch::jit::Stack& stack) {}, c10::AliasAnalysisKind::FROM_SCHEMA)});\n");
   CHECK(b.blocks.empty());

@@ -5,22 +5,17 @@
 
 #include <map>
 
-#include "helpers.hpp"
+#include "cpp_reader_helpers.hpp"
 
 namespace dt::test {
 
 namespace {
-Blocks read(std::string_view text) {
-  auto b = read_cpp(profile("torch-2.14"), "ops.cpp", text);
-  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
-  return std::move(*b);
-}
 std::vector<std::string> warnings(std::string_view text) {
   std::vector<std::string> out;
-  for (const auto& w : read(text).warnings) out.push_back(format(w));
+  for (const auto& w : read_cpp_ok(text).warnings) out.push_back(format(w));
   return out;
 }
-std::string toml(std::string_view text) { return render_toml(read(text).blocks, "t"); }
+std::string toml(std::string_view text) { return render_toml(read_cpp_ok(text).blocks, "t"); }
 }  // namespace
 
 TEST_CASE("read_cpp: the forms, loaded, print what torch 2.14 prints") {
@@ -106,7 +101,7 @@ TEST_CASE("read_cpp: a SymInt return keeps the unboxed entry point, std::array<b
 }
 
 TEST_CASE("read_cpp: the TOML it writes, with locations in the source") {
-  const Blocks b = read(
+  const Blocks b = read_cpp_ok(
       "TORCH_LIBRARY_FRAGMENT(t, m) {\n"
       "  m.def(\"x(Tensor a, \"\n"
       "        \"int n) -> Tensor\", {at::Tag::pointwise});\n"
@@ -155,7 +150,7 @@ TEST_CASE("read_cpp: a custom class (m.class_<T>) registers no operator, and no 
   const auto w = warnings(src);
   REQUIRE(w.size() == 1);  // only the handle that is neither the library's nor a class's
   CHECK(w[0].starts_with("ops.cpp:6:3: warning: other.def(...): 'other' is not a known library handle"));
-  const Blocks b = read(src);
+  const Blocks b = read_cpp_ok(src);
   REQUIRE(b.blocks.size() == 1);
   CHECK(b.blocks[0].note ==
         "TORCH_LIBRARY; class_ Stack at line 2 (a custom class: registers no operator); class_ Stack2 at line 3 (a "

@@ -4,24 +4,16 @@
 // (tests/oracle/cpp_ext/project_forms.cpp).
 #include "readers/cpp_reader.hpp"
 
-#include "helpers.hpp"
+#include "cpp_reader_helpers.hpp"
 
 namespace dt::test {
-
-namespace {
-Blocks read(std::string_view text) {
-  auto b = read_cpp(profile("torch-2.14"), "ops.cpp", text);
-  REQUIRE_MESSAGE(b.has_value(), (b ? "" : format(b.error())));
-  return std::move(*b);
-}
-}  // namespace
 
 TEST_CASE("static_init_head: TORCH_LIBRARY's expansion written out is a library block") {
   const std::string init =
       "at::Tensor f(const at::Tensor& x);\n"
       "static const torch::detail::TorchLibraryInit s(torch::Library::IMPL, &init_t, \"t\",\n"
       "    std::make_optional(c10::DispatchKey::CPU), __FILE__, __LINE__);\n";
-  const Blocks b = read(init + "void init_t(torch::Library& lib) {\n  lib.impl(\"f\", &f);\n}\n");
+  const Blocks b = read_cpp_ok(init + "void init_t(torch::Library& lib) {\n  lib.impl(\"f\", &f);\n}\n");
   REQUIRE(b.blocks.size() == 1);
   CHECK(b.warnings.empty());
   const std::string t = render_toml(b.blocks, "t");
@@ -30,16 +22,16 @@ TEST_CASE("static_init_head: TORCH_LIBRARY's expansion written out is a library 
   CHECK(t.find("dispatch_key = \"CPU\"") != std::string::npos);
   CHECK(t.find("op = \"f\"") != std::string::npos);
   // A FRAGMENT with std::nullopt; 2.6's form of the function (dispatch_key_allowlist_check ? &INIT : lambda).
-  CHECK(read("static const torch::detail::TorchLibraryInit s(torch::Library::FRAGMENT, &g, \"t\", std::nullopt, "
+  CHECK(read_cpp_ok("static const torch::detail::TorchLibraryInit s(torch::Library::FRAGMENT, &g, \"t\", std::nullopt, "
              "__FILE__, __LINE__);\nvoid g(torch::Library& m) { m.def(\"h(Tensor x) -> Tensor\"); }\n")
             .blocks.size() == 1);
-  CHECK(read("static const torch::detail::TorchLibraryInit s(torch::Library::IMPL, (c10::impl::"
+  CHECK(read_cpp_ok("static const torch::detail::TorchLibraryInit s(torch::Library::IMPL, (c10::impl::"
              "dispatch_key_allowlist_check(c10::DispatchKey::CPU) ? &g : [](torch::Library&) -> void {}), \"t\", "
              "std::make_optional(c10::DispatchKey::CPU), __FILE__, __LINE__);\nvoid g(torch::Library& m) { "
              "m.impl(\"f\", &f); }\n")
             .blocks.size() == 1);
   // Its function defined elsewhere: a located warning, nothing guessed.
-  const Blocks w = read(init + "int x;\nvoid init_t(torch::Library& lib) {\n  lib.impl(\"f\", &f);\n}\n");
+  const Blocks w = read_cpp_ok(init + "int x;\nvoid init_t(torch::Library& lib) {\n  lib.impl(\"f\", &f);\n}\n");
   CHECK(w.blocks.empty());
   REQUIRE(w.warnings.size() == 1);
   CHECK(format(w.warnings[0]).starts_with("ops.cpp:2:29: warning: a torch::detail::TorchLibraryInit written out"));

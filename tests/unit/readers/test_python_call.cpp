@@ -76,11 +76,7 @@ TEST_CASE("call: decorator factories, closures, *args / **kwargs, classes with p
                         "W('viaclass', f).impl\n"
                         "args = ('star', f)\nreg(*args, **{'dispatch_key': 'XPU'})\n");
   CHECK(b.warnings.empty());
-  std::vector<std::string> defs;
-  for (const auto& blk : b.blocks)
-    for (const auto& e : blk.entries)
-      if (e.kind == "def") defs.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
-  CHECK(defs == std::vector<std::string>{"g", "renamed", "viaclass", "star"});
+  CHECK(entry_names(b, true) == std::vector<std::string>{"g", "renamed", "viaclass", "star"});
 }
 
 TEST_CASE("call: recursion stops at the depth bound with a warning, and a helper of a file not read is named") {
@@ -112,10 +108,7 @@ TEST_CASE("call: recursion on unknown values is read one level deep, and nn.Modu
       "model.register_buffer('x', None)\nmodel.register_forward_hook(hook)\n");
   CHECK(b.warnings.empty());
   REQUIRE(b.blocks.size() == 1);
-  std::vector<std::string> defs;
-  for (const auto& e : b.blocks[0].entries)
-    if (e.kind == "def") defs.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
-  CHECK(defs == std::vector<std::string>{"top", "a", "b", "c"});
+  CHECK(entry_names(b, true) == std::vector<std::string>{"top", "a", "b", "c"});
 }
 
 }  // namespace dt::test

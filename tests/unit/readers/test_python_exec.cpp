@@ -8,15 +8,7 @@ namespace {
 
 Blocks read(std::string_view text, const char* prof = "torch-2.14") { return read_py(text, prof); }
 
-std::vector<std::string> names(const Blocks& b) {
-  std::vector<std::string> out;
-  for (const auto& blk : b.blocks)
-    for (const auto& e : blk.entries) {
-      if (e.kind == "def") out.push_back(str(e, "schema").substr(0, str(e, "schema").find('(')));
-      if (e.kind == "impl") out.push_back(str(e, "op") + "@" + str(e, "key"));
-    }
-  return out;
-}
+std::vector<std::string> names(const Blocks& b) { return entry_names(b); }
 
 }  // namespace
 
