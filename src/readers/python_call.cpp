@@ -33,17 +33,6 @@ bool stdlib(std::string_view dotted) {
   return std::find(std::begin(kModules), std::end(kModules), top) != std::end(kModules);
 }
 
-bool looks_registering(std::string_view name) {
-  const std::string_view last = name.substr(name.find_last_of('.') == std::string_view::npos ? 0
-                                                                                             : name.find_last_of('.') + 1);
-  // torch.nn.Module's and Tensor's own register_* (parameters, buffers, submodules,
-  // hooks) and pytree's register nothing in the dispatcher.
-  if (last == "register_buffer" || last == "register_parameter" || last == "register_module" ||
-      last == "register_pytree_node" || (last.starts_with("register_") && last.find("hook") != std::string_view::npos))
-    return false;
-  return last.find("register") != std::string_view::npos || last.find("custom_op") != std::string_view::npos ||
-         last.find("triton_op") != std::string_view::npos;
-}
 
 }  // namespace
 
@@ -180,12 +169,19 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
   if (!spend(f, at)) return PyVal::unknown("the inlining budget is spent", at);
   // Recursion on values dispatchtool does not know (a module tree's children):
   // every level would read the body again, down to kMaxCallDepth, each as
-  // wide as the last. The first level is read; the call inside it is not.
+  // wide as the last. The first level is read; the call inside it is not,
+  // and when the body registers, a warning says so.
   const auto unknown_arg = [](const PyVal& v) { return !v.known(); };
   if (active_[fn.get()] > 0 && (std::any_of(args.pos.begin(), args.pos.end(), unknown_arg) ||
-                                std::any_of(args.kw.begin(), args.kw.end(), unknown_arg)))
+                                std::any_of(args.kw.begin(), args.kw.end(), unknown_arg))) {
+    if (auto body = code_of(*fn); body && mentions_registration(f, *body))
+      warn(f, at,
+           fmt::format("{}(...) calls itself on values dispatchtool does not know: its registrations are read for "
+                       "the first call only, not for the recursive ones",
+                       fn->sig.name));
     return PyVal::unknown(fmt::format("a recursive call of {} on values dispatchtool does not know", fn->sig.name),
                           at);
+  }
   ++active_[fn.get()];
   struct Leave {
     int& n;

@@ -153,6 +153,18 @@ constexpr std::string_view kRegNames[] = {"Library",           "define",        
 
 }  // namespace
 
+bool looks_registering(std::string_view name) {
+  const std::string_view last = name.substr(name.find_last_of('.') == std::string_view::npos ? 0
+                                                                                             : name.find_last_of('.') + 1);
+  // torch.nn.Module's and Tensor's own register_* (parameters, buffers, submodules,
+  // hooks) and pytree's register nothing in the dispatcher.
+  if (last == "register_buffer" || last == "register_parameter" || last == "register_module" ||
+      last == "register_pytree_node" || (last.starts_with("register_") && last.find("hook") != std::string_view::npos))
+    return false;
+  return last.find("register") != std::string_view::npos || last.find("custom_op") != std::string_view::npos ||
+         last.find("triton_op") != std::string_view::npos;
+}
+
 bool PyReader::mentions_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b,
                                      std::size_t e) const {
   (void)f;
@@ -163,10 +175,14 @@ bool PyReader::mentions_registration(const Frame& f, const std::vector<PyToken>&
     for (std::string_view n : kRegNames)
       if (t[i].text == n && (call || after_dot || n == "Library")) return true;
     // A project's helper: a call of a name that says it registers.
-    if (call && (t[i].text.find("register") != std::string::npos || t[i].text.find("custom_op") != std::string::npos))
-      return true;
+    if (call && looks_registering(t[i].text)) return true;
   }
   return false;
+}
+
+bool PyReader::mentions_registration(const Frame& f, const PyCode& code) const {
+  return std::any_of(code.lines.begin(), code.lines.end(),
+                     [&](const std::vector<PyToken>& line) { return mentions_registration(f, line, 0, line.size()); });
 }
 
 // The operators a region defines, where they are written literally

@@ -37,6 +37,10 @@ bool is_op(const PyToken& t, std::string_view o);
 bool is_word(const PyToken& t, std::string_view w);
 // The header's ':' at bracket depth 0 from token `b` (a lambda's own ':' skipped); 0 if none.
 std::size_t header_colon(const std::vector<PyToken>& t, std::size_t b);
+// Whether a called name says it registers (its last part holds `register`,
+// `custom_op` or `triton_op`), but for torch.nn.Module's, Tensor's and pytree's
+// own register_* (buffers, parameters, submodules, hooks).
+bool looks_registering(std::string_view name);
 // Source-like text of tokens [b, e), for messages ("hasattr(torch.ops._C, 'x')").
 std::string token_text(const std::vector<PyToken>& t, std::size_t b, std::size_t e);
 
@@ -190,6 +194,8 @@ class PyReader {
   std::string debug(const Frame& f, std::string_view form, Location call, const std::string& library = {}) const;
   // Whether tokens [b, e) of a line name a registration (for warnings about what is not read).
   bool mentions_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
+  // Whether this code (a function's body) holds a registration, by the same test.
+  bool mentions_registration(const Frame& f, const PyCode& code) const;
   std::string ops_defined_in(const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
   void warn_unread(const Frame& f, const PyCode& code, std::size_t b, std::size_t e, const std::string& why);
   void warn_uncalled();

@@ -111,4 +111,21 @@ TEST_CASE("call: recursion on unknown values is read one level deep, and nn.Modu
   CHECK(entry_names(b, true) == std::vector<std::string>{"top", "a", "b", "c"});
 }
 
+// The recursive call not read, of a function that registers: a located
+// warning at the module-level call, never silence.
+TEST_CASE("call: a registering function's recursion on unknown values is a warning at the call") {
+  const Blocks b = read(
+      "import torch\nlib = torch.library.Library('rec', 'DEF')\n"
+      "def walk(m, n):\n    lib.define(n + '(Tensor x) -> Tensor')\n    walk(m.child, n + '_d')\n"
+      "walk(model, 'top')\n"
+      "def plain(m):\n    return plain(m.child)\n"
+      "plain(model)\n");
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(b.warnings[0].where.line == 6);
+  CHECK(b.warnings[0].message ==
+        "walk(...) calls itself on values dispatchtool does not know: its registrations are read for the first "
+        "call only, not for the recursive ones");
+  CHECK(entry_names(b, true) == std::vector<std::string>{"top"});
+}
+
 }  // namespace dt::test
