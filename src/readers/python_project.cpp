@@ -92,25 +92,39 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
     return {};
   }
   if (want.empty()) return {};
-  std::string best;
-  std::size_t best_score = 0;
+  std::call_once(index_once_, [this] { build_index(); });
+  // The file in from_path's tree (the longest directory above it that is a
+  // file's tree) wins; otherwise the first such module in path order.
+  for (std::size_t end = from.size(); end != std::string::npos && end > 0;) {
+    const std::size_t slash = from.rfind('/', end - 1);
+    if (slash == std::string::npos) break;
+    if (auto it = index_.rooted.find(from.substr(0, slash + 1) + "\n" + dotted); it != index_.rooted.end())
+      return it->second;
+    end = slash;
+  }
+  if (auto it = index_.rooted.find("\n" + dotted); it != index_.rooted.end()) return it->second;
+  auto it = index_.first.find(dotted);
+  return it == index_.first.end() ? std::string() : it->second;
+}
+
+void PyProject::build_index() const {
   for (const auto& [path, file] : files_) {
     const std::vector<std::string> c = components(path);
-    if (c.size() < want.size() || !std::equal(want.rbegin(), want.rend(), c.rbegin())) continue;
-    // The file's tree: the directory above the module's top package.
-    std::string root;
-    for (std::size_t k = 0; k + want.size() < c.size(); ++k) root += c[k] + "/";
-    if (!path.empty() && path[0] == '/') root = "/" + root;
-    // That directory must be one sys.path could hold, not a package itself: in a
-    // package, pkg/transformers/ is pkg.transformers, never `import transformers`.
-    if (files_.count(normalize_path(root + "__init__.py")) != 0) continue;
-    const std::size_t score = from.starts_with(root) ? root.size() + 1 : 0;
-    if (best.empty() || score > best_score) {
-      best = path;
-      best_score = score;
+    // Each suffix of the path's components is a module name; the directory
+    // above it is the file's tree for that name.
+    std::string root = !path.empty() && path[0] == '/' ? "/" : "";
+    for (std::size_t k = 0; k < c.size(); ++k) {
+      // That directory must be one sys.path could hold, not a package itself: in a
+      // package, pkg/transformers/ is pkg.transformers, never `import transformers`.
+      if (files_.count(normalize_path(root + "__init__.py")) == 0) {
+        std::string dotted;
+        for (std::size_t j = k; j < c.size(); ++j) dotted += (j > k ? "." : "") + c[j];
+        index_.first.emplace(dotted, path);
+        index_.rooted.emplace(root + "\n" + dotted, path);
+      }
+      root += c[k] + "/";
     }
   }
-  return best;
 }
 
 std::string PyProject::module_name(const std::string& path) const {

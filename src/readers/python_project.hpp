@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "keys/profile.hpp"
@@ -53,6 +54,18 @@ class PyProject {
     std::shared_ptr<const std::string> text;
   };
   std::map<std::string, File> files_;  // by normalised path
+  // find()'s index of absolute module names, made at the first find() (the
+  // files are all added by then): for a dotted name, the first file in path
+  // order that is that module, and by "ROOT\nDOTTED" the first one whose
+  // tree is the directory ROOT. A lookup costs one probe per directory above
+  // the importing file, not a scan of the run's files.
+  struct ModuleIndex {
+    std::unordered_map<std::string, std::string> first;
+    std::unordered_map<std::string, std::string> rooted;
+  };
+  mutable std::once_flag index_once_;
+  mutable ModuleIndex index_;
+  void build_index() const;
   std::recursive_mutex mu_;
   std::map<std::string, std::shared_ptr<pyread::PyModule>> loaded_;
   pyread::PyHeap heap_;  // destroyed first: empties the modules loaded_ holds

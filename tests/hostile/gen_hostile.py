@@ -822,6 +822,23 @@ def_blocks_case("python", "py", lambda i: ("import torch\n" if i == 0 else "")
                 + f'l{i} = torch.library.Library("n{i}", "DEF")\n')
 
 
+@case("python-tree-20k-imports", "quadratic (PyProject::find scanned every file of the run per import)",
+      "a directory of 20,000 Python files, each importing the one that makes a Library "
+      "(`from m0 import lib`), registrations --no-library DIR",
+      "exit 0, in bounds (30 s before the module index, 0.9 s after)", tags=["heavy"])
+def _(ctx):
+    tree = ctx.path("tree")
+    os.mkdir(tree)
+    write(os.path.join(tree, "m0.py"), 'import torch\nlib = torch.library.Library("h", "DEF")\n'
+          'lib.define("f(Tensor x) -> Tensor")\n')
+    for i in range(1, 20_000):
+        write(os.path.join(tree, f"m{i}.py"), "import torch\nfrom m0 import lib\n")
+    r = ctx.run(["registrations", "--no-library", tree])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    return [] if b"h::f(Tensor x) -> Tensor" in r.stdout else ["h::f not listed: " + shorten(r.stdout[:300])]
+
+
 @case("schema-sized-default-amplification", "output amplification",
       "a schema with 2,000 arguments 'bool[65535] aN=True' (44 KB): every default prints as a 65,535-element list "
       "(about 390 KB each, 780 MB in all)",

@@ -33,6 +33,19 @@ TEST_CASE("normalize_path and PyProject::find / module_name") {
   CHECK(p.find("helpers", 0, "/r/examples/run.py") == "/r/examples/helpers.py");
 }
 
+TEST_CASE("PyProject::find: relative paths, the longest tree around the importer, ties in path order") {
+  PyProject p(profile("torch-2.14"));
+  for (const char* f : {"a/m.py", "a/m/__init__.py", "a/b/m.py", "a/b/c/x.py", "m.py", "/abs/m.py"})
+    p.add(f, std::make_shared<const std::string>(""));
+  CHECK(p.find("m", 0, "a/b/c/x.py") == "a/b/m.py");  // a/b/ is the nearest tree holding an m
+  CHECK(p.find("m", 0, "a/y.py") == "a/m.py");        // a/m.py before a/m/__init__.py, as paths sort
+  CHECK(p.find("m", 0, "z/y.py") == "m.py");          // the tree "" holds every relative path
+  CHECK(p.find("m", 0, "/abs/q.py") == "/abs/m.py");
+  CHECK(p.find("b.m", 0, "/elsewhere/q.py") == "a/b/m.py");  // no tree around it: the first in path order
+  CHECK(p.find("b.c.x", 0, "q.py") == "a/b/c/x.py");
+  CHECK(p.find("c..x", 0, "q.py").empty());
+}
+
 TEST_CASE("PyProject: a helper defined in one file read is inlined in another, with its module's globals") {
   const char* helper =
       "import torch\nfrom torch.library import Library, infer_schema\n"
