@@ -174,7 +174,7 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
   const auto unknown_arg = [](const PyVal& v) { return !v.known(); };
   if (active_[fn.get()] > 0 && (std::any_of(args.pos.begin(), args.pos.end(), unknown_arg) ||
                                 std::any_of(args.kw.begin(), args.kw.end(), unknown_arg))) {
-    if (auto body = code_of(*fn); body && mentions_registration(f, *body))
+    if (function_registration(fn))
       warn(f, at,
            fmt::format("{}(...) calls itself on values dispatchtool does not know: its registrations are read for "
                        "the first call only, not for the recursive ones",

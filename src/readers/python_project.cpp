@@ -62,6 +62,8 @@ std::vector<std::string> components(const std::string& path) {
 
 void PyProject::add(const std::string& path, std::shared_ptr<const std::string> text) {
   files_.emplace(normalize_path(path), File{path, std::move(text)});
+  const std::lock_guard lock(index_mu_);
+  index_built_ = false;
 }
 
 std::shared_ptr<const std::string> PyProject::text_of(const std::string& path) const {
@@ -92,7 +94,8 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
     return {};
   }
   if (want.empty()) return {};
-  std::call_once(index_once_, [this] { build_index(); });
+  const std::lock_guard lock(index_mu_);
+  if (!index_built_) build_index();
   // The file in from_path's tree (the longest directory above it that is a
   // file's tree) wins; otherwise the first such module in path order.
   for (std::size_t end = from.size(); end != std::string::npos && end > 0;) {
@@ -108,6 +111,8 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
 }
 
 void PyProject::build_index() const {
+  index_ = {};
+  index_built_ = true;
   for (const auto& [path, file] : files_) {
     const std::vector<std::string> c = components(path);
     // Each suffix of the path's components is a module name; the directory

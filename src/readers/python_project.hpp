@@ -54,8 +54,8 @@ class PyProject {
     std::shared_ptr<const std::string> text;
   };
   std::map<std::string, File> files_;  // by normalised path
-  // find()'s index of absolute module names, made at the first find() (the
-  // files are all added by then): for a dotted name, the first file in path
+  // find()'s index of absolute module names, made at the first find() after
+  // a file is added: for a dotted name, the first file in path
   // order that is that module, and by "ROOT\nDOTTED" the first one whose
   // tree is the directory ROOT. A lookup costs one probe per directory above
   // the importing file, not a scan of the run's files.
@@ -63,7 +63,8 @@ class PyProject {
     std::unordered_map<std::string, std::string> first;
     std::unordered_map<std::string, std::string> rooted;
   };
-  mutable std::once_flag index_once_;
+  mutable std::mutex index_mu_;
+  mutable bool index_built_ = false;
   mutable ModuleIndex index_;
   void build_index() const;
   std::recursive_mutex mu_;

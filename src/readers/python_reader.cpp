@@ -180,9 +180,106 @@ bool PyReader::mentions_registration(const Frame& f, const std::vector<PyToken>&
   return false;
 }
 
-bool PyReader::mentions_registration(const Frame& f, const PyCode& code) const {
-  return std::any_of(code.lines.begin(), code.lines.end(),
-                     [&](const std::vector<PyToken>& line) { return mentions_registration(f, line, 0, line.size()); });
+// The function of the files read that token i (a name before '(') calls:
+// a name bound where the tokens are, or a module's attribute (`mod.fn(`).
+std::shared_ptr<const PyFunc> PyReader::called_function(const Frame& f, const std::vector<PyToken>& t, std::size_t i) const {
+  const auto bound = [&](const std::string& name) -> const PyVal* {
+    for (const PyScope* s = f.locals.get(); s != nullptr; s = s->parent.get()) {
+      if (std::find(s->globals.begin(), s->globals.end(), name) != s->globals.end()) break;
+      if (auto it = s->vars.find(name); it != s->vars.end()) return &it->second;
+    }
+    auto it = f.module->globals.find(name);
+    return it == f.module->globals.end() ? nullptr : &it->second;
+  };
+  const PyVal* v = nullptr;
+  if (i > 0 && is_op(t[i - 1], ".")) {
+    if (i < 2 || t[i - 2].kind != PyTok::Name || (i >= 3 && is_op(t[i - 3], "."))) return nullptr;
+    const PyVal* mod = bound(t[i - 2].text);
+    if (mod == nullptr || mod->kind != PyVal::Module || !mod->mod) return nullptr;
+    auto it = mod->mod->globals.find(t[i].text);
+    v = it == mod->mod->globals.end() ? nullptr : &it->second;
+  } else {
+    v = bound(t[i].text);
+  }
+  return v != nullptr && v->kind == PyVal::Func ? v->fn : nullptr;
+}
+
+std::optional<PyReader::Reached> PyReader::called_registration(const Frame& f, const std::vector<PyToken>& t,
+                                                               std::size_t b, std::size_t e, int depth, int& low) {
+  for (std::size_t i = b; i + 1 < e && i + 1 < t.size(); ++i) {
+    if (t[i].kind != PyTok::Name || !is_op(t[i + 1], "(")) continue;
+    if (auto g = called_function(f, t, i))
+      if (auto r = search_registration(g, depth + 1, low)) return Reached{r->at, r->in, g->sig.name};
+  }
+  return std::nullopt;
+}
+
+std::optional<PyReader::Reached> PyReader::reaches_registration(const Frame& f, const std::vector<PyToken>& t,
+                                                                std::size_t b, std::size_t e) {
+  if (mentions_registration(f, t, b, e) && b < t.size()) return Reached{Location{f.module->file, t[b].line, t[b].column}, nullptr, {}};
+  int low = 0;
+  reg_cut_ = false;
+  auto r = called_registration(f, t, b, e, 0, low);
+  settle_registration_search(r.has_value());
+  return r;
+}
+
+std::optional<PyReader::RegAt> PyReader::function_registration(const std::shared_ptr<const PyFunc>& fn) {
+  int low = 0;
+  reg_cut_ = false;
+  auto r = search_registration(fn, 0, low);
+  settle_registration_search(r.has_value());
+  return r;
+}
+
+// A whole search that found no registration (and was not cut short): none of
+// the functions it left undecided registers either.
+void PyReader::settle_registration_search(bool found) {
+  if (!found && !reg_cut_)
+    for (auto& g : reg_pending_) reg_memo_.emplace(g.get(), RegMemo{g, std::nullopt});
+  reg_pending_.clear();
+}
+
+// Depth-first through the calls; `low` is the smallest depth of a function
+// being searched that this one reached (a cycle): a "none" is final only when
+// it reached none above itself (or, in reaches_registration, when the whole
+// search found none), as in Tarjan's strongly connected components.
+std::optional<PyReader::RegAt> PyReader::search_registration(const std::shared_ptr<const PyFunc>& fp, int depth, int& low) {
+  const PyFunc& fn = *fp;
+  if (auto it = reg_memo_.find(&fn); it != reg_memo_.end()) return it->second.at;
+  if (auto it = reg_stack_.find(&fn); it != reg_stack_.end()) {
+    low = std::min(low, it->second);
+    return std::nullopt;
+  }
+  if (depth > kMaxCallDepth) {
+    reg_cut_ = true;
+    return std::nullopt;
+  }
+  auto body = code_of(fn);
+  if (!body) return (reg_memo_[&fn] = RegMemo{fp, std::nullopt}).at;
+  reg_stack_.emplace(&fn, depth);
+  int my_low = depth;
+  Frame g;
+  g.module = fn.module;
+  g.locals = fn.closure;
+  std::optional<RegAt> found;
+  for (std::size_t k = 0; k < body->lines.size() && !found; ++k) {
+    const auto& line = body->lines[k];
+    // The `def` line's header (its name and parameters) is no call.
+    const std::size_t b = k == 0 ? header_colon(line, 1) + 1 : 0;
+    if (k == 0 && b == 1) continue;
+    if (mentions_registration(g, line, b, line.size()) && b < line.size())
+      found = RegAt{Location{fn.module->file, line[b].line, line[b].column}, &fn};
+    else if (auto r = called_registration(g, line, b, line.size(), depth, my_low))
+      found = RegAt{r->at, r->in};
+  }
+  reg_stack_.erase(&fn);
+  low = std::min(low, my_low);
+  if (found || (my_low >= depth && !reg_cut_))
+    reg_memo_[&fn] = RegMemo{fp, found};
+  else
+    reg_pending_.push_back(fp);
+  return found;
 }
 
 // The operators a region defines, where they are written literally
@@ -204,13 +301,19 @@ void PyReader::warn_unread(const Frame& f, const PyCode& code, std::size_t b, st
   if (quiet_) return;
   for (std::size_t i = b; i < e && i < code.lines.size(); ++i) {
     const auto& t = code.lines[i];
-    if (!mentions_registration(f, t, 0, t.size())) continue;
+    const auto reached = reaches_registration(f, t, 0, t.size());
+    if (!reached) continue;
     const std::string op = ops_defined_in(t, 0, t.size());
     Location at{file_, t[0].line, t[0].column};
     std::string what = fmt::format("torch.library registration {}: not read", why);
     if (!op.empty())
       what += fmt::format(" (a definition of '{}' sits in this region, which dispatchtool does not read)", op);
-    warn(f, at, std::move(what), op);
+    std::vector<Note> notes;
+    // Said here: not again as a function no file calls.
+    if (reached->in != nullptr) called_.insert(reached->in);
+    if (!reached->via.empty())
+      notes.push_back({reached->at, fmt::format("{}(...), called there, leads to this registration", reached->via)});
+    warn(f, at, std::move(what), op, std::move(notes));
   }
 }
 

@@ -171,6 +171,34 @@ class PyReader {
   std::set<const PyFunc*> called_;
   std::map<std::pair<const PyFunc*, std::string>, PyVal> memo_;  // lru_cache'd functions' results
   std::unordered_map<const PyFunc*, int> active_;  // the functions being inlined, and how many times each
+  // function_registration(): final answers, the functions being searched (at
+  // their depth), those answered "none" only for now (they reached one being
+  // searched), and whether the search was cut at kMaxCallDepth.
+  // What reaches_registration() found.
+  struct RegAt {
+    Location at;                // a registration
+    const PyFunc* in = nullptr;  // the function whose body holds it
+  };
+  struct Reached {
+    Location at;       // the registration
+    const PyFunc* in = nullptr;  // the function whose body holds it (nullptr: the tokens)
+    std::string via;   // the function called, when the registration is in one ("" when in the tokens)
+  };
+  // (A memo entry holds its function: a nested def made anew may not take a
+  // freed one's address and its answer.)
+  struct RegMemo {
+    std::shared_ptr<const PyFunc> fn;
+    std::optional<RegAt> at;
+  };
+  std::unordered_map<const PyFunc*, RegMemo> reg_memo_;
+  std::unordered_map<const PyFunc*, int> reg_stack_;
+  std::vector<std::shared_ptr<const PyFunc>> reg_pending_;
+  bool reg_cut_ = false;
+  std::optional<RegAt> search_registration(const std::shared_ptr<const PyFunc>& fn, int depth, int& low);
+  void settle_registration_search(bool found);
+  std::optional<Reached> called_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b,
+                                             std::size_t e, int depth, int& low);
+  std::shared_ptr<const PyFunc> called_function(const Frame& f, const std::vector<PyToken>& t, std::size_t i) const;
   // guarded(): one warning per site and set of conditions, listing what it read there.
   std::map<std::pair<Location, std::string>, std::pair<std::size_t, std::vector<std::string>>> guarded_;
 
@@ -194,8 +222,15 @@ class PyReader {
   std::string debug(const Frame& f, std::string_view form, Location call, const std::string& library = {}) const;
   // Whether tokens [b, e) of a line name a registration (for warnings about what is not read).
   bool mentions_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
-  // Whether this code (a function's body) holds a registration, by the same test.
-  bool mentions_registration(const Frame& f, const PyCode& code) const;
+  // Where code that is not run would register: a registration in tokens
+  // [b, e) (mentions_registration), or the first one made by a function of
+  // the files read that they call by name (`walk(c)`, `helpers.walk(c)`),
+  // followed through the functions it calls in turn (a cycle, or a chain
+  // deeper than kMaxCallDepth, registers nothing). Answers are memoised per
+  // function: linear in the functions' bodies over a run.
+  std::optional<Reached> reaches_registration(const Frame& f, const std::vector<PyToken>& t, std::size_t b,
+                                              std::size_t e);
+  std::optional<RegAt> function_registration(const std::shared_ptr<const PyFunc>& fn);
   std::string ops_defined_in(const std::vector<PyToken>& t, std::size_t b, std::size_t e) const;
   void warn_unread(const Frame& f, const PyCode& code, std::size_t b, std::size_t e, const std::string& why);
   void warn_uncalled();

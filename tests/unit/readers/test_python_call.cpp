@@ -106,9 +106,43 @@ TEST_CASE("call: recursion on unknown values is read one level deep, and nn.Modu
       "        count(names[1:])\n"
       "count(['a', 'b', 'c'])\n"
       "model.register_buffer('x', None)\nmodel.register_forward_hook(hook)\n");
-  CHECK(b.warnings.empty());
+  // The loop over m.children() is not run: the registrations of its walk()
+  // calls are not read, and the warning says so there (silence before).
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(b.warnings[0].where.line == 8);  // at the module-level call, as every warning from an inlined call
+  CHECK(b.warnings[0].message.starts_with("torch.library registration in a loop over `m.children()`"));
+  REQUIRE(b.warnings[0].notes.size() == 2);
+  CHECK(b.warnings[0].notes[0].where.line == 4);
+  CHECK(b.warnings[0].notes[1].message == "inlined: walk (called at /src/ops.py:8)");
+  CHECK(b.warnings[0].notes[0].message == "walk(...), called there, leads to this registration");
   REQUIRE(b.blocks.size() == 1);
   CHECK(entry_names(b, true) == std::vector<std::string>{"top", "a", "b", "c"});
+}
+
+// Code not run (a loop over values the reader does not know, an except
+// clause) that calls a function of the files read which registers, directly
+// or through other functions, by name or as a module's attribute: a located
+// warning at the call, with a note at the registration it leads to. A
+// function that registers nothing (a cycle included) gives none.
+TEST_CASE("call: unread code calling a registering function is a warning, through calls and cycles") {
+  const Blocks b = read(
+      "import torch\nlib = torch.library.Library('t', 'DEF')\n"
+      "def reg(n):\n    lib.define(n + '(Tensor x) -> Tensor')\n"  // 3-4
+      "def visit(m):\n    reg(m.name)\n"                             // 5-6
+      "def ping(m):\n    return pong(m)\n"                          // 7-8
+      "def pong(m):\n    return ping(m)\n"                          // 9-10
+      "def loop_a(m):\n    loop_b(m)\n    visit(m)\n"              // 11-13
+      "def loop_b(m):\n    loop_a(m)\n"                             // 14-15
+      "for c in model.children():\n    ping(c)\n    loop_b(c)\n"  // 16-18
+      "try:\n    pass\nexcept ImportError:\n    visit(x)\n");     // 19-22
+  REQUIRE(b.warnings.size() == 2);
+  CHECK(b.warnings[0].where.line == 18);  // loop_b -> loop_a -> visit -> reg; not ping <-> pong
+  REQUIRE(b.warnings[0].notes.size() == 1);
+  CHECK(b.warnings[0].notes[0].where.line == 4);
+  CHECK(b.warnings[0].notes[0].message == "loop_b(...), called there, leads to this registration");
+  CHECK(b.warnings[1].where.line == 22);
+  CHECK(b.warnings[1].message.starts_with("torch.library registration in an except clause"));
+  CHECK(entry_names(b).empty());
 }
 
 // The recursive call not read, of a function that registers: a located
