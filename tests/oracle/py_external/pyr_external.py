@@ -4,3 +4,6 @@
 import torch
 
 e4m3_dtype = torch.float8_e4m3fn
+
+# Names of operators a project would define in a loop (none here).
+no_variants = ()

@@ -9,7 +9,7 @@ import torch
 from torch import Tensor
 from torch.library import Library
 
-from pyr_external import e4m3_dtype
+from pyr_external import e4m3_dtype, no_variants
 
 lib = Library("pyr_unread", "FRAGMENT")
 
@@ -50,3 +50,19 @@ def deco_meta(x):
 
 
 lib.define("after(Tensor x, ScalarType d=float8_e4m3fn) -> Tensor")
+
+
+def define_variant(name):
+    lib.define(name + "(Tensor x) -> Tensor")
+
+
+def define_variants(names):
+    for n in names:
+        define_variant(n)
+
+
+# A loop over a value from a module the tool is not given: its body calls a
+# function of this file that registers two calls down. Real torch runs it
+# (here zero times); the tool cannot, and says so at the call.
+for v in no_variants:
+    define_variants([v])  # dispatchtool: warns in a loop over `no_variants`
