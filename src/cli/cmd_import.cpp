@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "base/io.hpp"
+#include "base/text.hpp"
 #include "cli/cli.hpp"
 #include "readers/readers.hpp"
 #include "registry/loader.hpp"
@@ -20,23 +21,34 @@ struct ImportOptions {
   SourceOptions sources;       // -D -U -I -p --compile-commands --exclude
 };
 
-// Whether the translation loads as every command would read it (the TOML
-// itself: its syntax and encoding, schemas, keys; PyTorch's refusals are
-// lint's business): import never prints or writes TOML that does not.
-// `name`: what the text would be called (the output file, or standard output).
-Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& name, const std::string& text) {
+// Whether the translation loads as every command would read it (its schemas,
+// keys, kernels; PyTorch's refusals are lint's business): import never prints
+// or writes TOML that does not. The blocks are loaded as they are (the text
+// they print as loads to the same registrations: cli.import-equivalence, and
+// the readers' fuzzers parse every text they print), and the text must be
+// UTF-8 as TOML is. `name`: what the text would be called (the output file,
+// or standard output).
+Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& name, const std::string& text,
+                                     Blocks blocks) {
   if (detect_source(name, text) != SourceKind::Toml)
     return unexpected(make_error(fmt::format("-o: '{}' would be read as {}, not as TOML; name the output file .toml",
                                              name, to_string(detect_source(name, text)))));
-  engine::Request request{{name}, {}, {}};
-  request.load.on_refusal = OnRefusal::Record;
-  request.load.threads = 1;
-  auto loaded = engine::load(
-      profile, request, [&](const std::string&) -> Expected<std::string, Diagnostic> { return text; });
-  if (!loaded) {
-    Diagnostic d = std::move(loaded.error().diagnostic);
+  const auto fail = [](Diagnostic d) {
     d.message = "the translation does not load, so it was not written: " + d.message;
     return unexpected(std::move(d));
+  };
+  LoadOptions lo;
+  lo.on_refusal = OnRefusal::Record;
+  lo.threads = 1;
+  if (auto loaded = load_blocks(profile, std::move(blocks), display_path(name), lo); !loaded)
+    return fail(std::move(loaded.error()));
+  if (!is_utf8(text)) {
+    // Where: the first entry (in the text's order) whose strings are not UTF-8.
+    std::size_t line = 1, bad = 0;
+    while (bad < text.size() && utf8_sequence_length(text, bad) != 0) bad += utf8_sequence_length(text, bad);
+    line += static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n'));
+    return fail(make_error(Location{display_path(name), static_cast<std::uint32_t>(line), 0},
+                           "a string holds bytes that are not UTF-8, which TOML cannot hold"));
   }
   return Ok{};
 }
@@ -89,7 +101,9 @@ int run_import(const Io& io, const ImportOptions& o) {
   if (text.empty()) text = std::move(toml);
   else text += toml;
   const bool to_stdout = o.output.empty() || o.output == "-";
-  if (auto loads = check_loads(**profile, to_stdout ? std::string("-") : o.output, text); !loads) {
+  if (auto loads = check_loads(**profile, to_stdout ? std::string("-") : o.output, text,
+                               Blocks{std::move(blocks), std::move(warnings)});
+      !loads) {
     if (!loads.error().where.known()) return usage_error(io, loads.error().message);
     report(io, loads.error());
     return kExitError;

@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "base/io.hpp"
+#include "base/text.hpp"
 #include "keys/profile.hpp"
+#include "readers/toml_writer.hpp"
+#include "registry/loader.hpp"
 
 namespace dt::fuzz {
 
@@ -50,6 +53,23 @@ inline ReadFile memory_reader(std::shared_ptr<const std::map<std::string, std::s
     if (it == files->end()) return unexpected(make_error(Location{path, 0, 0}, "No such file or directory"));
     return it->second;
   };
+}
+
+// import's promise (cmd_import.cpp checks the blocks it read, then prints
+// them): blocks that load print as TOML that loads, to as many operators,
+// whenever that text is UTF-8 (import refuses the rest).
+inline void check_import_loads(const Profile& p, const Blocks& read, const std::string& source) {
+  LoadOptions o;
+  o.on_refusal = OnRefusal::Record;
+  o.threads = 1;
+  auto direct = load_blocks(p, read, source, o);
+  if (!direct) return;
+  auto files = std::make_shared<std::map<std::string, std::string>>();
+  std::string& text = (*files)["f.toml"];
+  text = render_toml(read.blocks, source);
+  if (!is_utf8(text)) return;
+  auto again = load(p, {"f.toml"}, memory_reader(files), o);
+  if (!again || again->registry.operators().size() != direct->registry.operators().size()) fail();
 }
 
 // The built-in profiles, loaded once per process.

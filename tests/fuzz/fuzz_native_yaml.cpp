@@ -3,8 +3,8 @@
 // gen_backend_stubs backend yaml (backend_yaml, over a small fixed
 // native_functions.yaml so that each run stays fast), and their rendering as
 // TOML. Properties: an error is located inside the text (line within the
-// input's lines); every registration's location is too; the translation
-// renders.
+// input's lines); every registration's location is too; what loads prints
+// as TOML that loads (import's promise).
 #include <algorithm>
 
 #include "fuzz_common.hpp"
@@ -28,14 +28,14 @@ void check_location(const Location& at, std::size_t lines) {
   if (at.known() && at.line > lines + 1) fuzz::fail();
 }
 
-void check(const Expected<Blocks, Diagnostic>& r, std::size_t lines) {
+void check(const Profile& profile, const Expected<Blocks, Diagnostic>& r, std::size_t lines) {
   if (!r) {
     check_location(r.error().where, lines);
     return;
   }
   for (const TomlBlock& b : r->blocks)
     for (const TomlEntry& e : b.entries) check_location(e.at, lines);
-  (void)render_toml(r->blocks, "fuzz");
+  fuzz::check_import_loads(profile, *r, "f.yaml");
 }
 
 }  // namespace
@@ -58,11 +58,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_location(doc.error().where, lines);
     return 0;
   }
-  check(read_native_yaml(profile, "f.yaml", text), lines);
+  check(profile, read_native_yaml(profile, "f.yaml", text), lines);
   NativeYamlOptions o;
   o.keys = {"CUDA", "Meta"};
   o.define_aten = true;
-  check(read_native_yaml(profile, "f.yaml", text, o), lines);
-  check(read_backend_yaml(profile, "f.yaml", text, kNative), lines);
+  check(profile, read_native_yaml(profile, "f.yaml", text, o), lines);
+  check(profile, read_backend_yaml(profile, "f.yaml", text, kNative), lines);
   return 0;
 }

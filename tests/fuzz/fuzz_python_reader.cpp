@@ -1,7 +1,8 @@
 // libFuzzer harness: the Python reader (lexer, parser, infer_schema,
 // torch.library forms). Properties: a located error or blocks, never a
 // crash; every location points into the input (line within its line count);
-// reading is deterministic.
+// reading is deterministic; what loads prints as TOML that loads (import's
+// promise).
 #include "fuzz_common.hpp"
 #include "readers/python_reader.hpp"
 #include "readers/readers.hpp"
@@ -32,5 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const auto& e : blk.entries)
       for (const auto& f : e.fields) check(f.at);
   }
+  fuzz::check_import_loads(profile, *b, "fuzz.py");
   return 0;
 }
