@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <iterator>
 
 #include "base/text.hpp"
@@ -30,10 +32,24 @@ TomlBlock& TomlBlock::add(std::string key, std::string value, Location where) {
 namespace {
 
 // Appends `s` as a TOML basic string: runs without escapes are appended whole.
+// Whether any of the eight bytes of `w` must be escaped in a basic string:
+// below 0x20, 0x7f, '"' or '\\' (bytes of 0x80 and up are UTF-8, kept).
+bool needs_escape(std::uint64_t w) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL, kHigh = 0x8080808080808080ULL;
+  const auto zero_byte = [](std::uint64_t x) { return (x - kOnes) & ~x & kHigh; };
+  const std::uint64_t ascii = ~w & kHigh;  // the bytes below 0x80
+  const std::uint64_t below_space = (w - 0x20 * kOnes) & ascii;
+  return (below_space | zero_byte(w ^ (0x7f * kOnes)) | zero_byte(w ^ ('"' * kOnes)) |
+          zero_byte(w ^ ('\\' * kOnes))) != 0;
+}
+
 void append_quoted(std::string& out, std::string_view s) {
   out += '"';
   std::size_t run = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
+    // Eight plain bytes at a time (every kernel name and schema is written here).
+    for (std::uint64_t w = 0; i + 8 <= s.size() && (std::memcpy(&w, s.data() + i, 8), !needs_escape(w));) i += 8;
+    if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\') continue;
     out.append(s.data() + run, i - run);

@@ -326,7 +326,19 @@ std::string FileLoader::debug_or_default(std::string_view name, const Location& 
 }
 
 std::string FileLoader::registered_at(const Location& where) const {
-  return fmt::format("registered at {}:{}", where.file, where.line);
+  // Once per registration without a debug string (every kernel of a yaml):
+  // written out, not through fmt's format-string machinery.
+  constexpr std::string_view kAt = "registered at ";
+  char digits[10];
+  std::size_t n = 0;
+  for (std::uint32_t l = where.line; n == 0 || l != 0; l /= 10) digits[n++] = static_cast<char>('0' + l % 10);
+  std::string out;
+  out.reserve(kAt.size() + where.file.view().size() + 1 + n);
+  out += kAt;
+  out += where.file.view();
+  out += ':';
+  while (n != 0) out += digits[--n];
+  return out;
 }
 
 }  // namespace dt

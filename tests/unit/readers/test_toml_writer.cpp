@@ -98,6 +98,38 @@ TEST_CASE("toml_quote escapes what TOML basic strings need") {
   CHECK(toml_quote("é") == "\"é\"");
 }
 
+// Eight bytes at a time over plain text: every byte that needs an escape, at
+// every position of a 17-byte string (two words and a tail), among ASCII and
+// UTF-8 neighbours, is escaped as one byte at a time escapes it.
+TEST_CASE("toml_quote: the eight-byte scan misses no byte to escape") {
+  const auto one_by_one = [](std::string_view s) {
+    std::string out = "\"";
+    for (char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c == '"') out += "\\\"";
+      else if (c == '\\') out += "\\\\";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\t') out += "\\t";
+      else if (c == '\r') out += "\\r";
+      else if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04X}", c);
+      else out += ch;
+    }
+    return out + "\"";
+  };
+  int checked = 0;
+  for (const char* fill : {"abcdefghijklmnopq", "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3", " ~!#$%&'()*+,-./0"})
+    for (unsigned bad = 0; bad < 0x80; ++bad) {
+      if (bad >= 0x20 && bad != 0x7f && bad != '"' && bad != '\\' && bad != 0x1f + 1 && bad != 'A') continue;
+      for (std::size_t at = 0; at < 17; ++at) {
+        std::string s(fill);
+        s[at] = static_cast<char>(bad);
+        CHECK(toml_quote(s) == one_by_one(s));
+        ++checked;
+      }
+    }
+  CHECK(checked == 3 * 17 * 37);  // 0x00-0x1f, 0x7f, the quote, the backslash; a space and an A
+}
+
 }  // namespace dt::test
 
 namespace dt::test {
