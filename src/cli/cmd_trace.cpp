@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.hpp"
+#include "render/keyset_svg.hpp"
 #include "render/trace.hpp"
 
 namespace dt::cli {
@@ -31,6 +32,17 @@ int run_trace(const Io& io, const TraceOptions& o) {
   if (!t) return engine_error(io, t.error());
   const TraceView view = (*t)->view(o.input.profile, s->color,
                                     trace_library_note(reg, *s->profile, (*t)->steps(), o.input.build));
+  if (o.format == "svg") {
+    std::string svg;
+    if (!render_keyset_svg(view, svg)) {
+      report(io, make_error(fmt::format("no key set to draw: the call stops before the dispatcher looks one up ({})",
+                                        call_error_message(view))));
+      return kExitError;
+    }
+    Writer w(io.out, Output::Exact);
+    w.buf().swap(svg);
+    return kExitOk;
+  }
   Writer w(io.out, o.format == "json" ? Output::Exact : text_output(s->color));
   if (o.format == "json")
     render_trace_json(view, w.buf());
@@ -69,7 +81,10 @@ Command add_trace_command(CLI::App& app, const Io& io) {
   repeatable(sub->add_option("--exclude", o->tls.exclude,
                              "keys added to the thread-local excluded set, as ExcludeDispatchKeyGuard (repeatable, "
                              "comma-separated; Autograd = _AutoDispatchBelowAutograd)"));
-  sub->add_option("--format", o->format, "text (default) or json")->check(one_of({"text", "json"}));
+  sub->add_option("--format", o->format,
+                  "text (default), json, or svg: a picture of the key set the call is dispatched on (functionality "
+                  "rows x backend columns)")
+      ->check(one_of({"text", "json", "svg"}));
   sub->add_flag("--no-library", in.no_library, "without PyTorch's own operators: only the files' registrations");
   add_build_option(*sub, in.build);
   add_read_options(*sub, in.read);

@@ -58,9 +58,16 @@ class KeysetAlgebra {
   [[nodiscard]] std::vector<std::string> backend_names(KeySet ks) const;
   // The bits of a key known to the profile by name; 0 if the profile has no such key.
   [[nodiscard]] KeySet named(std::string_view name) const;
+  // The functionality key of functionality bit `bit` (a building block for a
+  // per-backend functionality), and the number of backend bits below them.
+  [[nodiscard]] KeyId functionality_key(int bit) const;
+  [[nodiscard]] std::size_t backend_count() const { return nb_; }
+  // The runtime key of a building block on backend `b` (kUndefined if none).
+  [[nodiscard]] KeyId member(KeyId block, std::size_t b) const {
+    return block < members_.size() && b < members_[block].size() ? members_[block][b] : kUndefined;
+  }
 
  private:
-  [[nodiscard]] KeyId functionality_key(int bit) const;
 
   const Profile* p_;
   KeySet backends_ = 0, full_ = 0;

@@ -220,6 +220,17 @@ def gen_cases(seed, n, profile="torch-1.13"):
                 and "disable_torch_dispatch" not in ctxs:
             ctxs.append("disable_torch_dispatch")
         cases.append({"id": i, "op": f"f{i}", "schema": schema, "args": args, "regs": regs, "tls": ctxs})
+    # Pinned after the generated ones (which they leave as they were): the calls
+    # docs/tutorial.md draws with `trace --format svg`, a sparse CPU tensor with
+    # a CUDA one, whose key set holds SparseCUDA and CPU though no argument is
+    # either (per-backend functionality bits cross every backend bit).
+    if v2:
+        for args, regs in ((["sparse_cpu", "cuda"], ["SparseCUDA", "CUDA", "CPU", "SparseCPU"]),
+                           (["sparse_cpu", "cuda"], ["CPU", "SparseCPU", "CUDA"]),
+                           (["cpu,requires_grad", "cuda"], ["AutogradCUDA", "CUDA", "CPU", "AutogradCPU"])):
+            i = len(cases)
+            cases.append({"id": i, "op": f"f{i}", "schema": "binary", "args": args, "regs": regs,
+                          "tls": ["disable_torch_dispatch"]})
     return cases
 
 
