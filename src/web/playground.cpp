@@ -13,25 +13,32 @@
 
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "resolve/call.hpp"
 
 namespace {
 
-// The one file the page's commands read: the textarea's text.
-constexpr const char* kFileName = "playground.toml";
+// The one file the page's commands read, the textarea's text, named as its
+// language is (playground.toml, playground.py, playground.cpp): the tool
+// reads a file by its name, so the page names it as the user would.
+bool page_file(std::string_view name) {
+  return name == "playground.toml" || name == "playground.py" || name == "playground.cpp";
+}
 
-dt::FileSystem memory_filesystem(const std::string& text) {
+dt::FileSystem memory_filesystem(const std::string& kFileName, const std::string& text) {
   dt::FileSystem fs;
   auto missing = [](const std::string& path) {
     return dt::make_error(dt::Location{dt::display_path(path), 0, 0}, "No such file or directory");
   };
-  fs.read = [text, missing](const std::string& path) -> dt::Expected<std::string, dt::Diagnostic> {
+  fs.read = [kFileName, text, missing](const std::string& path) -> dt::Expected<std::string, dt::Diagnostic> {
     if (path == kFileName) return text;
     return dt::unexpected(missing(path));
   };
   fs.write = [](const std::string& path, std::string_view) -> dt::Expected<dt::Ok, dt::Diagnostic> {
     return dt::unexpected(dt::make_error(dt::Location{dt::display_path(path), 0, 0}, "Read-only file system"));
   };
-  fs.kind = [](const std::string& path) { return path == kFileName ? dt::FileKind::Regular : dt::FileKind::Missing; };
+  fs.kind = [kFileName](const std::string& path) {
+    return path == kFileName ? dt::FileKind::Regular : dt::FileKind::Missing;
+  };
   fs.list = [missing](const std::string& path) -> dt::Expected<std::vector<std::string>, dt::Diagnostic> {
     return dt::unexpected(missing(path));
   };
@@ -59,10 +66,11 @@ std::string g_result;  // dt_run's answer, valid until the next call
 
 extern "C" {
 
-// Runs `dispatchtool ARGS...` (`args`: one argument per line) with `toml` as
-// the file playground.toml. Returns {"status": N, "out": "...", "err": "..."}:
-// the exit status and what the command wrote to standard output and error.
-const char* dt_run(const char* args, const char* toml) {
+// Runs `dispatchtool ARGS...` (`args`: one argument per line) with `text` as
+// the file `name` (playground.toml, .py or .cpp). Returns {"status": N,
+// "out": "...", "err": "..."}: the exit status and what the command wrote to
+// standard output and error.
+const char* dt_run(const char* args, const char* name, const char* text) {
   std::vector<std::string> argv_text{"dispatchtool"};
   for (std::string_view a : dt::split(args, "\n")) argv_text.emplace_back(a);
   std::vector<const char*> argv;
@@ -74,7 +82,7 @@ const char* dt_run(const char* args, const char* toml) {
   dt::cli::Io io;
   io.out = open_memstream(&out_buf, &out_size);
   io.err = open_memstream(&err_buf, &err_size);
-  io.fs = memory_filesystem(toml);
+  io.fs = memory_filesystem(page_file(name) ? name : "playground.toml", text);
   io.libraries = dt::embedded_libraries();
   int status = dt::cli::kExitError;
   try {
@@ -98,6 +106,36 @@ const char* dt_python_dispatcher_keys(const char* profile) {
     for (std::size_t i = 0; i < keys.size(); ++i) g_result += (i ? ", " : "") + dt::json_quote(keys[i]);
   }
   g_result += "]";
+  return g_result.c_str();
+}
+
+// The words `trace --arg` takes in a built-in profile, as JSON: {"devices":
+// [...], "layouts": [...], "modifiers": [...]} (a tensor is
+// [LAYOUT_]DEVICE[,MODIFIER...]); empty lists for an unknown profile.
+const char* dt_tensor_words(const char* profile) {
+  const auto list = [](const auto& words) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < words.size(); ++i) out += (i ? ", " : "") + dt::json_quote(std::string(words[i]));
+    return out + "]";
+  };
+  // Only the words this release takes (2.x has no Named key: no `named`), each
+  // tried as trace tries it: a device alone, a layout on cpu, a modifier on cpu.
+  std::vector<std::string> devices, layouts, modifiers;
+  if (auto p = dt::load_profile(profile, dt::ReadFile{})) {
+    const dt::KeysetAlgebra ks(*p);
+    const auto takes = [&](const std::string& w) {
+      auto t = dt::parse_tensor_words(*p, {}, w);
+      return t && dt::tensor_keyset(ks, *t).has_value();
+    };
+    for (const std::string& d : dt::device_words(*p, {}))
+      if (takes(d)) devices.push_back(d);
+    for (std::string_view l : dt::kLayoutWords)
+      if (takes(std::string(l) + "_cpu")) layouts.emplace_back(l);
+    for (std::string_view m : dt::kModifierWords)
+      if (takes("cpu," + std::string(m))) modifiers.emplace_back(m);
+  }
+  g_result = "{\"devices\": " + list(devices) + ", \"layouts\": " + list(layouts) + ", \"modifiers\": " +
+             list(modifiers) + "}";
   return g_result.c_str();
 }
 

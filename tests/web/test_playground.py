@@ -59,8 +59,8 @@ class Native:
     def __init__(self, tool, scratch):
         self.tool, self.scratch = tool, scratch
 
-    def run(self, args, toml):
-        with open(os.path.join(self.scratch, FILE), "w", encoding="utf-8") as f:
+    def run(self, args, toml, file=FILE):
+        with open(os.path.join(self.scratch, file), "w", encoding="utf-8") as f:
             f.write(toml)
         r = subprocess.run([self.tool, *args], cwd=self.scratch, capture_output=True, text=True)
         return r.returncode, r.stdout + r.stderr
@@ -69,7 +69,10 @@ class Native:
 JS_STATE = """JSON.stringify({toml: document.getElementById('toml').value,
   style: document.getElementById('style').value, op: document.getElementById('op').value.trim(),
   key: document.getElementById('explain-key').value.trim(), args: document.getElementById('trace-args').value.trim(),
-  runs: +document.body.dataset.runs,
+  runs: +document.body.dataset.runs, file: document.getElementById('file').textContent.replace(/^file /, ''),
+  svg: document.getElementById('keyset').dataset.svg || '', svgCmd: document.getElementById('keyset-cmd').textContent,
+  boxes: Array.from(document.querySelectorAll('#keys input'), e => [e.dataset.key, e.checked, e.disabled]),
+  hint: document.getElementById('keys-hint').textContent,
   out: Object.fromEntries(['table', 'explain', 'trace'].map(n => { const e = document.getElementById(n);
     return [n, [+e.dataset.status, e.textContent, e.classList.contains('error'),
                 document.getElementById(n + '-cmd').textContent]]; }))})"""
@@ -84,9 +87,9 @@ def commands(s):
     op = ["--op", s["op"]] if s["op"] else []
     tensors = [x for a in s["args"].split() for x in ("--arg", a)]
     return {
-        "table": ["table", "--profile", PROFILE, "--style", s["style"], *op, FILE],
-        "explain": ["explain", "--profile", PROFILE, *op, "--keys", s["key"], FILE],
-        "trace": ["trace", "--profile", PROFILE, *op, *tensors, FILE],
+        "table": ["table", "--profile", PROFILE, "--style", s["style"], *op, s["file"]],
+        "explain": ["explain", "--profile", PROFILE, *op, "--keys", s["key"], s["file"]],
+        "trace": ["trace", "--profile", PROFILE, *op, *tensors, s["file"]],
     }
 
 
@@ -95,7 +98,7 @@ def check_outputs(checks, native, s, what, expect=None):
     statuses = {}
     for name, args in commands(s).items():
         status, text, shown_error, cmd = s["out"][name]
-        want_status, want_text = native.run(args, s["toml"])
+        want_status, want_text = native.run(args, s["toml"], s["file"])
         statuses[name] = status
         checks.check(cmd == "$ dispatchtool " + " ".join(args), f"{what}: {name}: the command shown: {cmd!r}")
         ok = checks.check(status == want_status and text == want_text,
@@ -103,6 +106,16 @@ def check_outputs(checks, native, s, what, expect=None):
         if not ok:
             print(f"--- page (exit {status}):\n{text}\n--- native (exit {want_status}):\n{want_text}")
         checks.check(shown_error == (status != 0), f"{what}: {name}: shown as an error exactly when it fails")
+    # The key-set picture under trace: the native `trace --format svg`, byte for byte.
+    svg_args = commands(s)["trace"][:-1] + ["--format", "svg", s["file"]]
+    if statuses.get("trace") == 0:
+        want_status, want_svg = native.run(svg_args, s["toml"], s["file"])
+        checks.check(want_status == 0 and s["svg"] == want_svg and s["svg"].startswith("<svg "),
+                     f"{what}: the key-set picture is what `dispatchtool {' '.join(svg_args)}` draws")
+        checks.check(s["svgCmd"] == "$ dispatchtool " + " ".join(svg_args), f"{what}: its command shown")
+    else:
+        checks.check(s["svg"] == "" and s["svgCmd"] == "", f"{what}: no picture when trace fails")
+    checks.check(s["file"] in ("playground.toml", "playground.py", "playground.cpp"), f"{what}: file {s['file']}")
     if expect is not None:
         checks.check(statuses == expect, f"{what}: exit statuses {statuses} == {expect}")
     return statuses
@@ -139,6 +152,20 @@ def commit_field(b, selector, value):
     for kind in ("keyDown", "keyUp"):
         b.call("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter", windowsVirtualKeyCode=13,
                **({"text": "\r"} if kind == "keyDown" else {}))
+
+
+# Registrations as users paste them from the tutorials' shapes (written here, copied from nowhere).
+PY_TEXT = ("import torch\n\nlib = torch.library.Library('pg', 'DEF')\nlib.define('twice(Tensor x) -> Tensor')\n\n\n"
+           "def twice_cpu(x):\n    return 2 * x\n\n\nlib.impl('twice', twice_cpu, 'CPU')\n")
+CPP_TEXT = ('#include <torch/library.h>\n\nat::Tensor twice_cpu(const at::Tensor& x) { return x * 2; }\n\n'
+            'TORCH_LIBRARY(pg, m) {\n  m.def("twice(Tensor x) -> Tensor");\n  m.impl("twice", torch::kCPU, &twice_cpu);\n}\n')
+
+
+def check_no_overflow(checks, b, what):
+    """Long lines wrap: no output needs a horizontal scroll bar."""
+    wide = b.eval("['table', 'explain', 'trace'].filter(n => { const e = document.getElementById(n);"
+                  " return e.scrollWidth > e.clientWidth + 1; })")
+    checks.check(wide == [], f"{what}: every output fits its width (long lines wrap): {wide}")
 
 
 def native_python_dispatcher_keys(tool):
@@ -211,7 +238,8 @@ def main():
             boxes = b.eval("Array.from(document.querySelectorAll('#keys input:checked'), e => e.dataset.key)")
             checks.check(sorted(boxes) == ["Autograd", "AutogradCPU", "CPU", "CompositeExplicitAutograd"],
                          f"the boxes follow the clicks: {boxes}")
-            line = "dispatch = { " + ", ".join(f'{k} = "fn_{k}"' for k in boxes) + " }\n"
+            clicked = ["CPU", "AutogradCPU", "Autograd", "CompositeExplicitAutograd"]  # kept, then as clicked
+            line = "dispatch = { " + ", ".join(f'{k} = "fn_{k}"' for k in clicked) + " }\n"
             checks.check(s["toml"].endswith(line), f"the TOML follows the clicks: {s['toml']!r}")
             print(f"a click updates the three outputs in {max(timings):.2f} s at most")
             checks.check("fn_AutogradCPU" in s["out"]["explain"][1], "explain AutogradCPU names the kernel clicked on")
@@ -235,6 +263,28 @@ def main():
             commit_field(b, "#trace-args", "xla,requires_grad")
             s = wait_update(b, before, "trace arguments")
             check_outputs(checks, native, s, "trace an XLA tensor", {"table": 0, "explain": 0, "trace": 0})
+
+            # The boxes keep the user's text: typed lines stay, a click changes the dispatch line only; the
+            # boxes follow what is typed into that line.
+            before = s["runs"]
+            type_text(b, "#toml", '\n# my own note\n[[def]]\nschema = "baz(Tensor x) -> Tensor"\n')
+            s = wait_update(b, before, "typing a note and an operator")
+            kept = s["toml"]
+            before = s["runs"]
+            click_element(b, "#keys input[data-key='XLA']")
+            s = wait_update(b, before, "click XLA with typed text")
+            checks.check(s["toml"] == kept.replace(' }\n', ', XLA = "fn_XLA" }\n', 1),
+                         f"a click keeps the typed text and changes the dispatch line only: {s['toml']!r}")
+            check_outputs(checks, native, s, "three operators", {"table": 0, "explain": 2, "trace": 2})
+            before = s["runs"]
+            type_text(b, "#toml", s["toml"].replace(', Autograd = "fn_Autograd"', ""), replace=True)
+            s = wait_update(b, before, "typing in the dispatch line")
+            on = sorted(k for k, checked, _ in s["boxes"] if checked)
+            checks.check(on == ["AutogradCPU", "CPU", "CompositeExplicitAutograd", "XLA"],
+                         f"the boxes follow the text typed: {on}")
+            type_text(b, "#toml", kept.replace('\n# my own note\n[[def]]\nschema = "baz(Tensor x) -> Tensor"\n', ""),
+                      replace=True)
+            s = wait_update(b, s["runs"], "typing back")
 
             # Typing TOML: a second operator (explain and trace then need --op), then the operator chosen.
             before = s["runs"]
@@ -275,15 +325,57 @@ def main():
                 s = wait_update(b, before, f"pasting {example}")
                 checks.check(s["toml"] == text, f"{example}: the textarea holds the example")
                 check_outputs(checks, native, s, f"{example} (--op {op or 'none'}, explain {key})")
+                checks.check(all(disabled for _, _, disabled in s["boxes"]) and "has none" in s["hint"],
+                             f"{example}: no demo operator: the boxes are off and say why ({s['hint']!r})")
+                check_no_overflow(checks, b, example)
 
-            # Back to the lesson for the screenshot: a click regenerates the TOML from the boxes.
-            commit_field(b, "#op", "")  # already empty: no change
+            # Python and C++ pasted: read as the file they are (playground.py, playground.cpp), as the
+            # native tool reads them; TOML chosen by hand reads the same text as TOML.
+            commit_field(b, "#op", "")
+            commit_field(b, "#explain-key", "CPU")
+            commit_field(b, "#trace-args", "cpu")
+            for name, text in (("playground.py", PY_TEXT), ("playground.cpp", CPP_TEXT)):
+                before = b.eval("+document.body.dataset.runs")
+                type_text(b, "#toml", text, replace=True)
+                s = wait_update(b, before, f"pasting {name}")
+                checks.check(s["file"] == name, f"{name}: the page reads the text as {s['file']}")
+                check_outputs(checks, native, s, f"{name} pasted", {"table": 0, "explain": 0, "trace": 0})
+                checks.check("pg::twice" in s["out"]["table"][1] and f"registered at {name}:" in s["out"]["explain"][1],
+                             f"{name}: the registrations read: {s['out']['table'][1][:200]!r}")
+            before = s["runs"]
+            b.eval("(e => { e.value = 'toml'; e.dispatchEvent(new Event('change')); })(document.getElementById('lang'))")
+            s = wait_update(b, before, "read as TOML")
+            checks.check(s["file"] == "playground.toml", f"chosen by hand: {s['file']}")
+            check_outputs(checks, native, s, "C++ read as TOML", {"table": 2, "explain": 2, "trace": 2})
+            before = s["runs"]
+            b.eval("(e => { e.value = 'auto'; e.dispatchEvent(new Event('change')); })(document.getElementById('lang'))")
+            s = wait_update(b, before, "the text's language")
+
+            # The tensor words offered are words trace takes (fpga, a key of PythonDispatcher's, is none).
+            hint = b.eval("document.getElementById('tensor-words').textContent")
+            m = re.match(r"a tensor is \[LAYOUT_\]DEVICE\[,MODIFIER\.\.\.\]; devices: (.*); layouts: (.*); "
+                         r"modifiers: (.*)$", hint)
+            if checks.check(m is not None, f"the tensor words are offered: {hint!r}"):
+                offered = [*m.group(1).split(), *(l + "cpu" for l in m.group(2).split()),
+                           *("cpu," + w for w in m.group(3).split())]
+                refused = [w for w in offered if subprocess.run(
+                    [tool, "trace", "--profile", PROFILE, "--op", "aten::abs", "--arg", w],
+                    capture_output=True).returncode != 0]
+                checks.check(not refused and len(offered) > 20, f"every word offered is taken: refused {refused}")
+                checks.check("fpga" not in m.group(1).split(), "fpga is not offered")
+
+            # Back to the lesson for the screenshot: the reset button writes the demo again.
             commit_field(b, "#explain-key", "AutogradCPU")
             commit_field(b, "#trace-args", "cpu,requires_grad")
             before = b.eval("+document.body.dataset.runs")
-            click_element(b, "#keys input[data-key='Autograd']")
-            s = wait_update(b, before, "click Autograd")
+            click_element(b, "#reset")
+            s = wait_update(b, before, "start again from the demo")
             check_outputs(checks, native, s, "the lesson again", {"table": 0, "explain": 0, "trace": 0})
+            on = [k for k, checked, disabled in s["boxes"] if checked and not disabled]
+            checks.check(on == ["CPU", "XLA", "CompositeImplicitAutograd"] or
+                         sorted(on) == sorted(["CPU", "XLA", "CompositeImplicitAutograd"]),
+                         f"the demo's boxes again: {on}")
+            check_no_overflow(checks, b, "the lesson")
             b.eval("window.scrollTo(0, 0)")
             if a.screenshot:
                 png = base64.b64decode(b.call("Page.captureScreenshot", format="png")["data"])
