@@ -182,7 +182,8 @@ bool PyReader::mentions_registration(const Frame& f, const std::vector<PyToken>&
 
 // The function of the files read that token i (a name before '(') calls:
 // a name bound where the tokens are, or a module's attribute (`mod.fn(`).
-std::shared_ptr<const PyFunc> PyReader::called_function(const Frame& f, const std::vector<PyToken>& t, std::size_t i) const {
+std::shared_ptr<const PyFunc> PyReader::called_function(const Frame& f, const std::vector<PyToken>& t,
+                                                        std::size_t i) const {
   const auto bound = [&](const std::string& name) -> const PyVal* {
     for (const PyScope* s = f.locals.get(); s != nullptr; s = s->parent.get()) {
       if (std::find(s->globals.begin(), s->globals.end(), name) != s->globals.end()) break;
@@ -209,14 +210,15 @@ std::optional<PyReader::Reached> PyReader::called_registration(const Frame& f, c
   for (std::size_t i = b; i + 1 < e && i + 1 < t.size(); ++i) {
     if (t[i].kind != PyTok::Name || !is_op(t[i + 1], "(")) continue;
     if (auto g = called_function(f, t, i))
-      if (auto r = search_registration(g, depth + 1, low)) return Reached{r->at, r->in, g->sig.name};
+      if (auto r = search_registration(g, depth + 1, low)) return Reached{*r, g->sig.name};
   }
   return std::nullopt;
 }
 
 std::optional<PyReader::Reached> PyReader::reaches_registration(const Frame& f, const std::vector<PyToken>& t,
                                                                 std::size_t b, std::size_t e) {
-  if (mentions_registration(f, t, b, e) && b < t.size()) return Reached{Location{f.module->file, t[b].line, t[b].column}, nullptr, {}};
+  if (mentions_registration(f, t, b, e) && b < t.size())
+    return Reached{RegAt{Location{f.module->file, t[b].line, t[b].column}, nullptr}, {}};
   int low = 0;
   reg_cut_ = false;
   auto r = called_registration(f, t, b, e, 0, low);
@@ -244,7 +246,8 @@ void PyReader::settle_registration_search(bool found) {
 // being searched that this one reached (a cycle): a "none" is final only when
 // it reached none above itself (or, in reaches_registration, when the whole
 // search found none), as in Tarjan's strongly connected components.
-std::optional<PyReader::RegAt> PyReader::search_registration(const std::shared_ptr<const PyFunc>& fp, int depth, int& low) {
+std::optional<PyReader::RegAt> PyReader::search_registration(const std::shared_ptr<const PyFunc>& fp, int depth,
+                                                             int& low) {
   const PyFunc& fn = *fp;
   if (auto it = reg_memo_.find(&fn); it != reg_memo_.end()) return it->second.at;
   if (auto it = reg_stack_.find(&fn); it != reg_stack_.end()) {
@@ -271,7 +274,7 @@ std::optional<PyReader::RegAt> PyReader::search_registration(const std::shared_p
     if (mentions_registration(g, line, b, line.size()) && b < line.size())
       found = RegAt{Location{fn.module->file, line[b].line, line[b].column}, &fn};
     else if (auto r = called_registration(g, line, b, line.size(), depth, my_low))
-      found = RegAt{r->at, r->in};
+      found = static_cast<const RegAt&>(*r);
   }
   reg_stack_.erase(&fn);
   low = std::min(low, my_low);

@@ -171,21 +171,19 @@ class PyReader {
   std::set<const PyFunc*> called_;
   std::map<std::pair<const PyFunc*, std::string>, PyVal> memo_;  // lru_cache'd functions' results
   std::unordered_map<const PyFunc*, int> active_;  // the functions being inlined, and how many times each
-  // function_registration(): final answers, the functions being searched (at
-  // their depth), those answered "none" only for now (they reached one being
-  // searched), and whether the search was cut at kMaxCallDepth.
-  // What reaches_registration() found.
+  // A registration found by reaches_registration() / function_registration().
   struct RegAt {
-    Location at;                // a registration
-    const PyFunc* in = nullptr;  // the function whose body holds it
+    Location at;
+    const PyFunc* in = nullptr;  // the function whose body holds it (nullptr: the tokens searched)
   };
-  struct Reached {
-    Location at;       // the registration
-    const PyFunc* in = nullptr;  // the function whose body holds it (nullptr: the tokens)
-    std::string via;   // the function called, when the registration is in one ("" when in the tokens)
+  struct Reached : RegAt {
+    std::string via;  // the function called that leads to it ("" when it is in the tokens)
   };
-  // (A memo entry holds its function: a nested def made anew may not take a
-  // freed one's address and its answer.)
+  // The search's state: final answers (a memo entry holds its function, so that
+  // a nested def made anew cannot take a freed one's address and its answer),
+  // the functions being searched (at their depth), those answered "none" only
+  // for now (they reached one being searched), and whether the search was cut
+  // at kMaxCallDepth.
   struct RegMemo {
     std::shared_ptr<const PyFunc> fn;
     std::optional<RegAt> at;

@@ -16,7 +16,7 @@ constexpr int kLabelW = 290;  // row labels, right-aligned against the grid
 constexpr int kCellW = 22;
 constexpr int kRowH = 20;
 constexpr int kHeadH = 96;  // backend names, written upwards
-constexpr int kCharW = 7;  // a character of 12 px text, at most (for the picture's width)
+constexpr int kCharW = 7;   // a character of 12 px text, at most (for the picture's width)
 constexpr std::string_view kHow =
     "rows: functionality bits, highest priority on top; columns: backend bits. A per-backend row is in the set on "
     "every column that is.";
@@ -31,11 +31,20 @@ std::string xml(std::string_view s) {
   std::string out;
   for (char c : printable(s)) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -47,20 +56,28 @@ enum class State { In, Excluded, Masked, Off };
 
 const char* class_of(State s) {
   switch (s) {
-    case State::In: return "in";
-    case State::Excluded: return "excluded";
-    case State::Masked: return "masked";
-    case State::Off: return "off";
+    case State::In:
+      return "in";
+    case State::Excluded:
+      return "excluded";
+    case State::Masked:
+      return "masked";
+    case State::Off:
+      return "off";
   }
   return "off";
 }
 
 const char* words_of(State s) {
   switch (s) {
-    case State::In: return "in the key set";
-    case State::Excluded: return "removed: the thread-local excluded set";
-    case State::Masked: return "removed: a fallthrough kernel (the operator's mask)";
-    case State::Off: return "not in the key set";
+    case State::In:
+      return "in the key set";
+    case State::Excluded:
+      return "removed: the thread-local excluded set";
+    case State::Masked:
+      return "removed: a fallthrough kernel (the operator's mask)";
+    case State::Off:
+      return "not in the key set";
   }
   return "";
 }
@@ -82,8 +99,9 @@ bool render_keyset_svg(const TraceView& v, std::string& out) {
   const KeySet args = step->arguments, inc = step->tls.included, exc = step->tls.excluded;
   const KeySet candidates = args | inc, key_set = step->keyset;
   const auto backend_name = [&](std::size_t b) {
+    // The bit is PrivateUse1's whatever it is renamed to (torch prints its keys so): the new name beside it.
     const std::string& n = p.backends()[b];
-    return n == "PrivateUse1" && !pu1.empty() ? pu1 : n;
+    return n == "PrivateUse1" && !pu1.empty() ? n + " (" + pu1 + ")" : n;
   };
   // Rows: every per-backend functionality, and every other functionality bit
   // the arguments or the included set hold; highest priority first.
@@ -141,14 +159,16 @@ bool render_keyset_svg(const TraceView& v, std::string& out) {
       "  rect.cell { stroke: #a0aec0; stroke-width: 1; }\n"
       "  .runs { fill: none; stroke: #c53030; stroke-width: 3; }\n"
       "  .band { fill: #fefcbf; }\n"
-      "  text.on { font-weight: bold; } text.dim { fill: #718096; } text.title { font-size: 14px; font-weight: bold; }\n"
+      "  text.on { font-weight: bold; } text.dim { fill: #718096; } text.title { font-size: 14px; font-weight: bold; "
+      "}\n"
       "</style>\n";
   out += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"#ffffff\"/>\n", width, height);
   out += fmt::format("<text class=\"title\" x=\"{}\" y=\"{}\">{}: the key set of the call</text>\n", kMargin,
                      kMargin + 12, xml(v.table->op().name));
   out += fmt::format("<text x=\"{}\" y=\"{}\">{}</text>\n", kMargin, kMargin + 32, kHow);
-  out += fmt::format("<text id=\"runs\" x=\"{}\" y=\"{}\">runs: {} (the highest row on the highest lit column)</text>\n",
-                     kMargin, kMargin + 50, xml(runs));
+  out +=
+      fmt::format("<text id=\"runs\" x=\"{}\" y=\"{}\">runs: {} (the highest row on the highest lit column)</text>\n",
+                  kMargin, kMargin + 50, xml(runs));
 
   // The highest row and the highest backend column, as bands behind the cells.
   const auto row_of = [&](std::size_t f) {
@@ -160,7 +180,8 @@ bool render_keyset_svg(const TraceView& v, std::string& out) {
                        gy + row_of(picked_bit) * kRowH - 1, kLabelW + grid_w, kRowH);
   if (h.backend >= 0)
     out += fmt::format("<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
-                       gx + h.backend * kCellW - 1, gy - kHeadH + 8, kCellW, kHeadH - 8 + static_cast<int>(rows.size()) * kRowH);
+                       gx + h.backend * kCellW - 1, gy - kHeadH + 8, kCellW,
+                       kHeadH - 8 + static_cast<int>(rows.size()) * kRowH);
 
   // Backend columns.
   for (std::size_t b = 0; b < nb; ++b) {
@@ -175,28 +196,30 @@ bool render_keyset_svg(const TraceView& v, std::string& out) {
     const KeyId k = ks.functionality_key(static_cast<int>(f));
     const bool per_backend = p.key(k).kind == KeyKind::BuildingBlock;
     const int y = gy + static_cast<int>(r) * kRowH;
-    out += fmt::format("<text class=\"functionality {}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
-                       "text-anchor=\"end\">{}{}</text>\n",
-                       bit(key_set, f) ? "on" : "dim", xml(p.name_of(k)), gx - 8, y + 14, xml(p.name_of(k)),
-                       per_backend ? " (per backend)" : "");
+    out += fmt::format(
+        "<text class=\"functionality {}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
+        "text-anchor=\"end\">{}{}</text>\n",
+        bit(key_set, f) ? "on" : "dim", xml(p.name_of(k)), gx - 8, y + 14, xml(p.name_of(k)),
+        per_backend ? " (per backend)" : "");
     if (per_backend) {
       for (std::size_t b = 0; b < nb; ++b) {
         const State s = state(f, static_cast<int>(b));
         const KeyId m = ks.member(k, b);
         const std::string name = m == kUndefined ? p.name_of(k) + " " + backend_name(b) : p.display_name(m, pu1);
-        out += fmt::format("<rect class=\"cell {}\" data-key=\"{}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
-                           "width=\"{}\" height=\"{}\"><title>{}: {}</title></rect>\n",
-                           class_of(s), xml(name), xml(p.name_of(k)), gx + static_cast<int>(b) * kCellW, y, kCellW - 2,
-                           kRowH - 2, xml(name), words_of(s));
+        out += fmt::format(
+            "<rect class=\"cell {}\" data-key=\"{}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
+            "width=\"{}\" height=\"{}\"><title>{}: {}</title></rect>\n",
+            class_of(s), xml(name), xml(p.name_of(k)), gx + static_cast<int>(b) * kCellW, y, kCellW - 2, kRowH - 2,
+            xml(name), words_of(s));
       }
     } else {
       const State s = state(f, -1);
       const std::string name = p.display_name(k, pu1);
-      out += fmt::format("<rect class=\"cell {}\" data-key=\"{}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
-                         "width=\"{}\" height=\"{}\"><title>{}: {} (a functionality of its own: no backend "
-                         "bit)</title></rect>\n",
-                         class_of(s), xml(name), xml(p.name_of(k)), gx, y, grid_w - 2, kRowH - 2, xml(name),
-                         words_of(s));
+      out += fmt::format(
+          "<rect class=\"cell {}\" data-key=\"{}\" data-functionality=\"{}\" x=\"{}\" y=\"{}\" "
+          "width=\"{}\" height=\"{}\"><title>{}: {} (a functionality of its own: no backend "
+          "bit)</title></rect>\n",
+          class_of(s), xml(name), xml(p.name_of(k)), gx, y, grid_w - 2, kRowH - 2, xml(name), words_of(s));
     }
     if (!row_notes[r].empty())
       out += fmt::format("<text class=\"note\" x=\"{}\" y=\"{}\">{}</text>\n", gx + grid_w + 10, y + 14,
