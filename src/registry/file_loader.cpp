@@ -33,15 +33,15 @@ std::optional<Diagnostic> FileLoader::load(TableReader& r, const TomlBlock* bloc
   auto dkey = r.name("dispatch_key");
   auto pu1 = r.name("privateuse1_backend");
   if (r.failed()) return take();
-  if (pu1 && !rename_privateuse1(*pu1)) return take();
-  if (!read_library(ns, kind, dkey) || !check_library(ns)) return take();
+  if (pu1 && rename_privateuse1(*pu1) == Step::Stop) return take();
+  if (read_library(ns, kind, dkey) == Step::Stop || check_library(ns) == Step::Stop) return take();
   // Only one DEF block per namespace: checked against the registry when applied.
   out_.stmts.emplace_back(Batch::AddLibrary{lib_->kind == LibraryKind::Def && ns_given_});
-  if (!load_entries(r, block)) return take();
+  if (load_entries(r, block) == Step::Stop) return take();
   return std::nullopt;
 }
 
-bool FileLoader::rename_privateuse1(const Located<std::string>& name) {
+Step FileLoader::rename_privateuse1(const Located<std::string>& name) {
   if (reg_ == nullptr) return defer();
   if (!p_.quirks().privateuse1_rename)
     return set_error(name.where, fmt::format("profile {} has no torch.utils.rename_privateuse1_backend; "
@@ -63,10 +63,10 @@ bool FileLoader::rename_privateuse1(const Located<std::string>& name) {
                      fmt::format("Cannot register privateuse1 backend with in-tree device name: {}", name.value));
   reg_->privateuse1_name = name.value;
   reg_->privateuse1_where = name.where;
-  return true;
+  return Step::Go;
 }
 
-bool FileLoader::read_library(const std::optional<Located<std::string>>& ns,
+Step FileLoader::read_library(const std::optional<Located<std::string>>& ns,
                               const std::optional<Located<std::string>>& kind,
                               const std::optional<Located<std::string>>& dispatch_key) {
   Library& lib = out_.lib;
@@ -95,16 +95,16 @@ bool FileLoader::read_library(const std::optional<Located<std::string>>& ns,
       return set_error(dispatch_key->where,
                        "dispatch_key is only allowed in a file with kind = \"IMPL\" (TORCH_LIBRARY_IMPL)");
     auto k = key(dispatch_key->value, dispatch_key->where);
-    if (!k) return false;
+    if (!k) return Step::Stop;
     if (*k != kUndefined) lib.key = *k;
   }
   lib_ = &lib;
   ns_given_ = ns.has_value();
   out_.lib_debug = registered_at(lib_->where);
-  return true;
+  return Step::Go;
 }
 
-bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
+Step FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
   const Library& lib = *lib_;
   if (ns_given_ && lib.ns == "_" && lib.kind != LibraryKind::Impl) {
     if (refuse(lib.where,
@@ -112,8 +112,8 @@ bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
                            "defines operators for a distinct namespace!) Did you mean to use "
                            "TORCH_LIBRARY_IMPL instead?  {}",
                            macro_name(lib.kind), macro_name(lib.kind), macro_name(lib.kind), context()),
-               lib.ns))
-      return false;
+               lib.ns) == Step::Stop)
+      return Step::Stop;
   }
   if (ns_given_ && lib.kind != LibraryKind::Impl) {
     const auto& q = p_.quirks();
@@ -123,14 +123,14 @@ bool FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
       if (refuse(ns->where,
                  fmt::format("('{}', ' is a reserved namespace. Please try creating a library with another name.')",
                              lib.ns),
-                 lib.ns))
-        return false;
+                 lib.ns) == Step::Stop)
+        return Step::Stop;
     }
   }
-  return true;
+  return Step::Go;
 }
 
-bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
+Step FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
   enum class Kind { Def, Impl, Fallback, CustomOp };
   struct Entry {
     toml::source_position at;
@@ -141,14 +141,14 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
   // kept, and the next entries are read still, so that one run reports every
   // error of the file (up to limits::kErrors); a refusal or a deferral stops.
   const auto run = [&](Kind kind, const EntryRef& ref) {
-    const bool stop = kind == Kind::Def        ? load_def(ref)
+    const Step step = kind == Kind::Def        ? load_def(ref)
                       : kind == Kind::Impl     ? load_impl(ref)
                       : kind == Kind::Fallback ? load_fallback(ref)
                                                : load_custom_op(ref);
-    if (!stop || !error_ || refused_ || deferred_) return stop;
+    if (step == Step::Go || !error_ || refused_ || deferred_) return step;
     const bool room = add_error(errors_, std::move(*error_), limits::kErrors);
     error_.reset();
-    return !room;
+    return room ? Step::Go : Step::Stop;
   };
   if (block != nullptr) {
     // A reader's entries are in the order of the statements they were read from.
@@ -158,9 +158,9 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
                         : e.kind == "impl"     ? Kind::Impl
                         : e.kind == "fallback" ? Kind::Fallback
                                                : Kind::CustomOp;
-      if (run(kind, EntryRef{nullptr, &e})) return false;
+      if (run(kind, EntryRef{nullptr, &e}) == Step::Stop) return Step::Stop;
     }
-    return !errors_;
+    return errors_ ? Step::Stop : Step::Go;
   }
   std::vector<Entry> entries;
   for (auto [name, entry_kind] :
@@ -168,36 +168,36 @@ bool FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
     if (const auto* arr = r.table_array(name))
       for (const auto& e : *arr)
         entries.push_back(Entry{e.source().begin, entry_kind, EntryRef{e.as_table(), nullptr}});
-  if (r.failed()) return false;
+  if (r.failed()) return Step::Stop;
   out_.stmts.reserve(out_.stmts.size() + entries.size());
   // TOML keeps each array's order, not the interleaving of [[def]] and [[impl]]: by position.
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
   });
   for (const auto& e : entries)
-    if (run(e.kind, e.ref)) return false;
-  return !errors_;
+    if (run(e.kind, e.ref) == Step::Stop) return Step::Stop;
+  return errors_ ? Step::Stop : Step::Go;
 }
 
 // ---- errors -------------------------------------------------------------------
 
-bool FileLoader::set_error(Location where, std::string msg) {
+Step FileLoader::set_error(Location where, std::string msg) {
   return set_error(make_error(std::move(where), std::move(msg)));
 }
 
-bool FileLoader::set_error(Diagnostic d) {
+Step FileLoader::set_error(Diagnostic d) {
   if (!error_) error_ = std::move(d);
-  return false;
+  return Step::Stop;
 }
 
-bool FileLoader::refuse(Diagnostic d) {
+Step FileLoader::refuse(Diagnostic d) {
   out_.stmts.emplace_back(std::make_unique<Diagnostic>(std::move(d)));
-  if (opt_.on_refusal == OnRefusal::Record) return false;
+  if (opt_.on_refusal == OnRefusal::Record) return Step::Go;
   refused_ = true;
-  return true;
+  return Step::Stop;
 }
 
-bool FileLoader::refuse(Location where, std::string msg, std::string op, std::string key) {
+Step FileLoader::refuse(Location where, std::string msg, std::string op, std::string key) {
   Diagnostic d = make_error(std::move(where), std::move(msg));
   d.op = std::move(op);
   d.key = std::move(key);

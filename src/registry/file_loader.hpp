@@ -24,6 +24,11 @@
 
 namespace dt {
 
+// What a loading step tells its caller: go on, or stop compiling the block.
+// One meaning for every step (a bool meant "go on" in some and "stop" in
+// others).
+enum class Step : std::uint8_t { Go, Stop };
+
 class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
@@ -56,28 +61,28 @@ class FileLoader {
   // Returns an input error (compiling stops at the first one). `block`:
   // the reader's block whose header `top` reads (nullptr: a TOML file).
   std::optional<Diagnostic> load(TableReader& top, const TomlBlock* block);
-  // Unless said otherwise, the functions below return true to go on, and
-  // false after an input error (error_), a deferral, or a refusal that stops
-  // loading (see stopped()).
-  bool rename_privateuse1(const Located<std::string>& name);
-  bool read_library(const std::optional<Located<std::string>>& ns, const std::optional<Located<std::string>>& kind,
+  // Every step below says whether compiling goes on (Step::Go) or stops
+  // (Step::Stop: an input error in error_, a deferral, or a refusal that stops
+  // loading; stopped() says which).
+  [[nodiscard]] Step rename_privateuse1(const Located<std::string>& name);
+  [[nodiscard]] Step read_library(const std::optional<Located<std::string>>& ns, const std::optional<Located<std::string>>& kind,
                     const std::optional<Located<std::string>>& dispatch_key);
   // Library-level refusals (dispatcher-notes F.7, F.8).
-  bool check_library(const std::optional<Located<std::string>>& ns);
+  [[nodiscard]] Step check_library(const std::optional<Located<std::string>>& ns);
   // Entries run in document order, as the statements of a TORCH_LIBRARY
   // block do ([[def]], [[impl]] and [[fallback]] may interleave).
-  bool load_entries(TableReader& r, const TomlBlock* block);
+  [[nodiscard]] Step load_entries(TableReader& r, const TomlBlock* block);
 
-  // ---- one entry each; these return true when compiling must stop ----
-  bool load_def(const EntryRef& t);        // file_loader_def.cpp
-  bool load_impl(const EntryRef& t);       // file_loader_impl.cpp
-  bool load_fallback(const EntryRef& t);   // file_loader_fallback.cpp
-  bool load_custom_op(const EntryRef& t);  // file_loader_custom_op.cpp
+  // ---- one entry each ----
+  [[nodiscard]] Step load_def(const EntryRef& t);        // file_loader_def.cpp
+  [[nodiscard]] Step load_impl(const EntryRef& t);       // file_loader_impl.cpp
+  [[nodiscard]] Step load_fallback(const EntryRef& t);   // file_loader_fallback.cpp
+  [[nodiscard]] Step load_custom_op(const EntryRef& t);  // file_loader_custom_op.cpp
 
   // ---- [[custom_op]] parts (file_loader_custom_op.cpp) ----
   // Whether the profile's torch.library has `api`; else a located error that
   // names the profiles that have it.
-  bool require_api(std::string_view api, const Location& where);
+  [[nodiscard]] Step require_api(std::string_view api, const Location& where);
   // The nameless schema with mutates_args applied (infer_schema's "(aN!)").
   std::optional<Schema> custom_op_schema(const Located<std::string>& text,
                                          const std::optional<std::vector<Located<std::string>>>& mutates);
@@ -86,16 +91,15 @@ class FileLoader {
   // The name the def gives its operator (from 'name' or the schema), unqualified or not.
   std::optional<std::string> def_name(const Schema& schema, const Located<std::string>& schema_text,
                                       const std::optional<Located<std::string>>& name);
-  bool read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out);
-  // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator;
-  // true when compiling must stop, as for load_def.
-  bool load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
+  [[nodiscard]] Step read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out);
+  // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator.
+  [[nodiscard]] Step load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
 
   // ---- [[impl]] parts (file_loader_impl.cpp) ----
   // The keys an impl names (key, keys or device_types), each with where it is
   // written. With `key_names`, a device type may also be a dispatch key name
   // parseDispatchKey accepts, as torch.library.impl allows ("CPU", "AutogradCPU").
-  bool impl_keys(TableReader& r, const std::optional<Located<std::string>>& key,
+  [[nodiscard]] Step impl_keys(TableReader& r, const std::optional<Located<std::string>>& key,
                  const std::optional<std::vector<Located<std::string>>>& keys,
                  const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
                  std::vector<std::pair<KeyId, Location>>& out, bool key_names = false);
@@ -110,19 +114,20 @@ class FileLoader {
     return std::move(errors_);
   }
   // Compiling needs the registry: stop; the main thread starts this file over.
-  bool defer() {
+  Step defer() {
     deferred_ = true;
-    return false;
+    return Step::Stop;
   }
   // Whether compiling must stop: an input error, a refusal under
   // OnRefusal::Fail, or a deferral.
   [[nodiscard]] bool stopped() const { return error_.has_value() || refused_ || deferred_; }
-  // Records an input error (the first one counts); returns false.
-  bool set_error(Location where, std::string msg);
-  bool set_error(Diagnostic d);
-  // A registration PyTorch refuses; true if loading must stop.
-  bool refuse(Diagnostic d);
-  bool refuse(Location where, std::string msg, std::string op = {}, std::string key = {});
+  [[nodiscard]] Step step() const { return stopped() ? Step::Stop : Step::Go; }
+  // Records an input error (the first one counts); Step::Stop.
+  Step set_error(Location where, std::string msg);
+  Step set_error(Diagnostic d);
+  // A registration PyTorch refuses: recorded (Step::Go) or stopping (Step::Stop), as the options say.
+  Step refuse(Diagnostic d);
+  Step refuse(Location where, std::string msg, std::string op = {}, std::string key = {});
   // "(Error occurred while processing TORCH_LIBRARY block at FILE:LINE)"
   [[nodiscard]] std::string context() const;
 

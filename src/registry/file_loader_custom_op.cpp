@@ -25,9 +25,9 @@ bool aliases(std::string_view type) { return type.find('(') != std::string_view:
 
 }  // namespace
 
-bool FileLoader::require_api(std::string_view api, const Location& where) {
+Step FileLoader::require_api(std::string_view api, const Location& where) {
   const TorchLibraryInfo& tl = p_.torch_library();
-  if (tl.has(api)) return true;
+  if (tl.has(api)) return Step::Go;
   // By release ("torch-2.6" before "torch-2.14"); the embedded profiles are sorted by name.
   std::vector<std::pair<std::vector<int>, std::string>> found;
   for (const auto& e : embedded_profiles()) {
@@ -113,7 +113,7 @@ std::optional<Schema> FileLoader::custom_op_schema(const Located<std::string>& t
   return schema;
 }
 
-bool FileLoader::load_custom_op(const EntryRef& t) {
+Step FileLoader::load_custom_op(const EntryRef& t) {
   TableReader r = reader(t, "a [[custom_op]] entry");
   r.allow_only({"name", "schema", "mutates_args", "device_types", "tags", "register_kernel", "register_fake",
                 "register_autograd", "register_vmap", "register_autocast", "function"});
@@ -128,41 +128,39 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   auto autograd = r.boolean("register_autograd");
   auto vmap = r.boolean("register_vmap");
   auto autocast = r.name_or_names("register_autocast");
-  if (r.failed()) return true;
+  if (r.failed()) return Step::Stop;
   const Location where = r.self();
-  if (!require_api("custom_op", where)) return true;
-  if (!name) return set_error(where, "a [[custom_op]] entry needs a 'name' (\"namespace::name\")"), true;
+  if (require_api("custom_op", where) == Step::Stop) return Step::Stop;
+  if (!name) return set_error(where, "a [[custom_op]] entry needs a 'name' (\"namespace::name\")");
   if (!schema_text)
-    return set_error(where, "a [[custom_op]] entry needs a 'schema', like \"(Tensor x) -> Tensor\""), true;
+    return set_error(where, "a [[custom_op]] entry needs a 'schema', like \"(Tensor x) -> Tensor\"");
   const TorchLibraryInfo& tl = p_.torch_library();
   if (tags && !tl.custom_op_user_tags)
     return set_error(r.where("tags"), fmt::format("torch.library.custom_op takes no tags= in torch {} (profile {}); "
                                                   "its definitions get {}",
-                                                  p_.torch_version(), p_.name(), join(tl.custom_op_tags, ", "))),
-           true;
+                                                  p_.torch_version(), p_.name(), join(tl.custom_op_tags, ", ")));
   for (auto [field, api, given] : {std::tuple{"register_kernel", "register_kernel", kernel_devices.has_value()},
                                    std::tuple{"register_fake", "register_fake", fake && fake->value},
                                    std::tuple{"register_autograd", "register_autograd", autograd && autograd->value},
                                    std::tuple{"register_vmap", "register_vmap", vmap && vmap->value},
                                    std::tuple{"register_autocast", "register_autocast", autocast.has_value()}})
-    if (given && !require_api(api, r.where(field))) return true;
+    if (given && require_api(api, r.where(field)) == Step::Stop) return Step::Stop;
 
   // The operator: "ns::name"; an unqualified name takes the file's namespace.
   auto parsed = OperatorName::parse(name->value);
-  if (!parsed) return set_error(name->where, std::move(parsed.error().message)), true;
+  if (!parsed) return set_error(name->where, std::move(parsed.error().message));
   OperatorName on = *parsed;
   if (!on.overload.empty())
-    return set_error(name->where, "a custom_op's name is \"namespace::name\", without an overload"), true;
+    return set_error(name->where, "a custom_op's name is \"namespace::name\", without an overload");
   if (on.ns.empty()) {
     if (!ns_given_ || lib_->ns == "_")
       return set_error(name->where, fmt::format("custom_op name '{}' has no namespace and the file sets none; write "
                                                 "'ns::{}'",
-                                                name->value, name->value)),
-             true;
+                                                name->value, name->value));
     on.ns = lib_->ns;
   }
   auto schema = custom_op_schema(*schema_text, mutates);
-  if (!schema) return true;
+  if (!schema) return Step::Stop;
   schema->ns = on.ns;
   schema->name = on.name;
   const std::string op = on.qualified();
@@ -176,7 +174,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   def.custom_op_function = function ? function->value : on.name;
   if (tags)
     for (const auto& tg : *tags) {
-      if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message), true;
+      if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message);
       if (std::find(def.tags.begin(), def.tags.end(), tg.value) == def.tags.end()) def.tags.push_back(tg.value);
     }
   for (const auto& tg : tl.custom_op_tags)
@@ -187,7 +185,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   // allow_override), a second one on a key is torch's RuntimeError.
   std::vector<KeyId> python_keys;
   auto add = [&](std::string_view key_name, std::string_view role, const Location& at,
-                 CustomOpKernel custom_op_role = CustomOpKernel::None) -> bool {
+                 CustomOpKernel custom_op_role = CustomOpKernel::None) -> Step {
     const KeyId k = *p_.find(key_name);
     if (std::find(python_keys.begin(), python_keys.end(), k) != python_keys.end() && !tl.python_override)
       return set_error(at, fmt::format("This is not allowed since there's already a kernel registered from python "
@@ -201,7 +199,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
     kern.where = at;
     kern.custom_op = custom_op_role;
     register_impl(op, k, std::move(kern));
-    return true;
+    return Step::Go;
   };
   bool mutable_op = false, view_op = false, tensor_arg = false, device_arg = false;
   for (const auto& a : schema->arguments) {
@@ -241,7 +239,7 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
   // register_kernel(device_types): custom_op's own call, then the entry's.
   std::vector<KeyId> backend_keys;
   auto register_kernel = [&](const std::optional<std::vector<Located<std::string>>>& devs, std::string_view role,
-                             const Location& at) -> bool {
+                             const Location& at) -> Step {
     std::vector<std::pair<KeyId, Location>> keys;
     if (!devs) {
       keys.emplace_back(*p_.find("CompositeExplicitAutograd"), at);
@@ -251,12 +249,12 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
           return set_error(d.where,
                            "custom_op and register_kernel take device types (\"cpu\", \"cuda\", ...); "
                            "leave device_types out for the CompositeExplicitAutograd kernel (None)");
-      if (!impl_keys(r, std::nullopt, std::nullopt, devs, at, keys)) return false;
+      if (impl_keys(r, std::nullopt, std::nullopt, devs, at, keys) == Step::Stop) return Step::Stop;
     }
     for (const auto& [k, kat] : keys) {
       if (std::find(backend_keys.begin(), backend_keys.end(), k) != backend_keys.end()) continue;
       backend_keys.push_back(k);
-      if (!add(p_.name_of(k), devs ? role : std::string_view("default"), kat)) return false;
+      if (add(p_.name_of(k), devs ? role : std::string_view("default"), kat) == Step::Stop) return Step::Stop;
     }
     if (devs && !tensor_arg) {
       if (!device_arg)
@@ -264,12 +262,12 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
                          "Functions without tensor inputs are required to have a `device: torch.device` "
                          "argument (custom_op with device types and no Tensor argument)");
       // register_kernel registers it again at each call.
-      if (!add("BackendSelect", "backend_select", at)) return false;
+      if (add("BackendSelect", "backend_select", at) == Step::Stop) return Step::Stop;
     }
-    return true;
+    return Step::Go;
   };
-  if (!register_kernel(devices, "device", devices ? r.where("device_types") : where)) return true;
-  if (kernel_devices && !register_kernel(kernel_devices, "kernel", r.where("register_kernel"))) return true;
+  if (register_kernel(devices, "device", devices ? r.where("device_types") : where) == Step::Stop) return Step::Stop;
+  if (kernel_devices && register_kernel(kernel_devices, "kernel", r.where("register_kernel")) == Step::Stop) return Step::Stop;
   // register_fake / register_autograd replace the functions behind the
   // kernels above: no new registration. register_autograd needs a functional
   // operator (a view with one Tensor in and out too, where the release allows).
@@ -278,23 +276,21 @@ bool FileLoader::load_custom_op(const EntryRef& t) {
                      fmt::format("Cannot register autograd formula for non-functional operator <CustomOpDef({})> "
                                  "with schema {}. Please create a functional operator and register an autograd "
                                  "formula for that.",
-                                 op, print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str}))),
-           true;
-  if (vmap && vmap->value && !add("FuncTorchBatched", "vmap", r.where("register_vmap"))) return true;
+                                 op, print_schema(*schema, SchemaPrintOptions{p_.quirks().dimname_prints_as_str})));
+  if (vmap && vmap->value && add("FuncTorchBatched", "vmap", r.where("register_vmap")) == Step::Stop) return Step::Stop;
   if (autocast) {
     std::vector<std::pair<KeyId, Location>> keys;
-    if (!impl_keys(r, std::nullopt, std::nullopt, autocast, r.where("register_autocast"), keys)) return true;
+    if (impl_keys(r, std::nullopt, std::nullopt, autocast, r.where("register_autocast"), keys) == Step::Stop) return Step::Stop;
     for (const auto& [k, kat] : keys) {
       const std::string key_name = "Autocast" + p_.name_of(k);
       if (!p_.find(key_name))
         return set_error(kat, fmt::format("register_autocast: torch {} has no autocast key for device type {} "
                                           "(no {})",
-                                          p_.torch_version(), p_.name_of(k), key_name)),
-               true;
-      if (!add(key_name, "autocast", kat)) return true;
+                                          p_.torch_version(), p_.name_of(k), key_name));
+      if (add(key_name, "autocast", kat) == Step::Stop) return Step::Stop;
     }
   }
-  return stopped();
+  return step();
 }
 
 }  // namespace dt

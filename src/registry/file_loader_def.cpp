@@ -12,7 +12,7 @@
 
 namespace dt {
 
-bool FileLoader::load_def(const EntryRef& t) {
+Step FileLoader::load_def(const EntryRef& t) {
   TableReader r = reader(t, "a [[def]] entry");
   r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch", "differentiable"});
   auto schema_text = r.str("schema");
@@ -22,9 +22,9 @@ bool FileLoader::load_def(const EntryRef& t) {
   auto debug = r.name("debug");
   auto differentiable = r.boolean("differentiable");
   const toml::table* dispatch = r.table("dispatch");
-  if (r.failed()) return true;
+  if (r.failed()) return Step::Stop;
   const Location where = r.self();
-  if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'"), true;
+  if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'");
   if (lib_->kind == LibraryKind::Impl) {
     std::string shown = name ? name->value : schema_text->value.substr(0, schema_text->value.find('('));
     return refuse(where,
@@ -36,11 +36,11 @@ bool FileLoader::load_def(const EntryRef& t) {
                   shown.find("::") == std::string::npos && lib_->ns != "_" ? lib_->ns + "::" + shown : shown);
   }
   auto schema = schema_at(*schema_text);
-  if (!schema) return true;
+  if (!schema) return Step::Stop;
   auto named = def_name(*schema, *schema_text, name);
-  if (!named) return true;
+  if (!named) return Step::Stop;
   auto qualified = qualify(*named, name ? name->where : schema_text->where, true);
-  if (!qualified) return stopped();
+  if (!qualified) return step();
   OperatorName on = *OperatorName::parse(*qualified);  // qualify() checked it
   schema->ns = std::move(on.ns);
   schema->name = std::move(on.name);
@@ -52,15 +52,15 @@ bool FileLoader::load_def(const EntryRef& t) {
   def.debug = debug ? debug->value : registered_at(where);
   def.where = where;
   def.differentiable = !differentiable || differentiable->value;
-  if (alias && !read_alias_analysis(*alias, def.alias)) return true;
+  if (alias && read_alias_analysis(*alias, def.alias) == Step::Stop) return Step::Stop;
   if (tags)
     for (auto& tg : *tags) {
       // torchgen refuses a tag tags.yaml does not list.
-      if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message), true;
+      if (auto known = p_.check_tag(tg.value); !known) return set_error(tg.where, known.error().message);
       def.tags.push_back(tg.value);
     }
   out_.stmts.emplace_back(std::make_unique<Definition>(std::move(def)));
-  return dispatch != nullptr && load_dispatch_shorthand(*dispatch, *qualified);
+  return dispatch != nullptr ? load_dispatch_shorthand(*dispatch, *qualified) : Step::Go;
 }
 
 std::optional<std::string> FileLoader::def_name(const Schema& schema, const Located<std::string>& schema_text,
@@ -80,7 +80,7 @@ std::optional<std::string> FileLoader::def_name(const Schema& schema, const Loca
   return operator_name(schema).qualified();
 }
 
-bool FileLoader::read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out) {
+Step FileLoader::read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out) {
   const std::string& a = alias.value;
   if (a.empty() || a == "FROM_SCHEMA")
     out = AliasAnalysis::FromSchema;
@@ -94,10 +94,10 @@ bool FileLoader::read_alias_analysis(const Located<std::string>& alias, AliasAna
     return set_error(alias.where, fmt::format("Invalid alias_analysis type {}{}; expected \"\", \"FROM_SCHEMA\", "
                                               "\"CONSERVATIVE\" or \"PURE_FUNCTION\"",
                                               a, did_you_mean(a, {"FROM_SCHEMA", "CONSERVATIVE", "PURE_FUNCTION"})));
-  return true;
+  return Step::Go;
 }
 
-bool FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std::string& op) {
+Step FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std::string& op) {
   // toml::table is sorted by key; register in document order, as written.
   std::vector<std::pair<const toml::key*, const toml::node*>> entries;
   for (auto&& [k, v] : dispatch) entries.emplace_back(&k, &v);
@@ -111,28 +111,27 @@ bool FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std:
     const Location kwhere = location_of(k.source(), file_);
     if (!v.is_string())
       return set_error(location_of(v.source(), file_),
-                       fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str())),
-             true;
+                       fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str()));
     const std::string kernel = debug_or_default(v.as_string()->get(), location_of(v.source(), file_));
     std::string_view keys = k.str();
     if (keys.find_first_not_of(" \t,") == std::string_view::npos)
-      return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str())), true;
+      return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str()));
     if (const std::size_t n = static_cast<std::size_t>(std::count(keys.begin(), keys.end(), ',')) + 1;
         n > limits::kKeysPerEntry)
-      return set_error(kwhere, too_many_keys("dispatch entry", n)), true;
+      return set_error(kwhere, too_many_keys("dispatch entry", n));
     while (!keys.empty()) {
       const auto comma = keys.find(',');
       const std::string one(trim(keys.substr(0, comma), " \t"));
       keys = comma == std::string_view::npos ? std::string_view{} : keys.substr(comma + 1);
       auto kid = key(one, kwhere);
-      if (!kid) return true;
+      if (!kid) return Step::Stop;
       Kernel kern;
       kern.debug = kernel;
       kern.where = location_of(v.source(), file_);
       register_impl(op, *kid, std::move(kern));
     }
   }
-  return false;
+  return Step::Go;
 }
 
 }  // namespace dt

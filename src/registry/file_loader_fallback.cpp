@@ -7,7 +7,7 @@
 
 namespace dt {
 
-bool FileLoader::load_fallback(const EntryRef& t) {
+Step FileLoader::load_fallback(const EntryRef& t) {
   TableReader r = reader(t, "a [[fallback]] entry");
   r.allow_only({"key", "kernel", "fallthrough", "raises", "message"});
   auto k1 = r.name("key");
@@ -15,16 +15,15 @@ bool FileLoader::load_fallback(const EntryRef& t) {
   auto ft = r.boolean("fallthrough");
   auto raises = r.boolean("raises");
   auto message = r.str("message");
-  if (r.failed()) return true;
+  if (r.failed()) return Step::Stop;
   const Location where = r.self();
   const bool fallthrough = ft && ft->value;
   if (!kernel && !fallthrough)
-    return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    return set_error(where, "a [[fallback]] entry needs a 'kernel' (or fallthrough = true)");
   if (raises && raises->value && fallthrough)
-    return set_error(raises->where, "a fallthrough fallback cannot raise: it only redispatches (drop raises = true)"),
-           true;
+    return set_error(raises->where, "a fallthrough fallback cannot raise: it only redispatches (drop raises = true)");
   if (message && !(raises && raises->value))
-    return set_error(message->where, "'message' is what a raising fallback raises: it needs raises = true"), true;
+    return set_error(message->where, "'message' is what a raising fallback raises: it needs raises = true");
   if (lib_->kind_explicit && lib_->kind != LibraryKind::Impl) {
     return refuse(where,
                   fmt::format("fallback(...): Cannot define an operator inside of a {} block.  Did you mean to "
@@ -36,16 +35,15 @@ bool FileLoader::load_fallback(const EntryRef& t) {
   Location kwhere = where;
   if (k1) {
     k = key(k1->value, k1->where);
-    if (!k) return true;
+    if (!k) return Step::Stop;
     kwhere = k1->where;
     if (lib_->key && *k != *lib_->key)
       return set_error(k1->where, fmt::format("fallback key {} differs from the file's dispatch_key {}", p_.name_of(*k),
-                                              p_.name_of(*lib_->key))),
-             true;
+                                              p_.name_of(*lib_->key)));
   } else if (lib_->key) {
     k = lib_->key;
   } else {
-    return set_error(where, "a [[fallback]] entry needs a 'key' (or a file dispatch_key)"), true;
+    return set_error(where, "a [[fallback]] entry needs a 'key' (or a file dispatch_key)");
   }
   if (*k == kUndefined) {
     // Undefined is CatchAll, i.e. no key: c10::Library::_fallback asserts.
@@ -80,7 +78,7 @@ bool FileLoader::load_fallback(const EntryRef& t) {
   if (message) f.message = message->value;
   f.where = kwhere;
   out_.stmts.emplace_back(std::move(f));
-  return false;
+  return Step::Go;
 }
 
 }  // namespace dt

@@ -31,7 +31,7 @@ std::vector<std::string> device_names(const Registry& reg) {
 
 }  // namespace
 
-bool FileLoader::load_impl(const EntryRef& t) {
+Step FileLoader::load_impl(const EntryRef& t) {
   TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
                 "redispatches", "op_signature", "python_api"});
@@ -46,26 +46,25 @@ bool FileLoader::load_impl(const EntryRef& t) {
   auto redispatches = r.boolean("redispatches");
   auto op_sig = r.boolean("op_signature");
   auto py_api = r.str("python_api");
-  if (r.failed()) return true;
+  if (r.failed()) return Step::Stop;
   const Location where = r.self();
-  if (!op) return set_error(where, "an [[impl]] entry needs an 'op'"), true;
+  if (!op) return set_error(where, "an [[impl]] entry needs an 'op'");
   const int given = (k1 ? 1 : 0) + (ks ? 1 : 0) + (devs ? 1 : 0);
   if (given > 1) {
     const Location second = devs ? r.where("device_types") : r.where("keys");
-    return set_error(second, "give at most one of 'key', 'keys' and 'device_types'"), true;
+    return set_error(second, "give at most one of 'key', 'keys' and 'device_types'");
   }
   const bool fallthrough = ft && ft->value;
   if (!kernel && !fallthrough)
-    return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)"), true;
+    return set_error(where, "an [[impl]] entry needs a 'kernel' (or fallthrough = true)");
   if (redispatches && redispatches->value && fallthrough)
-    return set_error(redispatches->where, "a fallthrough kernel runs nothing: it cannot redispatch"), true;
+    return set_error(redispatches->where, "a fallthrough kernel runs nothing: it cannot redispatch");
   // CppFunction::makeFallthrough() carries no schema (boxed-only C++
   // kernels may: torch 1.13's Tracer kernels print "[ boxed ]" with one).
   if (sig && fallthrough)
     return set_error(sig->where,
                      "'signature' is the schema inferred from a C++ kernel; a fallthrough kernel has none "
-                     "(_dispatch_dump prints \"(none)\")"),
-           true;
+                     "(_dispatch_dump prints \"(none)\")");
 
   PythonApi python_api = PythonApi::None;
   if (py_api) {
@@ -81,24 +80,22 @@ bool FileLoader::load_impl(const EntryRef& t) {
                        fmt::format("python_api is \"impl\" (Library.impl, torch.library.impl, register_kernel), "
                                    "\"register_fake\" (register_fake, impl_abstract), \"register_autograd\", "
                                    "\"register_vmap\" or \"register_autocast\", not {:?}",
-                                   v)),
-             true;
+                                   v));
   }
 
   const bool op_signature = op_sig && op_sig->value;
   if (op_signature && (sig || fallthrough))
     return set_error(op_sig->where,
                      "op_signature = true says the kernel's inferred schema is the operator's own C++ function's; "
-                     "it takes no 'signature' and no fallthrough"),
-           true;
+                     "it takes no 'signature' and no fallthrough");
 
   // Which keys: as written (for the IMPL-block consistency check) and resolved.
   std::vector<std::pair<KeyId, Location>> keys;
-  if (!impl_keys(r, k1, ks, devs, where, keys, true)) return true;
+  if (impl_keys(r, k1, ks, devs, where, keys, true) == Step::Stop) return Step::Stop;
   auto qualified = qualify(op->value, op->where, false);
-  if (!qualified) return stopped();
+  if (!qualified) return step();
   std::shared_ptr<const std::string> signature;
-  if (sig && !(signature = impl_signature(*sig))) return true;
+  if (sig && !(signature = impl_signature(*sig))) return Step::Stop;
 
   for (auto [k, kwhere] : keys) {
     // torch::dispatch(CatchAll, f) means "no key": the block's key applies.
@@ -110,8 +107,8 @@ bool FileLoader::load_impl(const EntryRef& t) {
                              "separate TORCH_LIBRARY_IMPL block for this dispatch key and move your impl() "
                              "there.  {}",
                              op->value, p_.name_of(k), p_.name_of(*lib_->key), context()),
-                 *qualified, p_.name_of(k)))
-        return true;
+                 *qualified, p_.name_of(k)) == Step::Stop)
+        return Step::Stop;
       continue;
     }
     Kernel kern;
@@ -125,23 +122,23 @@ bool FileLoader::load_impl(const EntryRef& t) {
     kern.where = k1 || ks || devs ? kwhere : op->where;
     register_impl(*qualified, k, std::move(kern), op_signature);
   }
-  return false;
+  return Step::Go;
 }
 
-bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::string>>& key1,
+Step FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::string>>& key1,
                            const std::optional<std::vector<Located<std::string>>>& keys,
                            const std::optional<std::vector<Located<std::string>>>& devices, const Location& where,
                            std::vector<std::pair<KeyId, Location>>& out, bool key_names) {
   if (key1) {
     auto k = key(key1->value, key1->where);
-    if (!k) return false;
+    if (!k) return Step::Stop;
     out.emplace_back(*k, key1->where);
   } else if (keys) {
     if (keys->empty()) return set_error(r.where("keys"), "'keys' must not be empty");
     if (keys->size() > limits::kKeysPerEntry) return set_error(r.where("keys"), too_many_keys("'keys'", keys->size()));
     for (const auto& n : *keys) {
       auto k = key(n.value, n.where);
-      if (!k) return false;
+      if (!k) return Step::Stop;
       out.emplace_back(*k, n.where);
     }
   } else if (devices) {
@@ -177,7 +174,7 @@ bool FileLoader::impl_keys(TableReader& r, const std::optional<Located<std::stri
   } else {
     out.emplace_back(kUndefined, where);  // catch-all
   }
-  return true;
+  return Step::Go;
 }
 
 std::shared_ptr<const std::string> FileLoader::impl_signature(const Located<std::string>& sig) {
