@@ -3,9 +3,12 @@
 // each entry with a comment naming its source FILE:LINE:COL.
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "base/io.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "readers/python_project.hpp"
 #include "readers/readers.hpp"
 #include "registry/loader.hpp"
 
@@ -63,9 +66,22 @@ int run_import(const Io& io, const ImportOptions& o) {
   std::vector<std::string> files = o.files;
   LoadOptions lo;
   if (!prepare_sources(io, o.sources, files, lo)) return kExitError;
+  // The files are read first, so that a Python file can import a helper from
+  // any other one given, as every command reads them (registry/loader.cpp);
+  // a file that cannot be read is reported at its turn.
+  std::vector<Expected<std::string, Diagnostic>> texts;
+  std::unique_ptr<PyProject> python;
   for (const auto& path : files) {
+    texts.push_back(io.fs.read(path));
+    if (texts.back() && detect_source(path, {}) == SourceKind::Python) {
+      if (!python) python = std::make_unique<PyProject>(**profile);
+      python->add(path, std::make_shared<const std::string>(*texts.back()));
+    }
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const std::string& path = files[i];
     const FileName shown = display_path(path);
-    auto text = io.fs.read(path);
+    auto& text = texts[i];
     if (!text) {
       report(io, read_error(std::move(text.error()), shown, "cannot read file"));
       return kExitError;
@@ -77,7 +93,7 @@ int run_import(const Io& io, const ImportOptions& o) {
                                         cpp_extension_list())));
       return kExitError;
     }
-    auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path));
+    auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path), python.get());
     if (!read) {
       report(io, read.error());
       return kExitError;
