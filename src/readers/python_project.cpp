@@ -1,6 +1,7 @@
 // The Python files of one run (readers/python_project.hpp).
 #include "readers/python_project.hpp"
 
+#include "base/text.hpp"
 #include "readers/python_reader_impl.hpp"
 
 namespace dt {
@@ -29,6 +30,8 @@ std::string normalize_path(const std::string& path) {
 }
 
 namespace {
+
+constexpr std::size_t kMaxModuleParts = 32;
 
 std::string dirname(const std::string& p) {
   const std::size_t s = p.rfind('/');
@@ -93,7 +96,10 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
     }
     return {};
   }
-  if (want.empty()) return {};
+  // Module names of more parts are not indexed (a path's suffixes would cost
+  // its depth squared); no package nests that deep.
+  if (want.empty() || want.size() > kMaxModuleParts) return {};
+  const std::string key = join(want, ".");  // "a." and "a" are one name, as the parts say
   const std::lock_guard lock(index_mu_);
   if (!index_built_) build_index();
   // The file in from_path's tree (the longest directory above it that is a
@@ -101,12 +107,12 @@ std::string PyProject::find(const std::string& dotted, int level, const std::str
   for (std::size_t end = from.size(); end != std::string::npos && end > 0;) {
     const std::size_t slash = from.rfind('/', end - 1);
     if (slash == std::string::npos) break;
-    if (auto it = index_.rooted.find(from.substr(0, slash + 1) + "\n" + dotted); it != index_.rooted.end())
+    if (auto it = index_.rooted.find(from.substr(0, slash + 1) + "\n" + key); it != index_.rooted.end())
       return it->second;
     end = slash;
   }
-  if (auto it = index_.rooted.find("\n" + dotted); it != index_.rooted.end()) return it->second;
-  auto it = index_.first.find(dotted);
+  if (auto it = index_.rooted.find("\n" + key); it != index_.rooted.end()) return it->second;
+  auto it = index_.first.find(key);
   return it == index_.first.end() ? std::string() : it->second;
 }
 
@@ -121,7 +127,7 @@ void PyProject::build_index() const {
     for (std::size_t k = 0; k < c.size(); ++k) {
       // That directory must be one sys.path could hold, not a package itself: in a
       // package, pkg/transformers/ is pkg.transformers, never `import transformers`.
-      if (files_.count(normalize_path(root + "__init__.py")) == 0) {
+      if (c.size() - k <= kMaxModuleParts && files_.count(normalize_path(root + "__init__.py")) == 0) {
         std::string dotted;
         for (std::size_t j = k; j < c.size(); ++j) dotted += (j > k ? "." : "") + c[j];
         index_.first.emplace(dotted, path);

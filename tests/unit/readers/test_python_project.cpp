@@ -44,6 +44,16 @@ TEST_CASE("PyProject::find: relative paths, the longest tree around the importer
   CHECK(p.find("b.m", 0, "/elsewhere/q.py") == "a/b/m.py");  // no tree around it: the first in path order
   CHECK(p.find("b.c.x", 0, "q.py") == "a/b/c/x.py");
   CHECK(p.find("c..x", 0, "q.py").empty());
+  CHECK(p.find("m.", 0, "a/y.py") == "a/m.py");  // the parts of a name, as the scan of every file read them
+  // Module names of at most 32 parts are indexed (a path's suffixes cost its depth squared).
+  std::string deep, dotted;
+  for (int i = 0; i < 33; ++i) {
+    deep += fmt::format("d{}/", i);
+    dotted += fmt::format("d{}.", i);
+  }
+  p.add(deep + "m.py", std::make_shared<const std::string>(""));
+  CHECK(p.find(dotted.substr(3) + "m", 0, "q.py").empty());         // 33 parts
+  CHECK(p.find(dotted.substr(6) + "m", 0, "q.py") == deep + "m.py");  // 32 parts
 }
 
 TEST_CASE("PyProject: a helper defined in one file read is inlined in another, with its module's globals") {
