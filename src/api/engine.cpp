@@ -129,7 +129,7 @@ Expected<std::unique_ptr<Trace>, Error> trace(const Registry& reg, const Operato
     t->extra_ = *bits;
   }
   auto bound = bind_arguments(t->ks_, pu1, op.def ? &op.def->schema : nullptr, call.args, !call.keyset.empty());
-  if (!bound) return unexpected(usage(Param::Arg, fmt::format("{}: {}", op.name, bound.error())));
+  if (!bound) return unexpected(usage(Param::Arg, about(op.name, std::move(bound.error()))));
   t->call_ = std::move(*bound);
   auto tls = make_tls(t->ks_, pu1, call.tls);
   if (!tls) return unexpected(usage(Param::None, tls.error()));

@@ -20,6 +20,13 @@ using dispatchtool::kTooManyErrors;
 using dispatchtool::Severity;
 using dispatchtool::to_string;
 
+// The error with what it is about in front ("argument 'self' (Tensor): ..."),
+// as a caller that knows more than the function that failed words it.
+inline Diagnostic about(std::string_view what, Diagnostic d) {
+  d.message = fmt::format("{}: {}", what, d.message);
+  return d;
+}
+
 }  // namespace dt
 template <>
 struct fmt::formatter<dt::FileName> : fmt::formatter<std::string_view> {

@@ -13,3 +13,11 @@ using dispatchtool::Unexpected;
 using dispatchtool::unexpected;
 
 }  // namespace dt
+
+// DT_TRY(var, expr): declares `var` as the value of the Expected `expr`, or
+// returns its error from the enclosing function (whose Expected has the same
+// error type), as ccache's TRY does: one line per propagation.
+#define DT_TRY(var, ...)                                                           \
+  auto var##_expected_ = (__VA_ARGS__);                                            \
+  if (!var##_expected_) return ::dt::unexpected(std::move(var##_expected_.error())); \
+  auto var = std::move(*var##_expected_)

@@ -101,19 +101,19 @@ std::vector<std::string> device_words(const Profile& p, std::string_view private
   return out;
 }
 
-Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::string_view privateuse1,
+Expected<TensorArg, Diagnostic> parse_tensor_words(const Profile& p, std::string_view privateuse1,
                                                     std::string_view text) {
   TensorArg t;
   t.text = std::string(text);
   bool have_kind = false;
   for (std::string_view raw : split(text, ",")) {
     const std::string_view w = trim(raw);
-    if (w.empty()) return unexpected(fmt::format("empty word in '{}'", printable(text)));
+    if (w.empty()) return unexpected(make_error(fmt::format("empty word in '{}'", printable(text))));
     if (set_modifier(w, t)) continue;
     TensorArg kind;
     if (parse_kind(p, privateuse1, w, kind)) {
       if (have_kind)
-        return unexpected(fmt::format("'{}' names two devices or layouts; one tensor has one", printable(text)));
+        return unexpected(make_error(fmt::format("'{}' names two devices or layouts; one tensor has one", printable(text))));
       have_kind = true;
       t.backend = kind.backend;
       t.layout = kind.layout;
@@ -123,13 +123,13 @@ Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::strin
     for (auto m : kModifierWords) words.emplace_back(m);
     for (auto l : kLayoutWords) words.push_back(std::string(l) + "_cpu");
     const std::vector<std::string_view> views(words.begin(), words.end());
-    return unexpected(
+    return unexpected(make_error(
         fmt::format("unknown word '{}' in '{}'{}; a tensor is [LAYOUT_]DEVICE[,MODIFIER...], e.g. "
                     "cpu, cuda,requires_grad, sparse_cpu, nested_cuda,inference",
-                    printable(w), printable(text), did_you_mean(w, views)));
+                    printable(w), printable(text), did_you_mean(w, views))));
   }
   if (!have_kind)
-    return unexpected(fmt::format("'{}' names no device (cpu, cuda, meta, sparse_cpu, ...)", printable(text)));
+    return unexpected(make_error(fmt::format("'{}' names no device (cpu, cuda, meta, sparse_cpu, ...)", printable(text))));
   return t;
 }
 
@@ -137,15 +137,15 @@ KeySet autograd_keyset(const KeysetAlgebra& ks) {
   return ks.named("AutogradFunctionality") | ks.named("AutogradOther") | ks.named("AutogradNestedTensor");
 }
 
-Expected<KeySet, std::string> tensor_keyset(const KeysetAlgebra& ks, const TensorArg& t) {
+Expected<KeySet, Diagnostic> tensor_keyset(const KeysetAlgebra& ks, const TensorArg& t) {
   const Profile& p = ks.profile();
   const std::string& backend = p.backends()[static_cast<std::size_t>(t.backend)];
   // 1. What the TensorImpl (sub)class hands to TensorImpl's constructor.
   const std::string key_name = layout_key_name(t.layout, backend);
   const auto key = p.find(key_name);
   if (!key || !p.is_runtime(*key))
-    return unexpected(fmt::format("profile {} has no dispatch key {}: it has no such tensor ('{}')", p.name(), key_name,
-                                  printable(t.text)));
+    return unexpected(make_error(fmt::format("profile {} has no dispatch key {}: it has no such tensor ('{}')", p.name(), key_name,
+                                  printable(t.text))));
   KeySet bits = p.key(*key).bits;  // a non-customisable key (MkldnnCPU, 1.13's SparseCsrCPU) has no backend bit
   if (t.layout == Layout::Nested)  // NestedTensorImpl's generate_nested_key_set
     bits |= ks.named("ADInplaceOrView") | ks.named("AutogradNestedTensor");
@@ -173,7 +173,7 @@ Expected<KeySet, std::string> tensor_keyset(const KeysetAlgebra& ks, const Tenso
   for (const auto& [on, name] : mods) {
     if (!on || t.functional) continue;  // a functional wrapper's are the wrapped tensor's
     const KeySet b = ks.named(name);
-    if (b == 0) return unexpected(fmt::format("profile {} has no {} key ('{}')", p.name(), name, printable(t.text)));
+    if (b == 0) return unexpected(make_error(fmt::format("profile {} has no {} key ('{}')", p.name(), name, printable(t.text))));
     bits |= b;
   }
   return bits;
@@ -212,43 +212,41 @@ const char* kind_text(DispatchArgKind k) {
 }
 
 // One tensor or None; validates the key set as well.
-Expected<std::optional<TensorArg>, std::string> one_item(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<std::optional<TensorArg>, Diagnostic> one_item(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                          std::string_view text, bool none_ok, const std::string& arg) {
   if (text == "none") {
-    if (!none_ok) return unexpected(fmt::format("{}: 'none' is not allowed here (not optional)", arg));
+    if (!none_ok) return unexpected(make_error(fmt::format("{}: 'none' is not allowed here (not optional)", arg)));
     return std::optional<TensorArg>{};
   }
   auto t = parse_tensor_words(ks.profile(), privateuse1, text);
-  if (!t) return unexpected(fmt::format("{}: {}", arg, t.error()));
-  if (auto bits = tensor_keyset(ks, *t); !bits) return unexpected(fmt::format("{}: {}", arg, bits.error()));
+  if (!t) return unexpected(about(arg, std::move(t.error())));
+  if (auto bits = tensor_keyset(ks, *t); !bits) return unexpected(about(arg, std::move(bits.error())));
   return std::optional<TensorArg>{std::move(*t)};
 }
 
-Expected<Ok, std::string> bind_value(const KeysetAlgebra& ks, std::string_view privateuse1, BoundArgument& a) {
+Expected<Ok, Diagnostic> bind_value(const KeysetAlgebra& ks, std::string_view privateuse1, BoundArgument& a) {
   const std::string who = fmt::format("argument '{}' ({})", a.name, a.type);
   const bool list = a.kind == DispatchArgKind::TensorList || a.kind == DispatchArgKind::OptionalTensorList;
   const std::string_view text = a.text;
   if (!list) {
     if (text == "[]" || text.find(';') != std::string_view::npos)
-      return unexpected(fmt::format("{} is {}, not a list: '{}'", who, kind_text(a.kind), printable(text)));
-    auto item = one_item(ks, privateuse1, text, a.kind == DispatchArgKind::OptionalTensor, who);
-    if (!item) return unexpected(item.error());
-    a.items.push_back(std::move(*item));
+      return unexpected(make_error(fmt::format("{} is {}, not a list: '{}'", who, kind_text(a.kind), printable(text))));
+    DT_TRY(item, one_item(ks, privateuse1, text, a.kind == DispatchArgKind::OptionalTensor, who));
+    a.items.push_back(std::move(item));
     return Ok{};
   }
   a.list = true;
   if (text == "[]") return Ok{};
   for (std::string_view element : split(text, ";")) {
-    auto item = one_item(ks, privateuse1, trim(element), a.kind == DispatchArgKind::OptionalTensorList, who);
-    if (!item) return unexpected(item.error());
-    a.items.push_back(std::move(*item));
+    DT_TRY(item, one_item(ks, privateuse1, trim(element), a.kind == DispatchArgKind::OptionalTensorList, who));
+    a.items.push_back(std::move(item));
   }
   return Ok{};
 }
 
 }  // namespace
 
-Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                 const Schema* schema, const std::vector<std::string>& values,
                                                 bool allow_missing) {
   BoundCall call;
@@ -263,10 +261,10 @@ Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::st
     if (values.size() > call.args.size()) {
       std::vector<std::string> names;
       for (const auto& a : call.args) names.push_back(a.name + ": " + a.type);
-      return unexpected(
+      return unexpected(make_error(
           fmt::format("{} --arg values for {} tensor argument{}{}", values.size(), call.args.size(),
                       call.args.size() == 1 ? "" : "s",
-                      names.empty() ? std::string(" (the schema has none)") : " (" + join(names, ", ") + ")"));
+                      names.empty() ? std::string(" (the schema has none)") : " (" + join(names, ", ") + ")")));
     }
   } else {
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -286,14 +284,15 @@ Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::st
     BoundArgument& a = call.args[i];
     if (i < values.size()) {
       a.text = values[i];
-      if (auto ok = bind_value(ks, privateuse1, a); !ok) return unexpected(ok.error());
+      DT_TRY(bound, bind_value(ks, privateuse1, a));
+      (void)bound;
     } else if (a.kind == DispatchArgKind::OptionalTensor) {
       a.items.emplace_back();  // None, as Python passes an omitted optional
     } else if (!allow_missing) {
-      return unexpected(
+      return unexpected(make_error(
           fmt::format("argument '{}' ({}) has no --arg: give one --arg per tensor argument, in schema "
                       "order ({} needed, {} given)",
-                      a.name, a.type, call.args.size(), values.size()));
+                      a.name, a.type, call.args.size(), values.size())));
     }
   }
   return call;
@@ -308,7 +307,7 @@ KeySet arguments_keyset(const KeysetAlgebra& ks, const std::vector<BoundArgument
   return out;
 }
 
-Expected<ThreadLocalState, std::string> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                  const TlsOptions& o) {
   const Profile& p = ks.profile();
   ThreadLocalState s;
@@ -332,8 +331,8 @@ Expected<ThreadLocalState, std::string> make_tls(const KeysetAlgebra& ks, std::s
       std::vector<std::string> known;
       for (const auto& [backend, k] : p.autocast_keys())
         known.push_back(lower(p.backends()[static_cast<std::size_t>(backend)]));
-      return unexpected(fmt::format("--autocast: profile {} has no autocast key for '{}' (devices: {})", p.name(),
-                                    printable(device), join(known, ", ")));
+      return unexpected(make_error(fmt::format("--autocast: profile {} has no autocast key for '{}' (devices: {})",
+                                               p.name(), printable(device), join(known, ", "))));
     }
     s.excluded = ks.minus(s.excluded, key);
   }
@@ -345,7 +344,7 @@ Expected<ThreadLocalState, std::string> make_tls(const KeysetAlgebra& ks, std::s
        {std::tuple{"--include", &o.include, &s.included}, std::tuple{"--exclude", &o.exclude, &s.excluded}})
     for (const auto& v : *values) {
       auto bits = ks.parse(v, privateuse1);
-      if (!bits) return unexpected(fmt::format("{}: {}", option, bits.error()));
+      if (!bits) return unexpected(about(option, std::move(bits.error())));
       *target |= *bits;
     }
   return s;

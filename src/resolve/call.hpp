@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "keys/profile.hpp"
 #include "registry/schema.hpp"
@@ -33,7 +34,7 @@ struct TensorArg {
 };
 
 // The words of --arg: "[LAYOUT_]DEVICE[,MODIFIER...]" (docs: docs/usage.md, man page).
-Expected<TensorArg, std::string> parse_tensor_words(const Profile& p, std::string_view privateuse1,
+Expected<TensorArg, Diagnostic> parse_tensor_words(const Profile& p, std::string_view privateuse1,
                                                     std::string_view text);
 // The device and layout words the profile accepts, for messages and completion.
 std::vector<std::string> device_words(const Profile& p, std::string_view privateuse1);
@@ -44,7 +45,7 @@ extern const std::vector<std::string_view> kModifierWords;  // "requires_grad", 
 // backend and layout key, its autocast key, ADInplaceOrView and its autograd
 // key unless created in inference mode, then the modifiers' keys. Errors: a
 // layout the profile has no key for on that device.
-Expected<KeySet, std::string> tensor_keyset(const KeysetAlgebra& ks, const TensorArg& t);
+Expected<KeySet, Diagnostic> tensor_keyset(const KeysetAlgebra& ks, const TensorArg& t);
 
 // How a schema argument takes part in dispatch (makeBitsetForDispatchArgs):
 // Tensor, Tensor?, Tensor[], Tensor?[] do; everything else (Scalars, ints,
@@ -79,7 +80,7 @@ struct BoundCall {
 // values: Tensor? is None; a Tensor or list without a value is an error
 // unless `allow_missing` (--keyset given). More values than dispatch
 // arguments is an error. Without a schema every value is one argument ("none": a Tensor? given None).
-Expected<BoundCall, std::string> bind_arguments(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                 const Schema* schema, const std::vector<std::string>& values,
                                                 bool allow_missing);
 
@@ -106,7 +107,7 @@ struct TlsOptions {
 // autocast key), then the contexts in this order: no_grad, inference_mode,
 // autocast, a TorchDispatchMode, --include, --exclude (as guards entered in
 // that order). The error names the bad option value.
-Expected<ThreadLocalState, std::string> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                  const TlsOptions& o);
 
 // The autograd functionality keys (autograd_dispatch_keyset's functionality bits).

@@ -79,15 +79,15 @@ std::optional<KeySet> KeysetAlgebra::bits_of(std::string_view name, std::string_
   return out;
 }
 
-Expected<KeySet, std::string> KeysetAlgebra::parse(std::string_view list, std::string_view privateuse1) const {
+Expected<KeySet, Diagnostic> KeysetAlgebra::parse(std::string_view list, std::string_view privateuse1) const {
   KeySet out = 0;
   for (std::string_view name : split(list, ",")) {
     name = trim(name);
-    if (name.empty()) return unexpected(std::string("empty key name in '") + std::string(list) + "'");
+    if (name.empty()) return unexpected(make_error(std::string("empty key name in '") + std::string(list) + "'"));
     auto bits = bits_of(name, privateuse1);
     if (!bits)
-      return unexpected(unknown_key_message(printable(name), unknown_key_hint(*p_, name, p_->key_names())) +
-                        " (profile " + p_->name() + ")");
+      return unexpected(make_error(unknown_key_message(printable(name), unknown_key_hint(*p_, name, p_->key_names())) +
+                                   " (profile " + p_->name() + ")"));
     out |= *bits;
   }
   return out;

@@ -48,7 +48,7 @@ class KeysetAlgebra {
   // cover; a renamed PrivateUse1 spelled as renamed); nullopt if unknown.
   [[nodiscard]] std::optional<KeySet> bits_of(std::string_view name, std::string_view privateuse1) const;
   // "K1,K2" as bits; the error names the unknown key with a suggestion.
-  [[nodiscard]] Expected<KeySet, std::string> parse(std::string_view list, std::string_view privateuse1) const;
+  [[nodiscard]] Expected<KeySet, Diagnostic> parse(std::string_view list, std::string_view privateuse1) const;
   // The key set as PyTorch prints a DispatchKeySet: its runtime keys in table
   // order; a per-backend functionality without any backend bit is shown as
   // "Dense (no backend)".

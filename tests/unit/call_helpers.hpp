@@ -70,14 +70,14 @@ inline std::unique_ptr<Traced> traced(const CallSpec& c) {
   KeySet extra = 0;
   if (!c.keyset.empty()) {
     auto bits = t->ks.parse(c.keyset, pu1);
-    REQUIRE_MESSAGE(bits.has_value(), (bits ? "" : bits.error()));
+    REQUIRE_MESSAGE(bits.has_value(), (bits ? "" : bits.error().message));
     extra = *bits;
   }
   auto call = bind_arguments(t->ks, pu1, op->def ? &op->def->schema : nullptr, c.args, !c.keyset.empty());
-  REQUIRE_MESSAGE(call.has_value(), (call ? "" : call.error()));
+  REQUIRE_MESSAGE(call.has_value(), (call ? "" : call.error().message));
   t->call = std::move(*call);
   auto tls = make_tls(t->ks, pu1, c.tls);
-  REQUIRE_MESSAGE(tls.has_value(), (tls ? "" : tls.error()));
+  REQUIRE_MESSAGE(tls.has_value(), (tls ? "" : tls.error().message));
   t->tls = *tls;
   t->table = std::make_unique<RuntimeTable>(t->resolver, t->ks, *op);
   t->trace = trace_call(*t->table, t->ks, CallInput{t->call.args, extra, t->tls});

@@ -16,21 +16,21 @@ namespace {
 std::string keyset(const std::string& prof, const std::string& words, const std::string& pu1 = "") {
   const KeysetAlgebra ks(profile(prof));
   auto t = parse_tensor_words(profile(prof), pu1, words);
-  REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error()));
+  REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error().message));
   auto bits = tensor_keyset(ks, *t);
-  REQUIRE_MESSAGE(bits.has_value(), (bits ? "" : bits.error()));
+  REQUIRE_MESSAGE(bits.has_value(), (bits ? "" : bits.error().message));
   return join(ks.names(*bits, pu1), ", ");
 }
 
 std::string word_error(const std::string& words, const std::string& prof = "torch-1.13") {
   auto t = parse_tensor_words(profile(prof), "", words);
-  if (!t) return t.error();
+  if (!t) return t.error().message;
   auto bits = tensor_keyset(KeysetAlgebra(profile(prof)), *t);
   REQUIRE_FALSE(bits.has_value());
-  return bits.error();
+  return bits.error().message;
 }
 
-Expected<BoundCall, std::string> bind(const std::string& schema, const std::vector<std::string>& values,
+Expected<BoundCall, Diagnostic> bind(const std::string& schema, const std::vector<std::string>& values,
                                       bool allow_missing = false) {
   auto s = parse_schema(schema);
   REQUIRE(s.has_value());
@@ -124,19 +124,19 @@ TEST_CASE("--arg values bind to the dispatch arguments in schema order") {
 
 TEST_CASE("--arg values: too many, too few, wrong shapes") {
   const std::string add = "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
-  CHECK(bind(add, {"cpu", "cpu", "cpu"}).error() ==
+  CHECK(bind(add, {"cpu", "cpu", "cpu"}).error().message ==
         "3 --arg values for 2 tensor arguments (self: Tensor, other: Tensor)");
-  CHECK(bind(add, {"cpu"}).error() ==
+  CHECK(bind(add, {"cpu"}).error().message ==
         "argument 'other' (Tensor) has no --arg: give one --arg per tensor argument, in schema order (2 needed, 1 "
         "given)");
   CHECK(bind(add, {"cpu"}, true).has_value());  // --keyset given
-  CHECK(bind("f(Scalar s) -> Tensor", {"cpu"}).error() ==
+  CHECK(bind("f(Scalar s) -> Tensor", {"cpu"}).error().message ==
         "1 --arg values for 0 tensor arguments (the schema has none)");
-  CHECK(bind(add, {"none", "cpu"}).error() == "argument 'self' (Tensor): 'none' is not allowed here (not optional)");
-  CHECK(bind(add, {"cpu;cpu", "cpu"}).error() == "argument 'self' (Tensor) is a Tensor, not a list: 'cpu;cpu'");
-  CHECK(bind("f(Tensor[] xs) -> Tensor", {"cpu;none"}).error() ==
+  CHECK(bind(add, {"none", "cpu"}).error().message == "argument 'self' (Tensor): 'none' is not allowed here (not optional)");
+  CHECK(bind(add, {"cpu;cpu", "cpu"}).error().message == "argument 'self' (Tensor) is a Tensor, not a list: 'cpu;cpu'");
+  CHECK(bind("f(Tensor[] xs) -> Tensor", {"cpu;none"}).error().message ==
         "argument 'xs' (Tensor[]): 'none' is not allowed here (not optional)");
-  CHECK(bind(add, {"cpu", "cuda,sideways"}).error().starts_with("argument 'other' (Tensor): unknown word 'sideways'"));
+  CHECK(bind(add, {"cpu", "cuda,sideways"}).error().message.starts_with("argument 'other' (Tensor): unknown word 'sideways'"));
   // Without a schema every value is one Tensor (a list when it has ';' or is []).
   auto none = bind_arguments(KeysetAlgebra(profile("torch-1.13")), "", nullptr, {"cpu", "[]"}, false);
   REQUIRE(none.has_value());
@@ -149,7 +149,7 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   auto fn = [&](KeySet s) { return join(ks.functionality_names(s), ","); };
   auto tls = [&](const TlsOptions& o) {
     auto t = make_tls(ks, "", o);
-    REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error()));
+    REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error().message));
     return *t;
   };
   const ThreadLocalState d = tls({});
@@ -183,12 +183,12 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   CHECK(tls(o).python_mode);
   o = {};
   o.autocast = {"mps"};
-  CHECK(make_tls(ks, "", o).error() ==
+  CHECK(make_tls(ks, "", o).error().message ==
         "--autocast: profile torch-1.13 has no autocast key for 'mps' (devices: cpu, "
         "xpu, cuda, xla)");
   o = {};
   o.include = {"Nope"};
-  CHECK(make_tls(ks, "", o).error().starts_with("--include: could not parse dispatch key: Nope"));
+  CHECK(make_tls(ks, "", o).error().message.starts_with("--include: could not parse dispatch key: Nope"));
 }
 
 }  // namespace dt::test

@@ -9,7 +9,7 @@ namespace {
 
 KeySet bits(const KeysetAlgebra& ks, const std::string& names) {
   auto b = ks.parse(names, "");
-  REQUIRE_MESSAGE(b.has_value(), (b ? "" : b.error()));
+  REQUIRE_MESSAGE(b.has_value(), (b ? "" : b.error().message));
   return *b;
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("key names: runtime keys, building blocks, alias keys, renamed Private
   CHECK(names(ks, bits(ks, " CPU , Conjugate")) == "CPU, Conjugate");
   auto bad = ks.parse("AutogradCPUU", "");
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error() == "could not parse dispatch key: AutogradCPUU (did you mean 'AutogradCPU'?) (profile torch-1.13)");
+  CHECK(bad.error().message == "could not parse dispatch key: AutogradCPUU (did you mean 'AutogradCPU'?) (profile torch-1.13)");
   CHECK_FALSE(ks.parse("CPU,,Meta", "").has_value());
   CHECK_FALSE(ks.bits_of("EndOfFunctionalityKeys", "").has_value());
   const KeysetAlgebra main(profile("torch-main"));
