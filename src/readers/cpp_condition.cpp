@@ -26,11 +26,11 @@ class ConditionParser {
  public:
   explicit ConditionParser(const std::vector<CppToken>& t) : t_(t) {}
 
-  Expected<CppConditionValue, std::string> run() {
-    if (t_.empty()) return unexpected(std::string("no expression"));
+  Expected<CppConditionValue, Diagnostic> run() {
+    if (t_.empty()) return unexpected(make_error("no expression"));
     const Value v = comma(true);
-    if (!error_.empty()) return unexpected(error_);
-    if (i_ < t_.size()) return unexpected(fmt::format("unexpected '{}' in the expression", shown(t_[i_])));
+    if (!error_.empty()) return unexpected(make_error(error_));
+    if (i_ < t_.size()) return unexpected(make_error(fmt::format("unexpected '{}' in the expression", shown(t_[i_]))));
     return CppConditionValue{v.truth(), std::move(unknown_)};
   }
 
@@ -273,7 +273,7 @@ class ConditionParser {
 
 }  // namespace
 
-Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<CppToken>& tokens) {
+Expected<CppConditionValue, Diagnostic> evaluate_condition(const std::vector<CppToken>& tokens) {
   return ConditionParser(tokens).run();
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "readers/cpp_scanner.hpp"
 
@@ -26,7 +27,7 @@ struct CppConditionValue {
 // An error: a message for "#if: MESSAGE" (the caller locates it at the
 // directive): a malformed expression, division by zero, nesting deeper
 // than kCppMaxConditionDepth.
-Expected<CppConditionValue, std::string> evaluate_condition(const std::vector<CppToken>& tokens);
+Expected<CppConditionValue, Diagnostic> evaluate_condition(const std::vector<CppToken>& tokens);
 
 inline constexpr int kCppMaxConditionDepth = 256;
 

@@ -133,7 +133,7 @@ std::optional<std::vector<std::vector<CppToken>>> CppExpander::arguments(CppToke
   }
 }
 
-Expected<bool, std::string> CppExpander::run(std::vector<CppToken> in, std::vector<CppToken>& out, const More& more) {
+Expected<bool, Diagnostic> CppExpander::run(std::vector<CppToken> in, std::vector<CppToken>& out, const More& more) {
   more_ = &more;
   stack_.reserve(stack_.size() + in.size());
   for (auto it = in.rbegin(); it != in.rend(); ++it) stack_.push_back(std::move(*it));
@@ -206,7 +206,7 @@ Expected<bool, std::string> CppExpander::run(std::vector<CppToken> in, std::vect
   return true;
 }
 
-Expected<bool, std::string> CppExpander::kept_invocation(const CppToken& name, const std::vector<bool>& expand_arg,
+Expected<bool, Diagnostic> CppExpander::kept_invocation(const CppToken& name, const std::vector<bool>& expand_arg,
                                                          std::vector<CppToken>& out) {
   out.push_back(name);
   auto open = peek_paren();
@@ -236,10 +236,10 @@ Expected<bool, std::string> CppExpander::kept_invocation(const CppToken& name, c
   return true;
 }
 
-Expected<std::vector<CppToken>, std::string> CppExpander::expanded_arg(const std::vector<CppToken>& arg) {
+Expected<std::vector<CppToken>, Diagnostic> CppExpander::expanded_arg(const std::vector<CppToken>& arg) {
   std::vector<CppToken> out;
   if (nesting_ + 1 > kCppMaxMacroNesting)
-    return unexpected(fmt::format("macro arguments nested deeper than {} levels", kCppMaxMacroNesting));
+    return unexpected(make_error(fmt::format("macro arguments nested deeper than {} levels", kCppMaxMacroNesting)));
   CppExpander inner(m_, builtin_, nesting_ + 1);
   auto r = inner.run(arg, out);
   if (!r) return unexpected(std::move(r.error()));
@@ -299,7 +299,7 @@ std::optional<CppToken> CppExpander::paste(const CppToken& a, const CppToken& b,
   return t;
 }
 
-Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToken& name,
+Expected<bool, Diagnostic> CppExpander::expand(const CppMacro& m, const CppToken& name,
                                                 std::vector<std::vector<CppToken>> args, std::uint32_t hide) {
   const auto param = [&](const CppToken& t) -> int {
     if (t.kind != CppToken::Kind::Ident) return -1;
@@ -411,8 +411,8 @@ Expected<bool, std::string> CppExpander::expand(const CppMacro& m, const CppToke
   }
   m_.produced += result.size();
   if (m_.produced > m_.max_produced)
-    return unexpected(fmt::format("expanding macro '{}' makes more than {} tokens (limit: {})", m.name,
-                                  m_.max_produced, m_.max_produced));
+    return unexpected(make_error(fmt::format("expanding macro '{}' makes more than {} tokens (limit: {})", m.name,
+                                  m_.max_produced, m_.max_produced)));
   for (auto it = result.rbegin(); it != result.rend(); ++it) {
     // The hide set of every token of the result: its own and the invocation's.
     it->hide = m_.hide_union(it->hide, hide);

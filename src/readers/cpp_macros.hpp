@@ -109,7 +109,7 @@ class CppExpander {
   // passed. A function-like macro whose arguments do not close stays as it
   // is; `unclosed` is set to its name, `unclosed_line` and `unclosed_col`
   // to where it was written (the first such macro's).
-  Expected<bool, std::string> run(std::vector<CppToken> in, std::vector<CppToken>& out, const More& more = {});
+  Expected<bool, Diagnostic> run(std::vector<CppToken> in, std::vector<CppToken>& out, const More& more = {});
   std::string unclosed;
   std::uint32_t unclosed_line = 0, unclosed_col = 0;
 
@@ -118,12 +118,12 @@ class CppExpander {
   std::optional<CppToken> peek_paren();  // the next token if it is '(' (consumed), else nullopt (pushed back)
   // The arguments of an invocation whose '(' was read; nullopt if they do not close.
   std::optional<std::vector<std::vector<CppToken>>> arguments(CppToken& rparen);
-  Expected<bool, std::string> expand(const CppMacro& m, const CppToken& name, std::vector<std::vector<CppToken>> args,
+  Expected<bool, Diagnostic> expand(const CppMacro& m, const CppToken& name, std::vector<std::vector<CppToken>> args,
                                      std::uint32_t hide);
-  Expected<std::vector<CppToken>, std::string> expanded_arg(const std::vector<CppToken>& arg);
+  Expected<std::vector<CppToken>, Diagnostic> expanded_arg(const std::vector<CppToken>& arg);
   CppToken stringify(const std::vector<CppToken>& arg, const CppToken& at);
   std::optional<CppToken> paste(const CppToken& a, const CppToken& b, const CppToken& at);
-  Expected<bool, std::string> kept_invocation(const CppToken& name, const std::vector<bool>& expand_arg,
+  Expected<bool, Diagnostic> kept_invocation(const CppToken& name, const std::vector<bool>& expand_arg,
                                               std::vector<CppToken>& out);
 
   CppMacros& m_;

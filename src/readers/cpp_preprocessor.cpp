@@ -260,7 +260,7 @@ class Preprocessor {
       };
       CppExpander x(*out_.macros, builtin_);
       auto r = x.run({}, out_.tokens, more);
-      if (!r) return unexpected(make_error(Location{out_.files[file], first_line, 1}, r.error()));
+      if (!r) return unexpected(make_error(Location{out_.files[file], first_line, 1}, std::move(r.error().message)));
       if (!x.unclosed.empty())
         // At the macro's name (a token the expansion made: where its outermost macro was invoked).
         warn(x.unclosed_line != 0 ? Location{out_.files[file], x.unclosed_line, x.unclosed_col}
@@ -402,7 +402,7 @@ class Preprocessor {
     resolve(t);
     std::vector<CppToken> expanded;
     CppExpander x(*out_.macros, builtin_);
-    if (auto r = x.run(std::move(t), expanded); !r) return unexpected(make_error(at, r.error()));
+    if (auto r = x.run(std::move(t), expanded); !r) return unexpected(make_error(at, std::move(r.error().message)));
     resolve(expanded);
     auto v = evaluate_condition(expanded);
     if (!v) {
@@ -415,7 +415,7 @@ class Preprocessor {
             std::find(none.unknown.begin(), none.unknown.end(), e.text) == none.unknown.end())
           none.unknown.emplace_back(e.text);
       if (none.unknown.empty()) {
-        warn(at, fmt::format("#if: {}: this condition is taken as false", v.error()));
+        warn(at, fmt::format("#if: {}: this condition is taken as false", v.error().message));
         none.unknown.emplace_back("(the condition)");
       }
       return none;
@@ -514,7 +514,7 @@ class Preprocessor {
       // #include MACRO: expanded first.
       std::vector<CppToken> expanded;
       CppExpander x(*out_.macros, builtin_);
-      if (auto r = x.run(std::move(t), expanded); !r) return unexpected(make_error(at, r.error()));
+      if (auto r = x.run(std::move(t), expanded); !r) return unexpected(make_error(at, std::move(r.error().message)));
       t = std::move(expanded);
     }
     if (t.empty() || (t[0].kind != CppToken::Kind::HeaderName && t[0].kind != CppToken::Kind::String)) return true;

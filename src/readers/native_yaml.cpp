@@ -191,7 +191,7 @@ Expected<Fn, Diagnostic> read_entry(const Profile& profile, std::uint32_t allowe
   f.schema = func->value;
   f.func_at = doc.where(*func);
   auto s = analyse_native_schema(f.schema);
-  if (!s) return fail(f.func_at, fmt::format("malformed schema: {}", s.error()));
+  if (!s) return fail(f.func_at, fmt::format("malformed schema: {}", s.error().message));
   f.s = std::move(*s);
   auto flag = [&](Field which, std::string_view name, bool& out) -> Expected<Ok, Diagnostic> {
     if (const YamlNode* n = get(which)) {

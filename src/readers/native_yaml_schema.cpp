@@ -79,18 +79,18 @@ struct Scratch {
 
 }  // namespace
 
-Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schema) {
+Expected<NativeSchema, Diagnostic> analyse_native_schema(std::string_view schema) {
   NativeSchema s;
   const std::size_t open = schema.find('(');
   const std::size_t arrow = schema.rfind("->");
   if (open == std::string_view::npos || arrow == std::string_view::npos || arrow < open)
-    return unexpected(std::string("expected NAME(ARGS) -> RETURNS"));
+    return unexpected(make_error("expected NAME(ARGS) -> RETURNS"));
   std::string_view name = trim_blank(schema.substr(0, open));
   if (const std::size_t ns = name.find("::"); ns != std::string_view::npos) {
     s.ns = std::string(name.substr(0, ns));
     name = name.substr(ns + 2);
   }
-  if (name.empty()) return unexpected(std::string("expected an operator name before '('"));
+  if (name.empty()) return unexpected(make_error("expected an operator name before '('"));
   s.name = std::string(name);
   std::string_view base = name.substr(0, name.find('.'));
   // The matching ')' of the arguments.
@@ -100,7 +100,7 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
     if (schema[i] == '(' || schema[i] == '[') ++depth;
     else if ((schema[i] == ')' || schema[i] == ']') && --depth == 0) { close = i; break; }
   }
-  if (close == std::string_view::npos) return unexpected(std::string("unbalanced parentheses in the arguments"));
+  if (close == std::string_view::npos) return unexpected(make_error("unbalanced parentheses in the arguments"));
   bool inplace = false;
   if (base.size() > 4 && base.starts_with("__") && base.ends_with("__")) {
     std::string_view inner = base.substr(2, base.size() - 4);
@@ -130,7 +130,7 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
   split_top(schema.substr(open + 1, close - open - 1), parts);
   for (std::string_view a : parts) {
     if (a == "*") { kwarg_only = true; continue; }
-    if (a.empty()) return unexpected(std::string("empty argument"));
+    if (a.empty()) return unexpected(make_error("empty argument"));
     Arg arg = parse_arg(a);
     if (kwarg_only) {
       kwargs.push_back(arg);
@@ -184,7 +184,7 @@ Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schem
            : mutable_ ? SchemaKind::Mutable
                       : SchemaKind::Functional;
   const std::string_view ret = trim_blank(schema.substr(arrow + 2));
-  if (ret.empty()) return unexpected(std::string("expected the returns after '->'"));
+  if (ret.empty()) return unexpected(make_error("expected the returns after '->'"));
   if (ret.front() == '(') {
     const std::string_view inner = trim_blank(ret.substr(1, ret.size() >= 2 ? ret.size() - 2 : 0));
     if (!inner.empty()) split_top(inner, rets);

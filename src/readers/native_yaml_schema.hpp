@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 
 namespace dt {
@@ -36,6 +37,6 @@ struct NativeSchema {
 };
 
 // Errors: a message without location (the caller locates it at the schema).
-Expected<NativeSchema, std::string> analyse_native_schema(std::string_view schema);
+Expected<NativeSchema, Diagnostic> analyse_native_schema(std::string_view schema);
 
 }  // namespace dt

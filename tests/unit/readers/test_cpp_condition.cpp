@@ -6,14 +6,14 @@
 namespace dt::test {
 
 namespace {
-Expected<CppConditionValue, std::string> eval(std::string_view text) {
+Expected<CppConditionValue, Diagnostic> eval(std::string_view text) {
   auto t = lex_cpp("a.cpp", text);
   REQUIRE(t.has_value());
   return evaluate_condition(t->tokens);
 }
 bool value(std::string_view text) {
   auto v = eval(text);
-  REQUIRE_MESSAGE(v.has_value(), (v ? "" : v.error()));
+  REQUIRE_MESSAGE(v.has_value(), (v ? "" : v.error().message));
   return v->value;
 }
 }  // namespace
@@ -49,15 +49,15 @@ TEST_CASE("evaluate_condition: a name left over is 0, and named only where the a
 }
 
 TEST_CASE("evaluate_condition: malformed expressions and division by zero are errors, deep nesting is bounded") {
-  CHECK(eval("1 +").error() == "the expression ends too soon");
-  CHECK(eval("(1").error() == "'(' without its ')'");
-  CHECK(eval("1 ? 2").error() == "'?' without its ':'");
-  CHECK(eval("1 / 0").error() == "division by zero");
-  CHECK(eval("1.5").error().find("not an integer") != std::string::npos);
-  CHECK(eval("").error() == "no expression");
-  CHECK(eval("1 2").error() == "unexpected '2' in the expression");
-  CHECK(eval(std::string(10000, '(') + "1" + std::string(10000, ')')).error().find("nested deeper") == 0);
-  CHECK(eval(std::string(10000, '-') + "1").error().find("nested deeper") == 0);
+  CHECK(eval("1 +").error().message == "the expression ends too soon");
+  CHECK(eval("(1").error().message == "'(' without its ')'");
+  CHECK(eval("1 ? 2").error().message == "'?' without its ':'");
+  CHECK(eval("1 / 0").error().message == "division by zero");
+  CHECK(eval("1.5").error().message.find("not an integer") != std::string::npos);
+  CHECK(eval("").error().message == "no expression");
+  CHECK(eval("1 2").error().message == "unexpected '2' in the expression");
+  CHECK(eval(std::string(10000, '(') + "1" + std::string(10000, ')')).error().message.find("nested deeper") == 0);
+  CHECK(eval(std::string(10000, '-') + "1").error().message.find("nested deeper") == 0);
 }
 
 }  // namespace dt::test

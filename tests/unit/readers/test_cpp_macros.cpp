@@ -33,7 +33,7 @@ std::string expand(CppMacros& m, std::string_view text) {
   CppExpander x(m, none);
   std::vector<CppToken> out;
   auto r = x.run(std::move(t->tokens), out);
-  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error()));
+  REQUIRE_MESSAGE(r.has_value(), (r ? "" : r.error().message));
   std::string s;
   for (const auto& tok : out) {
     if (!s.empty()) s += ' ';
