@@ -316,7 +316,7 @@ std::size_t utf8_width(std::string_view s) {
 
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) { return i < s.size() ? decode(s, i).size : 0; }
 
-bool is_utf8(std::string_view s) {
+std::size_t utf8_valid_prefix(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     // ASCII eight bytes at a time (a whole translation is checked by import).
     std::uint64_t word = 0;
@@ -329,10 +329,10 @@ bool is_utf8(std::string_view s) {
       continue;
     }
     const std::size_t n = utf8_sequence_length(s, i);
-    if (n == 0) return false;
+    if (n == 0) return i;
     i += n;
   }
-  return true;
+  return s.size();
 }
 
 }  // namespace dt

@@ -63,8 +63,10 @@ bool is_glob(std::string_view pattern);
 // The length of the well-formed UTF-8 sequence at s[i] (Unicode's table
 // 3-7: no overlong forms, surrogates or code points past U+10FFFF), 0 if none.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
-// Whether `s` is well-formed UTF-8 throughout.
-bool is_utf8(std::string_view s);
+// The length of the longest well-formed UTF-8 prefix of `s` (s.size() when
+// all of it is), and whether all of it is.
+std::size_t utf8_valid_prefix(std::string_view s);
+inline bool is_utf8(std::string_view s) { return utf8_valid_prefix(s) == s.size(); }
 // The display width of UTF-8 text for column alignment: its code points
 // (bytes that do not continue a sequence), the measure fmt pads by.
 std::size_t utf8_width(std::string_view s);

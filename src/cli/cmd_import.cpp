@@ -3,6 +3,7 @@
 // each entry with a comment naming its source FILE:LINE:COL.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "base/io.hpp"
@@ -45,11 +46,9 @@ Expected<Ok, Diagnostic> check_loads(const Profile& profile, const std::string& 
   lo.threads = 1;
   if (auto loaded = load_blocks(profile, std::move(blocks), display_path(name), lo); !loaded)
     return fail(std::move(loaded.error()));
-  if (!is_utf8(text)) {
-    // Where: the first entry (in the text's order) whose strings are not UTF-8.
-    std::size_t line = 1, bad = 0;
-    while (bad < text.size() && utf8_sequence_length(text, bad) != 0) bad += utf8_sequence_length(text, bad);
-    line += static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n'));
+  if (const std::size_t bad = utf8_valid_prefix(text); bad != text.size()) {
+    // Where: the line of the first byte that is not UTF-8.
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n');
     return fail(make_error(Location{display_path(name), static_cast<std::uint32_t>(line), 0},
                            "a string holds bytes that are not UTF-8, which TOML cannot hold"));
   }
@@ -66,22 +65,12 @@ int run_import(const Io& io, const ImportOptions& o) {
   std::vector<std::string> files = o.files;
   LoadOptions lo;
   if (!prepare_sources(io, o.sources, files, lo)) return kExitError;
-  // The files are read first, so that a Python file can import a helper from
-  // any other one given, as every command reads them (registry/loader.cpp);
-  // a file that cannot be read is reported at its turn.
-  std::vector<Expected<std::string, Diagnostic>> texts;
-  std::unique_ptr<PyProject> python;
+  // A Python file may import a helper from any other one given, as every
+  // command reads them (registry/loader.cpp).
+  const std::unique_ptr<PyProject> python = PyProject::of(**profile, files, io.fs.read);
   for (const auto& path : files) {
-    texts.push_back(io.fs.read(path));
-    if (texts.back() && detect_source(path, {}) == SourceKind::Python) {
-      if (!python) python = std::make_unique<PyProject>(**profile);
-      python->add(path, std::make_shared<const std::string>(*texts.back()));
-    }
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const std::string& path = files[i];
     const FileName shown = display_path(path);
-    auto& text = texts[i];
+    auto text = io.fs.read(path);
     if (!text) {
       report(io, read_error(std::move(text.error()), shown, "cannot read file"));
       return kExitError;

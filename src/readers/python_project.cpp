@@ -3,6 +3,7 @@
 
 #include "base/text.hpp"
 #include "readers/python_reader_impl.hpp"
+#include "readers/readers.hpp"
 
 namespace dt {
 
@@ -62,6 +63,17 @@ std::vector<std::string> components(const std::string& path) {
 }
 
 }  // namespace
+
+std::unique_ptr<PyProject> PyProject::of(const Profile& profile, const std::vector<std::string>& paths,
+                                         const ReadFile& read) {
+  std::unique_ptr<PyProject> python;
+  for (const std::string& p : paths) {
+    if (detect_source(p, {}) != SourceKind::Python) continue;
+    if (!python) python = std::make_unique<PyProject>(profile);
+    if (auto text = read(p)) python->add(p, std::make_shared<const std::string>(std::move(*text)));
+  }
+  return python;
+}
 
 void PyProject::add(const std::string& path, std::shared_ptr<const std::string> text) {
   files_.emplace(normalize_path(path), File{path, std::move(text)});

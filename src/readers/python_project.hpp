@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/io.hpp"
 #include "keys/profile.hpp"
 #include "readers/python_value.hpp"
 
@@ -22,6 +23,11 @@ namespace dt {
 class PyProject {
  public:
   explicit PyProject(const Profile& profile) : profile_(profile) {}
+  // The Python files among `paths` (by their names), as `read` gives them
+  // (a file that cannot be read is left out: its reader reports it); nullptr
+  // when there is none.
+  static std::unique_ptr<PyProject> of(const Profile& profile, const std::vector<std::string>& paths,
+                                       const ReadFile& read);
 
   // A file of the run (before reading starts): its path as given and its text.
   void add(const std::string& path, std::shared_ptr<const std::string> text);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 
 #include "base/limits.hpp"
 #include "base/operator_name.hpp"
@@ -330,14 +331,13 @@ std::string FileLoader::registered_at(const Location& where) const {
   // written out, not through fmt's format-string machinery.
   constexpr std::string_view kAt = "registered at ";
   char digits[10];
-  std::size_t n = 0;
-  for (std::uint32_t l = where.line; n == 0 || l != 0; l /= 10) digits[n++] = static_cast<char>('0' + l % 10);
+  const auto end = std::to_chars(std::begin(digits), std::end(digits), where.line).ptr;
   std::string out;
-  out.reserve(kAt.size() + where.file.view().size() + 1 + n);
+  out.reserve(kAt.size() + where.file.view().size() + 1 + static_cast<std::size_t>(end - digits));
   out += kAt;
   out += where.file.view();
   out += ':';
-  while (n != 0) out += digits[--n];
+  out.append(digits, end);
   return out;
 }
 

@@ -182,12 +182,7 @@ Expected<LoadResult, Diagnostic> load(const Profile& profile, const std::vector<
   // The Python files are read first, in command-line order, so that a module
   // can import a helper from any other file read (readers/python_project.hpp);
   // a file that cannot be read is read again, and reported, at its turn.
-  std::unique_ptr<PyProject> python;
-  for (const std::string& p : paths) {
-    if (detect_source(p, {}) != SourceKind::Python) continue;
-    if (!python) python = std::make_unique<PyProject>(profile);
-    if (auto text = read(p)) python->add(p, std::make_shared<const std::string>(std::move(*text)));
-  }
+  const std::unique_ptr<PyProject> python = PyProject::of(profile, paths, read);
   // Files are read, parsed and compiled ahead on worker threads; the batches
   // are applied here in command-line order, so results and the errors
   // reported do not depend on timing.
