@@ -140,7 +140,22 @@ class KernelReader {
     if (after < r.e && t[after].is("<") && !last.empty()) {
       // f<A, B>: a specialization of a function template, whose signature
       // is the template's (torchvision's autocast kernels).
-      if (tk_.match_angle(after, r.e) + 1 == r.e) after = r.e;
+      const std::size_t gt = tk_.match_angle(after, r.e);
+      if (gt + 1 == r.e) {
+        after = r.e;
+      } else if (gt != std::string::npos && gt + 2 < r.e && t[gt + 1].is("::") && !stable_ &&
+                 tk_.path(gt + 2, r.e).second == r.e && !tk_.function(j, name_end, r.b)) {
+        // C<A>::run: a static member of a class template's specialization
+        // (PyTorch's quantized cuDNN kernels, QConvInt8<2, false>::run). A
+        // function all the same; its signature is the class's, not looked up.
+        k.what = CppKernel::What::Function;
+        std::string written;
+        for (std::size_t w = j; w < r.e; ++w) written += t[w].text;
+        k.unknown = fmt::format("'{}' is a member of a class template's specialization, whose signature is not "
+                                "looked up",
+                                written);
+        return k;
+      }
     }
     if (after == r.e && !last.empty()) {
       if (stable_) {  // StableLibrary::impl takes a boxed function

@@ -147,6 +147,14 @@ class Preprocessor {
   }
 
   void define_text(const std::string& name, const std::string& value, Location at) {
+    if (name.find('(') != std::string::npos) {  // -D'F(x)=body': a function-like macro
+      auto lexed = lex_cpp(FileName{}, out_.macros->store(name + " " + value));
+      if (!lexed) return;
+      std::vector<CppToken> line = std::move(lexed->tokens);
+      while (!line.empty() && line.back().kind == CppToken::Kind::Eod) line.pop_back();
+      if (auto m = parse_macro_definition(line, at)) out_.macros->define(std::move(*m));
+      return;
+    }
     CppMacro mac;
     mac.name = name;
     mac.defined = at;

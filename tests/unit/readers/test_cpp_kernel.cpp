@@ -76,6 +76,20 @@ TEST_CASE("read_kernel: a function template's specialization has the template's 
   CHECK(what(kernel(kT, "t<2, true>::value")) == "unknown: a kernel expression dispatchtool does not read");
 }
 
+TEST_CASE("read_kernel: a static member of a class template's specialization is a function kernel") {
+  // PyTorch's quantized cuDNN kernels: m.impl("quantized::conv2d.new", QConvInt8<2, false>::run).
+  constexpr std::string_view kC =
+      "template <int N, bool R> struct QConv { static at::Tensor run(const at::Tensor& x); };";
+  CHECK(what(kernel(kC, "QConv<2, false>::run")) ==
+        "function unknown: 'QConv<2,false>::run' is a member of a class template's specialization, whose signature "
+        "is not looked up");
+  CHECK(what(kernel(kC, "&ns::QConv<1, true>::run")) ==
+        "function unknown: 'ns::QConv<1,true>::run' is a member of a class template's specialization, whose "
+        "signature is not looked up");
+  CHECK(what(kernel(kC, "QConv<2, false>::run", /*stable=*/true)) ==
+        "unknown: a kernel expression dispatchtool does not read");
+}
+
 TEST_CASE("read_kernel: lambdas, by trailing return type or by the parameter they return") {
   CHECK(what(kernel("", "[](const at::Tensor& a, double s) -> at::Tensor { return a * s; }")) ==
         "function (Tensor _0, float _1) -> Tensor _0");

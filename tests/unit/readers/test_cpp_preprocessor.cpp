@@ -96,6 +96,15 @@ TEST_CASE("preprocess_cpp: #if, #ifdef, #elif, #else, defined, -D and -U") {
   CHECK(s.conditions[0].taken);
 }
 
+TEST_CASE("preprocess_cpp: -D of a function-like macro, as a compiler takes -D'F(x)=body'") {
+  Pp p;
+  // PyTorch's generated CUDAConfig.h defines AT_CUDNN_ENABLED() so; a build is read with it as -D.
+  p.options.defines = {{"AT_CUDNN_ENABLED()", "1"}, {"TWICE(x)", "x x"}};
+  const CppScan s = p.run("a.cpp", "#if AT_CUDNN_ENABLED()\na\n#else\nb\n#endif\nTWICE(c)\n");
+  CHECK(spelled(s) == "a c c");
+  CHECK(s.conditions.empty());
+}
+
 TEST_CASE("preprocess_cpp: an include guard is not a condition on an unknown name") {
   Pp p;
   const CppScan s = p.run("a.h", "#ifndef A_H\n#define A_H\na\n#endif\n#if !defined(B_H)\n#define B_H\nb\n#endif\n");

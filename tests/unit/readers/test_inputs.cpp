@@ -50,4 +50,30 @@ TEST_CASE("is_registration_source: C++ sources and headers, Python, torchgen's y
   CHECK_FALSE(is_registration_source("README.md"));
 }
 
+TEST_CASE("prepare_sources: -D NAME, NAME=VALUE and a function-like NAME(PARAMS)=VALUE; -U a name") {
+  std::map<std::string, std::string> files{{"a.cpp", ""}};
+  const FileSystem fs = memory_filesystem(files);
+  SourceOptions o;
+  o.defines = {"USE_CUDA", "V=12", "AT_CUDNN_ENABLED()=1", "F(a, b)=a", "G(x, ...)", "H(  )"};
+  o.undefines = {"GONE"};
+  auto s = prepare_sources(fs, {"a.cpp"}, o);
+  REQUIRE(s.has_value());
+  const auto& d = s->cpp.defines;
+  REQUIRE(d.size() == 7);
+  CHECK(d[0] == std::pair<std::string, std::optional<std::string>>{"USE_CUDA", "1"});
+  CHECK(d[1] == std::pair<std::string, std::optional<std::string>>{"V", "12"});
+  CHECK(d[2] == std::pair<std::string, std::optional<std::string>>{"AT_CUDNN_ENABLED()", "1"});
+  CHECK(d[3] == std::pair<std::string, std::optional<std::string>>{"F(a, b)", "a"});
+  CHECK(d[6] == std::pair<std::string, std::optional<std::string>>{"GONE", std::nullopt});
+  for (const char* bad : {"1X", "F(", "F(1)", "F(a,)", "F(a)b", "A-B"}) {
+    o.defines = {bad};
+    auto e = prepare_sources(fs, {"a.cpp"}, o);
+    REQUIRE_MESSAGE(!e, bad);
+    CHECK(e.error().message == fmt::format("-D {}: not a macro name (NAME, NAME=VALUE or NAME(PARAMS)=VALUE)", bad));
+  }
+  o.defines = {};
+  o.undefines = {"F()"};
+  CHECK_FALSE(prepare_sources(fs, {"a.cpp"}, o));
+}
+
 }  // namespace dt::test
