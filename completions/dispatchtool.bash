@@ -129,6 +129,7 @@ _dispatchtool() {
       return ;;
     --autocast) COMPREPLY=($(compgen -W "cpu cuda xpu" -- "$cur")); return ;;
     --build) COMPREPLY=($(compgen -W "cpu cuda mps xpu mtia" -- "$cur")); return ;;
+    --build-source) compopt -o filenames 2>/dev/null; local IFS=$'\n'; COMPREPLY=($(compgen -d -- "$cur")); return ;;
     --keys|--register)
       __dispatchtool_list "$(dispatchtool keys --names 2>/dev/null)"
       return ;;
@@ -156,15 +157,15 @@ _dispatchtool() {
   esac
   local opts
   case "$cmd" in
-    table) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
-    registrations) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --raw --style --format --register --color --help" ;;
-    explain) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --format --register --color --help" ;;
+    table) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --build-source --tag --exclude-tag --raw --style --format --register --color --fallbacks --expand --all-keys --help" ;;
+    registrations) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --build-source --tag --exclude-tag --raw --style --format --register --color --help" ;;
+    explain) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --build-source --tag --exclude-tag --format --register --color --help" ;;
     keys) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --names --meanings --format --no-library --help" ;;
-    lint) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
-    coverage) opts="--backend --profile --against --namespace --name --max-input-size --inside -D -U -I -p --compile-commands --exclude --status --fail-on --format --no-library --build --tag --exclude-tag --color --help" ;;
-    ops) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --help" ;;
-    html) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --tag --exclude-tag --register --output -o --help" ;;
-    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --build --color --help" ;;
+    lint) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --format --color --select --ignore --severity --fail-on --config --no-config --no-library --build --build-source --ignore-tag --baseline --write-baseline --context --list-rules --help" ;;
+    coverage) opts="--backend --profile --against --namespace --name --max-input-size --inside -D -U -I -p --compile-commands --exclude --status --fail-on --format --no-library --build --build-source --tag --exclude-tag --color --help" ;;
+    ops) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --namespace --tag --exclude-tag --name --format --count --list-tags --no-library --build --build-source --help" ;;
+    html) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --build-source --tag --exclude-tag --register --output -o --help" ;;
+    trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --build --build-source --color --help" ;;
     diff) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --against --op --keys --format --expand --locations --no-library --color --help" ;;
     import) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --output -o --help" ;;
   esac

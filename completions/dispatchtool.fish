@@ -91,6 +91,7 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l list-tags -d "t
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l all -d "every operator of PyTorch's own library"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -l no-library -d "without PyTorch's own operators"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops html trace" -l build -x -a 'cpu cuda mps xpu mtia' -d "the library of this build of the release"
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops html trace" -l build-source -x -a '(__fish_complete_directories)' -d "with --build: the release's own source tree"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html trace diff" -l op -x -d 'only this operator'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l keys -x -a '(__dispatchtool_keys)' -d 'only these keys'
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations" -l raw -d 'exactly what PyTorch prints'

@@ -53,6 +53,10 @@ struct SessionOptions {
   // it plus what the release's native_functions.yaml registers on that
   // backend's keys. Needs `library`.
   std::string build;
+  // The release's own source tree (a PyTorch checkout of it; the command
+  // line's --build-source): the build's hand-written C++ registrations on its
+  // keys are read from it and added (docs/library.md). Needs a GPU build.
+  std::string build_source;
   // PythonDispatcher's demo operator instead of inputs (the command line's
   // --register; torch._python_dispatcher): one register() call each, its
   // keys comma-separated ("CPU, AutogradCPU"). Takes no inputs and no library.

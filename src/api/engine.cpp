@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "readers/release_sources.hpp"
 #include "readers/release_yaml.hpp"
 #include "registry/python_dispatcher.hpp"
 
@@ -14,23 +15,50 @@ Error usage(Param param, Diagnostic d) { return Error{param, true, std::move(d)}
 Error usage(Param param, std::string message) { return usage(param, make_error(std::move(message))); }
 Error input(Diagnostic d) { return Error{Param::None, false, std::move(d)}; }
 
+// Whether `lib` has a kernel of `op` on `key` (key empty: a definition of `op`).
+bool library_has(const OpLibrary& lib, const Profile& profile, std::string_view op, std::string_view key) {
+  const auto i = lib.find(op);
+  if (!i) return false;
+  if (key.empty()) return lib.defined(*i);
+  const auto k = profile.find(key);
+  if (!k) return false;
+  Operator o;
+  lib.materialize(*i, o);
+  return o.get(*k) != nullptr;
+}
+
 // The library of `build`: `cpu` plus the build's registrations, serialized as one library.
-Expected<std::shared_ptr<const OpLibrary>, Diagnostic> build_library(const Profile& profile,
-                                                                     std::shared_ptr<const OpLibrary> cpu,
-                                                                     std::string_view build) {
-  auto blocks = build_registrations(profile, build);
-  if (!blocks) return unexpected(std::move(blocks.error()));
+Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& profile,
+                                                                std::shared_ptr<const OpLibrary> cpu, Build build,
+                                                                const FileSystem& fs) {
+  auto blocks = build_registrations(profile, build.name);
+  if (!blocks) return unexpected(input(std::move(blocks.error())));
+  std::string origin = fmt::format("{} + the {} build's native_functions.yaml registrations", cpu->origin(), build.name);
+  if (!build.source.empty()) {
+    const OpLibrary& lib = *cpu;
+    auto sources = build_source_registrations(
+        profile, build.name, std::string(build.source), fs,
+        [&](std::string_view op, std::string_view key) { return library_has(lib, profile, op, key); });
+    if (!sources) return unexpected(input(std::move(sources.error())));
+    std::size_t entries = 0;
+    for (TomlBlock& b : sources->blocks.blocks) {
+      entries += b.entries.size();
+      blocks->blocks.push_back(std::move(b));
+    }
+    origin += fmt::format(" and {} hand-written ones from {} ({} files naming its keys read; {} registrations there "
+                          "not read: dispatchtool import shows why)",
+                          entries, build.source, sources->files_read, sources->not_read);
+  }
   LoadOptions lo;
   lo.library = std::move(cpu);
   lo.threads = 1;
-  auto loaded = dt::load_blocks(profile, std::move(*blocks), fmt::format("{}-{}-build", profile.name(), build), lo);
-  if (!loaded) return unexpected(std::move(loaded.error()));
+  auto loaded =
+      dt::load_blocks(profile, std::move(*blocks), fmt::format("{}-{}-build", profile.name(), build.name), lo);
+  if (!loaded) return unexpected(input(std::move(loaded.error())));
   loaded->registry.materialize_all();
-  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(
-      loaded->registry,
-      fmt::format("{} + the {} build's native_functions.yaml registrations", lo.library->origin(), build)));
+  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(loaded->registry, origin));
   auto lib = OpLibrary::open(*blob, profile, blob);
-  if (!lib) return unexpected(std::move(lib.error()));
+  if (!lib) return unexpected(input(std::move(lib.error())));
   return std::make_shared<const OpLibrary>(std::move(*lib));
 }
 
@@ -43,6 +71,8 @@ std::string_view param_label(Param param, Front front) {
       return "";
     case Param::Build:
       return cli ? "--build" : "build";
+    case Param::BuildSource:
+      return cli ? "--build-source" : "build_source";
     case Param::Register:
       return cli ? "--register" : "register_calls";
     case Param::Keys:
@@ -61,10 +91,13 @@ Diagnostic worded(const Error& e, Front front) {
   return d;
 }
 
-Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library,
-                                                              std::string_view build, const FileSystem& fs,
+Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library, Build build,
+                                                              const FileSystem& fs,
                                                               std::span<const EmbeddedLibrary> libraries) {
-  const bool extra_build = !build.empty() && build != "cpu";
+  const bool extra_build = !build.name.empty() && build.name != "cpu";
+  if (!build.source.empty() && !extra_build)
+    return unexpected(usage(Param::BuildSource, "it adds the hand-written registrations of a GPU build: give --build "
+                                                "cuda, mps, xpu or mtia too"));
   if (!with_library) {
     if (extra_build) return unexpected(usage(Param::Build, "it adds to the profile's operator library, which is left out"));
     return std::shared_ptr<const OpLibrary>();
@@ -74,9 +107,7 @@ Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& pr
   if (!extra_build) return std::move(*lib);
   if (*lib == nullptr)
     return unexpected(usage(Param::Build, fmt::format("profile {} has no operator library to build on", profile.name())));
-  auto built = build_library(profile, std::move(*lib), build);
-  if (!built) return unexpected(input(std::move(built.error())));
-  return std::move(*built);
+  return build_library(profile, std::move(*lib), build, fs);
 }
 
 Expected<LoadResult, Error> load(const Profile& profile, const Request& request, const ReadFile& read) {

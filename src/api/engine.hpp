@@ -33,7 +33,7 @@ namespace dt::engine {
 
 // The parameter an error is about (None: the input itself, or a message that
 // says what it is about).
-enum class Param : std::uint8_t { None, Build, Register, Keys, Keyset, Arg };
+enum class Param : std::uint8_t { None, Build, BuildSource, Register, Keys, Keyset, Arg };
 
 struct Error {
   Param param = Param::None;
@@ -49,13 +49,22 @@ std::string_view param_label(Param param, Front front);
 // The error's diagnostic with its parameter's label in front of the message.
 Diagnostic worded(const Error& e, Front front);
 
+// A build of the release: "", "cpu" (the package's), "cuda", "mps", "xpu",
+// "mtia"; `source`: the release's own source tree, whose hand-written
+// registrations on the build's keys are added (readers/release_sources.hpp).
+struct Build {
+  std::string_view name;
+  std::string_view source;
+};
+
 // The operator library the registrations load on top of: none when
 // `with_library` is false, else the profile's own (nullptr when it has none),
-// and for `build` "cuda", "mps", "xpu" or "mtia" that library plus what the
-// release's native_functions.yaml registers on the backend's keys ("" and
-// "cpu": the profile's).
-Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library,
-                                                              std::string_view build, const FileSystem& fs,
+// and for a build "cuda", "mps", "xpu" or "mtia" that library plus what the
+// release's native_functions.yaml registers on the backend's keys (and, with
+// a source tree, its hand-written registrations there); "" and "cpu": the
+// profile's. Errors name Param::Build or Param::BuildSource.
+Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library, Build build,
+                                                              const FileSystem& fs,
                                                               std::span<const EmbeddedLibrary> libraries);
 
 // What to load: files (in order), or PythonDispatcher's demo operator with

@@ -56,7 +56,8 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   request.load.on_refusal = options.record_refusals ? dt::OnRefusal::Record : dt::OnRefusal::Fail;
   const auto fail = [](const dt::engine::Error& e) { return unexpected(dt::engine::worded(e, dt::engine::Front::Api)); };
   if (request.register_calls.empty()) {
-    auto lib = dt::engine::open_library(*impl->profile, options.library, options.build, fs, dt::embedded_libraries());
+    auto lib = dt::engine::open_library(*impl->profile, options.library,
+                                        dt::engine::Build{options.build, options.build_source}, fs, dt::embedded_libraries());
     if (!lib) return fail(lib.error());
     request.load.library = std::move(*lib);
   }

@@ -186,7 +186,7 @@ void add_input_options(CLI::App& sub, InputOptions& o) {
   sub.add_option("--keys", o.keys, "only these dispatch keys, comma-separated (alias keys expand)")
       ->each([&o](const std::string&) { o.keys_given = true; });
   add_library_options(sub, o.all, o.no_library);
-  add_build_option(sub, o.build);
+  add_build_option(sub, o.build, o.build_source);
   add_op_filter_options(sub, o.filter);
   sub.add_option("--color", o.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))
@@ -270,13 +270,17 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
   return std::make_unique<Profile>(std::move(*p));
 }
 
-void add_build_option(CLI::App& sub, std::string& build) {
+void add_build_option(CLI::App& sub, std::string& build, std::string& build_source) {
   std::vector<std::string> names;
   for (const auto& b : build_backends()) names.emplace_back(b.first);
   sub.add_option("--build", build,
                  "the library of this build of the release: cpu (the package's), or cuda, mps, xpu, mtia: the CPU "
                  "library plus what the release's native_functions.yaml registers on that backend's keys")
       ->check(one_of(names));
+  sub.add_option("--build-source", build_source,
+                 "with --build: the release's own source tree (a PyTorch checkout of it), whose hand-written C++ "
+                 "registrations on the build's keys are added")
+      ->type_name("DIR");
 }
 
 int engine_error(const Io& io, const engine::Error& e) {
@@ -287,7 +291,7 @@ int engine_error(const Io& io, const engine::Error& e) {
 }
 
 bool open_library_for(const Io& io, const Profile& profile, bool no_library,
-                      std::shared_ptr<const OpLibrary>& library, std::string_view build) {
+                      std::shared_ptr<const OpLibrary>& library, engine::Build build) {
   auto lib = engine::open_library(profile, !no_library, build, io.fs, io.libraries);
   if (!lib) {
     engine_error(io, lib.error());
@@ -299,7 +303,7 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
 
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
                                                   std::vector<std::string> files, bool no_library,
-                                                  std::string_view verb, std::string_view build,
+                                                  std::string_view verb, engine::Build build,
                                                   const SourceOptions& sources) {
   LoadOptions lo;
   if (!prepare_sources(io, sources, files, lo)) return nullptr;
@@ -347,7 +351,8 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   const bool demo = !o.register_calls.empty();  // PythonDispatcher's demo operator: no library, no sources
   if (!demo) {
     if (!prepare_sources(io, o.sources, request.files, request.load)) return nullptr;
-    if (!open_library_for(io, profile, o.no_library, request.load.library, o.build)) return nullptr;
+    if (!open_library_for(io, profile, o.no_library, request.load.library, {o.build, o.build_source}))
+      return nullptr;
     // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
     if (request.files.empty() &&
         (request.load.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {

@@ -109,6 +109,7 @@ struct InputOptions {
   OpFilter filter;                          // --tag, --exclude-tag
   ReadOptions read;                         // --max-input-size, --inside
   std::string build;                        // --build cuda|mps|xpu|mtia: that build's library
+  std::string build_source;                 // --build-source DIR: the release's sources, for --build
   SourceOptions sources;                    // -D -U -I -p --compile-commands --exclude
 };
 // -D, -U, -I, -p, --compile-commands and --exclude: how a command finds its
@@ -126,9 +127,9 @@ void add_library_options(CLI::App& sub, bool& all, bool& no_library);
 // release, the CPU library plus what its native_functions.yaml registers on
 // the build's keys (readers/release_yaml.hpp).
 bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library,
-                      std::string_view build = {});
-// --build BACKEND (a command's input option).
-void add_build_option(CLI::App& sub, std::string& build);
+                      engine::Build build = {});
+// --build BACKEND and --build-source DIR (a command's input options).
+void add_build_option(CLI::App& sub, std::string& build, std::string& build_source);
 // The files over the profile's library (none with `no_library`), for a
 // command that works on the library when no file is given; `verb` says what
 // it does with operators ("list", "cover") in the usage error when there is
@@ -136,7 +137,7 @@ void add_build_option(CLI::App& sub, std::string& build);
 // after an error.
 std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
                                                   std::vector<std::string> files, bool no_library,
-                                                  std::string_view verb, std::string_view build,
+                                                  std::string_view verb, engine::Build build,
                                                   const SourceOptions& sources);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);

@@ -21,6 +21,7 @@ struct CoverageOptions {
   std::string color = "auto";
   bool no_library = false;
   std::string build;  // --build
+  std::string build_source;  // --build-source DIR
   ReadOptions read;   // --max-input-size, --inside
   OpFilter filter;  // --namespace, --name, --tag, --exclude-tag
   SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
@@ -64,7 +65,7 @@ bool open_side(const Io& io, const CoverageOptions& o, const std::string& profil
   auto profile = open_profile(io, profile_name);
   if (!profile) return false;
   s.profile = std::move(*profile);
-  s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", o.build, o.sources);
+  s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", {o.build, o.build_source}, o.sources);
   if (!s.loaded) return false;
   Registry& reg = s.loaded->registry;
   auto keys = coverage_keys(reg, o.backend);
@@ -152,7 +153,7 @@ Command add_coverage_command(CLI::App& app, const Io& io) {
   repeatable(sub->add_option("--namespace", o->filter.namespaces, "only operators of this namespace (repeatable)"));
   sub->add_option("--name", o->filter.pattern,
                   "only operators whose qualified name matches this pattern (* ? [...], e.g. 'aten::*_copy')");
-  add_build_option(*sub, o->build);
+  add_build_option(*sub, o->build, o->build_source);
   add_op_filter_options(*sub, o->filter);
   sub->add_option("--color", o->color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))

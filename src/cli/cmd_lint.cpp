@@ -33,6 +33,7 @@ struct LintOptions {
   ReadOptions read;         // --max-input-size, --inside
   bool no_library = false;  // without PyTorch's own operators (the profile's library)
   std::string build;        // --build
+  std::string build_source;  // --build-source DIR
   std::vector<std::string> ignore_tags;
   SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
@@ -119,7 +120,7 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   if (!prepare_sources(io, o.sources, linted, options)) return std::nullopt;
   std::vector<std::string> paths = context->paths;
   paths.insert(paths.end(), linted.begin(), linted.end());
-  if (!open_library_for(io, profile, o.no_library, options.library, o.build)) return std::nullopt;
+  if (!open_library_for(io, profile, o.no_library, options.library, {o.build, o.build_source})) return std::nullopt;
   // The suppression comments of the files read, collected as they are read.
   auto marked = std::make_shared<lint::MarkedLines>();
   const ReadFile context_read = lint::context_reader(io.fs, *context);
@@ -253,7 +254,7 @@ Command add_lint_command(CLI::App& app, const Io& io) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   sub->add_flag("--no-library", o->no_library,
                 "lint without PyTorch's own operators (the profile's operator library): only the files and --context");
-  add_build_option(*sub, o->build);
+  add_build_option(*sub, o->build, o->build_source);
   sub->add_option("--baseline", o->baseline, "accept the findings listed in this baseline file; only new ones count");
   sub->add_option("--write-baseline", o->write_baseline,
                   "write the current findings to this baseline file (TOML) and exit 0");

@@ -18,6 +18,7 @@ struct OpsOptions {
   bool list_tags = false;
   bool no_library = false;
   std::string build;  // --build
+  std::string build_source;  // --build-source DIR
   ReadOptions read;       // --max-input-size, --inside
   SourceOptions sources;  // -D -U -I -p --compile-commands --exclude
 };
@@ -35,7 +36,7 @@ int run_ops(const Io& io, const OpsOptions& o) {
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
-  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list", o.build, o.sources);
+  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list", {o.build, o.build_source}, o.sources);
   if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
@@ -80,7 +81,7 @@ Command add_ops_command(CLI::App& app, const Io& io) {
   sub->add_flag("--count", o->count, "only the number of operators per namespace and per tag");
   sub->add_flag("--list-tags", o->list_tags, "list the profile's operator tags with their descriptions and exit");
   sub->add_flag("--no-library", o->no_library, "only the files' operators, without PyTorch's own");
-  add_build_option(*sub, o->build);
+  add_build_option(*sub, o->build, o->build_source);
   sub->footer(
       "Examples:\n"
       "  dispatchtool ops --profile torch-1.13 --tag view_copy\n"

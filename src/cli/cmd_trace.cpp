@@ -86,7 +86,7 @@ Command add_trace_command(CLI::App& app, const Io& io) {
                   "rows x backend columns)")
       ->check(one_of({"text", "json", "svg"}));
   sub->add_flag("--no-library", in.no_library, "without PyTorch's own operators: only the files' registrations");
-  add_build_option(*sub, in.build);
+  add_build_option(*sub, in.build, in.build_source);
   add_read_options(*sub, in.read);
   sub->add_option("--color", in.color, "colour the readable view: auto (terminal, unless NO_COLOR), always, never")
       ->check(one_of({"auto", "always", "never"}))

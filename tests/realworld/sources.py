@@ -49,6 +49,12 @@ TREES = {
         DEBIAN + "pytorch/pytorch_2.6.0+dfsg.orig.tar.xz",
         "099a9601bc40d67656e75735c44abedb0fbe92d08817852ab7472eebb7e6ddff", 27212640,
         ["aten/src/ATen/native/ts_native_functions.yaml", "torch/testing/_internal/custom_op_db.py"]),
+    # PyTorch 2.6.0's C++ sources as a whole tree, for --build cuda --build-source
+    # (its hand-written CUDA registrations: quantized cuDNN, c10d, symm_mem).
+    "pytorch-2.6.0-csrc": (
+        DEBIAN + "pytorch/pytorch_2.6.0+dfsg.orig.tar.xz",
+        "099a9601bc40d67656e75735c44abedb0fbe92d08817852ab7472eebb7e6ddff", 27212640,
+        ["aten/src/ATen/", "torch/csrc/", "version.txt"]),
     # torchvision 0.21.0 (Debian trixie's pytorch-vision 0.21.0, built against
     # torch 2.6): its C++ operators (TORCH_LIBRARY_FRAGMENT blocks and their CPU,
     # CUDA, MPS, autograd, autocast and quantized kernels) and the Python fake

@@ -1,0 +1,48 @@
+// A release's own source tree (`--build-source DIR`, a PyTorch checkout of
+// that release): the hand-written C++ registrations a GPU build compiles on
+// its keys and a CPU build does not (TORCH_LIBRARY_IMPL(quantized,
+// QuantizedCUDA, m) in aten/src/ATen/native/quantized/cudnn, symm_mem's and
+// c10d's CUDA kernels), read with the C++ reader under the build's macros.
+// No yaml holds them, so --build alone cannot know them (docs/library.md).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/diagnostic.hpp"
+#include "base/expected.hpp"
+#include "base/io.hpp"
+#include "keys/profile.hpp"
+#include "readers/readers.hpp"
+
+namespace dt {
+
+// The macros a `build` compiles PyTorch's sources with, as its CMake sets
+// them for the release wheels (USE_CUDA, AT_CUDNN_ENABLED(), CUDART_VERSION,
+// ...): NAME or NAME(PARAMS), and the value.
+const std::vector<std::pair<std::string_view, std::string_view>>& build_source_defines(std::string_view build);
+
+// Whether the CPU library has this already: a kernel of `op` on `key`, or
+// (key empty) a definition of `op`. A registration it has is the CPU build's
+// own, compiled there too, and is left out.
+using InLibrary = std::function<bool(std::string_view op, std::string_view key)>;
+
+struct BuildSourceRead {
+  Blocks blocks;  // impls and fallbacks on the build's keys, the definitions the library lacks
+  std::size_t files_read = 0;  // the files that name one of the build's keys and a library macro
+  std::size_t not_read = 0;    // registrations in them the reader warned about (dispatchtool import shows why)
+};
+
+// Reads every C++ source (.cpp .cc .cu .mm; not headers, not tests) under
+// DIR/aten/src/ATen and DIR/torch/csrc that names one of `build`'s keys,
+// with build_source_defines(build); kernels are located relative to DIR.
+// Errors: a build with no keys of its own ("cpu"), DIR that is not a
+// PyTorch source tree, a file that cannot be read, a reader's error.
+Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& profile, std::string_view build,
+                                                                 const std::string& dir, const FileSystem& fs,
+                                                                 const InLibrary& in_library);
+
+}  // namespace dt
