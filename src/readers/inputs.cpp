@@ -152,7 +152,7 @@ CppOptions with_command_line(CppOptions base, const SourceOptions& o, const File
   return base;
 }
 
-bool is_identifier(std::string_view n) {
+bool is_plain_macro_name(std::string_view n) {
   if (n.empty() || (n[0] >= '0' && n[0] <= '9')) return false;
   for (char c : n)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
@@ -163,15 +163,15 @@ bool is_identifier(std::string_view n) {
 // (-D'AT_CUDNN_ENABLED()=1'): identifiers separated by commas, the last may be `...`.
 bool is_macro_name(std::string_view n) {
   const std::size_t open = n.find('(');
-  if (open == std::string_view::npos) return is_identifier(n);
-  if (!is_identifier(n.substr(0, open)) || !n.ends_with(")")) return false;
+  if (open == std::string_view::npos) return is_plain_macro_name(n);
+  if (!is_plain_macro_name(n.substr(0, open)) || !n.ends_with(")")) return false;
   std::string_view params = n.substr(open + 1, n.size() - open - 2);
   if (trim(params).empty()) return true;
   while (true) {
     const std::size_t comma = params.find(',');
     const std::string_view p = trim(params.substr(0, comma));
-    if (comma == std::string_view::npos) return is_identifier(p) || p == "...";
-    if (!is_identifier(p)) return false;
+    if (comma == std::string_view::npos) return is_plain_macro_name(p) || p == "...";
+    if (!is_plain_macro_name(p)) return false;
     params.remove_prefix(comma + 1);
   }
 }
@@ -185,7 +185,7 @@ Expected<Sources, Diagnostic> prepare_sources(const FileSystem& fs, const std::v
       return unexpected(
           make_error(fmt::format("-D {}: not a macro name (NAME, NAME=VALUE or NAME(PARAMS)=VALUE)", printable(d))));
   for (const std::string& u : o.undefines)
-    if (!is_identifier(u)) return unexpected(make_error(fmt::format("-U {}: not a macro name", printable(u))));
+    if (!is_plain_macro_name(u)) return unexpected(make_error(fmt::format("-U {}: not a macro name", printable(u))));
   auto expanded = expand_inputs(fs, args, o.exclude);
   if (!expanded) return unexpected(std::move(expanded.error()));
   Sources out;

@@ -120,7 +120,7 @@ Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& 
                     build.empty() ? "cpu" : build)));
   std::vector<std::string> roots;
   for (const char* sub : {"aten/src/ATen", "torch/csrc"})
-    if (const std::string root = fmt::format("{}/{}", dir, sub); fs.kind && fs.kind(root) == FileKind::Directory)
+    if (const std::string root = prefix_of(dir) + sub; fs.kind && fs.kind(root) == FileKind::Directory)
       roots.push_back(root);
   if (roots.empty())
     return unexpected(make_error(Location{display_path(dir), 0, 0},

@@ -46,24 +46,33 @@ TEST_CASE("engine: an error names its parameter, worded by each front end") {
 
 TEST_CASE("engine: open_library -- none, the profile's, or a build on top of it") {
   const Profile& p = profile("torch-2.14");
-  auto none = engine::open_library(p, false, "", real_filesystem(), embedded_libraries());
+  auto none = engine::open_library(p, false, {}, real_filesystem(), embedded_libraries());
   REQUIRE(none.has_value());
   CHECK(*none == nullptr);
-  auto cpu = engine::open_library(p, true, "cpu", real_filesystem(), embedded_libraries());
+  auto cpu = engine::open_library(p, true, {"cpu", ""}, real_filesystem(), embedded_libraries());
   REQUIRE(cpu.has_value());
   REQUIRE(*cpu != nullptr);
-  auto cuda = engine::open_library(p, true, "cuda", real_filesystem(), embedded_libraries());
+  auto cuda = engine::open_library(p, true, {"cuda", ""}, real_filesystem(), embedded_libraries());
   REQUIRE(cuda.has_value());
   CHECK((*cuda)->origin().find("the cuda build's native_functions.yaml") != std::string::npos);
-  auto no_base = engine::open_library(p, false, "cuda", real_filesystem(), embedded_libraries());
+  auto no_base = engine::open_library(p, false, {"cuda", ""}, real_filesystem(), embedded_libraries());
   REQUIRE_FALSE(no_base.has_value());
   CHECK(no_base.error().param == engine::Param::Build);
   CHECK(no_base.error().usage);
   // torch-main has no operator library to build on
-  auto bare = engine::open_library(profile("torch-main"), true, "cuda", real_filesystem(), embedded_libraries());
+  auto bare = engine::open_library(profile("torch-main"), true, {"cuda", ""}, real_filesystem(), embedded_libraries());
   REQUIRE_FALSE(bare.has_value());
   CHECK(engine::worded(bare.error(), engine::Front::CommandLine).message ==
         "--build: profile torch-main has no operator library to build on");
+  // --build-source adds to a GPU build, and names its tree's errors where they are.
+  auto source_alone = engine::open_library(p, true, {"", "pt"}, real_filesystem(), embedded_libraries());
+  REQUIRE_FALSE(source_alone.has_value());
+  CHECK(engine::worded(source_alone.error(), engine::Front::Api).message.find("build_source: it adds the hand-written "
+                                                                             "registrations of a GPU build") == 0);
+  auto not_tree = engine::open_library(p, true, {"cuda", DT_TEST_DATA_DIR}, real_filesystem(), embedded_libraries());
+  REQUIRE_FALSE(not_tree.has_value());
+  CHECK_FALSE(not_tree.error().usage);
+  CHECK(not_tree.error().diagnostic.message.find("not a PyTorch source tree") == 0);
 }
 
 TEST_CASE("engine: load -- files, or PythonDispatcher's demo operator, which takes no files") {

@@ -50,7 +50,7 @@ TEST_CASE("is_registration_source: C++ sources and headers, Python, torchgen's y
   CHECK_FALSE(is_registration_source("README.md"));
 }
 
-TEST_CASE("prepare_sources: -D NAME, NAME=VALUE and a function-like NAME(PARAMS)=VALUE; -U a name") {
+TEST_CASE("prepare_sources: -D NAME, NAME=VALUE and a function-like NAME(PARAMS)=VALUE, and -U a name") {
   std::map<std::string, std::string> files{{"a.cpp", ""}};
   const FileSystem fs = memory_filesystem(files);
   SourceOptions o;
