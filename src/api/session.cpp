@@ -11,6 +11,7 @@
 #include "base/io.hpp"
 #include "registry/library.hpp"
 #include "registry/select.hpp"
+#include "render/build_note.hpp"
 #include "render/explain.hpp"
 #include "render/json.hpp"
 #include "render/raw.hpp"
@@ -36,6 +37,7 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   auto impl = std::make_unique<Impl>();
   impl->profile_label = options.profile;
   impl->build = options.build;
+  impl->build_source = options.build_source;
   dt::FileSystem fs = dt::real_filesystem();
   // Inputs given as text are read from memory under their names.
   auto texts = std::make_shared<std::map<std::string, std::string, std::less<>>>();
@@ -185,7 +187,9 @@ Expected<std::string, Diagnostic> Session::table_json(const std::vector<std::str
   if (!ops) return unexpected(std::move(ops.error()));
   const dt::Resolver r(impl_->loaded->registry);
   std::string out;
-  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}}, out);
+  const std::string note = dt::build_library_note(*impl_->profile, *ops, {impl_->build, impl_->build_source});
+  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note},
+                        out);
   return out;
 }
 

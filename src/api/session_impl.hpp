@@ -18,6 +18,7 @@ namespace dispatchtool {
 struct Session::Impl {
   std::string profile_label;                // as given in the options
   std::string build;                        // SessionOptions::build
+  std::string build_source;                 // SessionOptions::build_source
   std::unique_ptr<dt::Profile> profile;     // the registry points to it: never moved
   std::unique_ptr<dt::LoadResult> loaded;
   std::vector<std::string> input_paths;     // as given (diff's labels)

@@ -11,6 +11,7 @@
 #include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
+#include "render/build_note.hpp"
 #include "readers/readers.hpp"
 #include "readers/release_yaml.hpp"
 #include "registry/loader.hpp"
@@ -216,7 +217,7 @@ void add_format_option(CLI::App& sub, std::string& format) {
 }
 
 JsonDocument json_document(const std::string& profile, Writer& w) {
-  return JsonDocument{DT_VERSION, profile, [&w] { w.maybe_flush(); }};
+  return JsonDocument{DT_VERSION, profile, [&w] { w.maybe_flush(); }, {}};
 }
 
 Style style_of(const std::string& style, bool raw) {
@@ -399,7 +400,13 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   s.table_filter = std::move(selected->table);
   s.registration_filter = std::move(selected->registrations);
   s.color = use_color(io, o.color);
+  s.library_note = build_library_note(*s.profile, s.ops, {o.build, o.build_source});
   return s;
+}
+
+void append_library_note(std::string& out, const std::string& note, bool color) {
+  if (note.empty()) return;
+  out += '\n' + paint("note: ", "1", color) + note + "\n";
 }
 
 namespace {

@@ -188,7 +188,12 @@ struct Session {
   KeyFilter table_filter;            // runtime keys
   KeyFilter registration_filter;     // registered keys
   bool color = false;
+  // What the rows of a GPU build's estimate are (render/build_note.hpp), for
+  // the selected operators; empty when the library is no such estimate.
+  std::string library_note;
 };
+// "note: ..." after a readable output (nothing when `note` is empty).
+void append_library_note(std::string& out, const std::string& note, bool color);
 
 // Prints every selected operator in `style`: the raw text after a
 // '### ns::name.overload' line, PythonDispatcher's view of that raw text

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli.hpp"
+#include "render/build_note.hpp"
 #include "render/explain.hpp"
 
 namespace dt::cli {
@@ -32,9 +33,13 @@ Command add_explain_command(CLI::App& app, const Io& io) {
                   io, fmt::format("explain needs one operator; {} match (choose one with --op)", s->ops.size()));
             const Resolver resolver(s->loaded->registry);
             Writer w(io.out, is_json(opts->format) ? Output::Exact : text_output(s->color));
+            // The note when a key explained is one of the build's.
+            const std::string note =
+                build_library_note(*s->profile, s->ops, {o->build, o->build_source}, &s->table_filter.keys);
             if (is_json(opts->format)) {
-              render_explain_json(resolver, *s->ops.front(), s->table_filter.keys, json_document(o->profile, w),
-                                  w.buf());
+              JsonDocument doc = json_document(o->profile, w);
+              doc.library_note = note;
+              render_explain_json(resolver, *s->ops.front(), s->table_filter.keys, doc, w.buf());
               return kExitOk;
             }
             const Explainer x(resolver, *s->ops.front());  // one replay for every key
@@ -44,6 +49,7 @@ Command add_explain_command(CLI::App& app, const Io& io) {
               first = false;
               render_explain(x, k, HumanStyle{s->color, false, false, false}, w.buf());
             }
+            append_library_note(w.buf(), note, s->color);
             return kExitOk;
           }};
 }

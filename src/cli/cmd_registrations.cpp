@@ -30,8 +30,9 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
             const Registry& reg = s->loaded->registry;
             if (is_json(o->format)) {
               Writer w(io.out);
-              render_registrations_json(reg, s->ops, s->registration_filter, json_document(o->in.profile, w),
-                                        w.buf());
+              JsonDocument doc = json_document(o->in.profile, w);
+              doc.library_note = s->library_note;
+              render_registrations_json(reg, s->ops, s->registration_filter, doc, w.buf());
               return kExitOk;
             }
             const HumanStyle human{s->color, false, false, false};
@@ -53,6 +54,7 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
               std::string fallbacks;
               render_fallbacks_human(reg, s->registration_filter, human, fallbacks);
               if (!fallbacks.empty()) w.buf() += (s->ops.empty() ? "" : "\n") + fallbacks;
+              append_library_note(w.buf(), s->library_note, s->color);
             }
             return kExitOk;
           }};

@@ -44,7 +44,9 @@ Command add_table_command(CLI::App& app, const Io& io) {
         const Resolver resolver(s->loaded->registry);
         if (is_json(o->format)) {
           Writer w(io.out);
-          render_table_json(resolver, s->ops, s->table_filter, json_document(o->in.profile, w), w.buf());
+          JsonDocument doc = json_document(o->in.profile, w);
+          doc.library_note = s->library_note;
+          render_table_json(resolver, s->ops, s->table_filter, doc, w.buf());
           return kExitOk;
         }
         const HumanStyle human{s->color, o->fallbacks, o->expand, o->all_keys};
@@ -65,6 +67,7 @@ Command add_table_command(CLI::App& app, const Io& io) {
           std::string count;
           render_fallback_count(reg, s->table_filter, human, count);
           if (!count.empty()) w.buf() += (s->ops.empty() ? "" : "\n") + count;
+          append_library_note(w.buf(), s->library_note, s->color);
         }
         return kExitOk;
       }};

@@ -67,6 +67,9 @@ void json_runtime(JsonWriter& w, const Registry& reg, const KeyAnswer& a) {
 
 void begin_document(JsonWriter& w, const JsonDocument& doc) { begin_envelope(w, doc.tool_version, doc.profile); }
 
+// After the envelope of table, registrations and explain.
+void library_note_member(JsonWriter& w, const JsonDocument& doc) { w.nonempty_member("library_note", doc.library_note); }
+
 void flush(const JsonDocument& doc) {
   if (doc.flush) doc.flush();
 }
@@ -171,6 +174,7 @@ void render_table_json(const Resolver& r, const std::vector<const Operator*>& op
   const auto& keys = r.profile().runtime_keys();
   JsonWriter w(out);
   begin_document(w, doc);
+  library_note_member(w, doc);
   w.key("operators");
   w.begin_array();
   Resolver::OpView view;
@@ -205,6 +209,7 @@ void render_registrations_json(const Registry& reg, const std::vector<const Oper
                                const JsonDocument& doc, std::string& out) {
   JsonWriter w(out);
   begin_document(w, doc);
+  library_note_member(w, doc);
   w.key("operators");
   w.begin_array();
   for (const Operator* op : ops) {
@@ -282,6 +287,7 @@ void render_explain_json(const Resolver& r, const Operator& op, const std::vecto
   const Explainer x(r, op);
   JsonWriter w(out);
   begin_document(w, doc);
+  library_note_member(w, doc);
   w.member("operator", op.name);
   w.key("explanations");
   w.begin_array();

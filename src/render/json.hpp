@@ -23,6 +23,9 @@ struct JsonDocument {
   std::string_view profile;
   // Called after each operator, so that the caller can write the text out as it grows.
   std::function<void()> flush;
+  // table, registrations, explain: what the library's rows are when it is
+  // --build's estimate (render/build_note.hpp); written only when not empty.
+  std::string_view library_note;
 };
 
 // table --format json: every valid entry of each operator, in table order.

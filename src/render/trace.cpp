@@ -352,7 +352,7 @@ bool library_has(const Registry& reg, const Profile& p, std::string_view key) {
 // Said when a step runs PyTorch's own kernel, or finds none, on a key a GPU
 // (or other) build registers its own kernels on (issue 28): a CPU library does not have them,
 // and --build's are torchgen's registrations from the yaml, an estimate.
-std::string trace_library_note(const Registry& reg, const Profile& p, const CallTrace& t, std::string_view build) {
+std::string trace_library_note(const Registry& reg, const Profile& p, const CallTrace& t, BuildAsked build) {
   for (const CallStep& s : t.steps) {
     // PyTorch's kernel or fallback, or none (the call raises where a real build has a kernel).
     if ((!s.pytorch && s.entry.valid()) || s.picked.key == kUndefined) continue;
@@ -360,12 +360,7 @@ std::string trace_library_note(const Registry& reg, const Profile& p, const Call
     for (const auto& [name, keys] : build_backends()) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
       const std::string first(keys.front());
-      if (build == name)
-        return fmt::format(
-            "PyTorch's {} kernels here are --build {}'s: what the release's native_functions.yaml registers on "
-            "{}'s keys, on top of the CPU package's library. PyTorch's hand-written {} registrations are not in "
-            "it; a profile exported from a {} build (dispatchtool-export) is exact.",
-            first, name, first, first, name);
+      if (build.name == name) return build_estimate_sentence(fmt::format("PyTorch's {} kernels here", first), build);
       if (library_has(reg, p, first)) return {};
       return fmt::format(
           "the {} step runs what PyTorch's library of this profile has, and it is a build without {} kernels "

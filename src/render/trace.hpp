@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "render/build_note.hpp"
 #include "resolve/chain.hpp"
 
 namespace dt {
@@ -30,7 +31,7 @@ void render_trace_human(const TraceView& v, std::string& out);
 // TraceView::library_note: said when a step runs PyTorch's own kernel (or
 // finds none) on a key a CUDA (MPS, XPU, MTIA) build registers kernels of its
 // own on, and the profile's library is not such a build (or is --build's estimate).
-std::string trace_library_note(const Registry& reg, const Profile& p, const CallTrace& t, std::string_view build);
+std::string trace_library_note(const Registry& reg, const Profile& p, const CallTrace& t, BuildAsked build);
 void render_trace_json(const TraceView& v, std::string& out);
 
 }  // namespace dt

@@ -7,7 +7,7 @@ namespace dt::test {
 
 namespace {
 
-const JsonDocument kDoc{"9.9.9", "torch-1.13", {}};
+const JsonDocument kDoc{"9.9.9", "torch-1.13", {}, {}};
 
 const std::string kOps =
     "namespace = \"myops\"\n"
@@ -47,6 +47,7 @@ TEST_CASE("table json: the envelope, valid entries only, status, source key and 
         "    \"version\": \"9.9.9\"\n"
         "  },\n"
         "  \"profile\": \"torch-1.13\",\n"
+        "  \"library_note\": null,\n"
         "  \"operators\": [\n"
         "    {\n"
         "      \"name\": \"myops::f\",\n"
@@ -219,7 +220,7 @@ TEST_CASE("explain json: a missing key has null kernel, provenance and source ke
 TEST_CASE("json: the flush callback runs after each operator") {
   const LoadResult l = must_load("torch-1.13", {{"ops.toml", kOps}});
   int flushes = 0;
-  const JsonDocument doc{"9.9.9", "torch-1.13", [&] { ++flushes; }};
+  const JsonDocument doc{"9.9.9", "torch-1.13", [&] { ++flushes; }, {}};
   std::string out;
   render_table_json(Resolver(l.registry), l.registry.sorted_operators(), KeyFilter{}, doc, out);
   CHECK(flushes == 2);

@@ -1,0 +1,67 @@
+// What the tool says of --build's estimate (render/build_note.hpp), in
+// table, registrations, explain and trace (checked on the CLI's outputs by
+// the goldens yaml-build-cuda*.test, and trace's against a real CUDA build by
+// oracle.cuda-2.11.trace_library_note).
+#include "render/build_note.hpp"
+
+#include "helpers.hpp"
+#include "render/json.hpp"
+
+namespace dt::test {
+
+namespace {
+const std::string kOps =
+    "namespace = \"myops\"\n"
+    "[[def]]\n"
+    "schema = \"f(Tensor x) -> Tensor\"\n"
+    "dispatch = { CPU = \"f_cpu\", CUDA = \"f_cuda\", QuantizedCUDA = \"f_q\" }\n"
+    "[[def]]\n"
+    "schema = \"g(Tensor x) -> Tensor\"\n"
+    "dispatch = { CPU = \"g_cpu\" }\n";
+}  // namespace
+
+TEST_CASE("build_estimate_sentence: where the estimate's kernels come from and what it lacks") {
+  CHECK(build_estimate_sentence("PyTorch's CUDA kernels here", {"cuda", ""}) ==
+        "PyTorch's CUDA kernels here are --build cuda's: what the release's native_functions.yaml registers on "
+        "CUDA's keys, on top of the CPU package's library. PyTorch's hand-written CUDA registrations are not in it "
+        "(--build-source DIR reads them from the release's sources); a profile exported from a cuda build "
+        "(dispatchtool-export) is exact.");
+  CHECK(build_estimate_sentence("the MPS kernels", {"mps", "/src/pytorch"}) ==
+        "the MPS kernels are --build mps's: what the release's native_functions.yaml registers on MPS's keys, and "
+        "the hand-written registrations on them read from /src/pytorch, on top of the CPU package's library. "
+        "Registrations a mps build makes at run time are not in it; a profile exported from a mps build "
+        "(dispatchtool-export) is exact.");
+}
+
+TEST_CASE("build_library_note: only for a GPU build, naming the build's keys the operators have kernels on") {
+  const LoadResult l = must_load("torch-2.14", {{"ops.toml", kOps}});
+  const Profile& p = l.registry.profile();
+  const std::vector<const Operator*> f{l.registry.find("myops::f")};
+  const std::vector<const Operator*> g{l.registry.find("myops::g")};
+  const std::string note = build_library_note(p, f, {"cuda", ""});
+  CHECK(note.find("the CUDA and QuantizedCUDA kernels are --build cuda's:") == 0);
+  CHECK(build_library_note(p, f, {"cpu", ""}).empty());
+  CHECK(build_library_note(p, f, {"", ""}).empty());
+  CHECK(build_library_note(p, g, {"cuda", ""}).empty());  // no kernel on the build's keys
+  CHECK(build_library_note(p, f, {"mps", ""}).empty());
+  // explain: only the keys it explains.
+  const std::vector<KeyId> cpu{*p.find("CPU")};
+  const std::vector<KeyId> quantized{*p.find("QuantizedCUDA")};
+  CHECK(build_library_note(p, f, {"cuda", ""}, &cpu).empty());
+  CHECK(build_library_note(p, f, {"cuda", ""}, &quantized).find("the QuantizedCUDA kernels are") == 0);
+}
+
+TEST_CASE("build_library_note: JSON's library_note after the envelope, null when there is none") {
+  const LoadResult l = must_load("torch-2.14", {{"ops.toml", kOps}});
+  const std::vector<const Operator*> f{l.registry.find("myops::f")};
+  const std::string note = build_library_note(l.registry.profile(), f, {"cuda", ""});
+  std::string with;
+  render_table_json(Resolver(l.registry), f, KeyFilter{}, JsonDocument{"9.9.9", "torch-2.14", {}, note}, with);
+  CHECK(with.find("  \"profile\": \"torch-2.14\",\n  \"library_note\": \"the CUDA and QuantizedCUDA kernels are") !=
+        std::string::npos);
+  std::string without;
+  render_table_json(Resolver(l.registry), f, KeyFilter{}, JsonDocument{"9.9.9", "torch-2.14", {}, {}}, without);
+  CHECK(without.find("  \"profile\": \"torch-2.14\",\n  \"library_note\": null,\n") != std::string::npos);
+}
+
+}  // namespace dt::test
