@@ -187,7 +187,7 @@ Expected<std::string, Diagnostic> Session::table_json(const std::vector<std::str
   if (!ops) return unexpected(std::move(ops.error()));
   const dt::Resolver r(impl_->loaded->registry);
   std::string out;
-  const std::string note = dt::build_library_note(*impl_->profile, *ops, {impl_->build, impl_->build_source});
+  const std::string note = dt::build_library_note(impl_->loaded->registry, *ops, {impl_->build, impl_->build_source});
   dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note},
                         out);
   return out;

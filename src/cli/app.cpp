@@ -400,7 +400,9 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   s.table_filter = std::move(selected->table);
   s.registration_filter = std::move(selected->registrations);
   s.color = use_color(io, o.color);
-  s.library_note = build_library_note(*s.profile, s.ops, {o.build, o.build_source});
+  // Keys asked about: those --keys names (a CPU library's rows there are no GPU build's).
+  s.library_note = build_library_note(s.loaded->registry, s.ops, {o.build, o.build_source},
+                                      keys ? &s.table_filter.keys : nullptr);
   return s;
 }
 

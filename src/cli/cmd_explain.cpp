@@ -35,7 +35,7 @@ Command add_explain_command(CLI::App& app, const Io& io) {
             Writer w(io.out, is_json(opts->format) ? Output::Exact : text_output(s->color));
             // The note when a key explained is one of the build's.
             const std::string note =
-                build_library_note(*s->profile, s->ops, {o->build, o->build_source}, &s->table_filter.keys);
+                build_library_note(s->loaded->registry, s->ops, {o->build, o->build_source}, &s->table_filter.keys);
             if (is_json(opts->format)) {
               JsonDocument doc = json_document(o->profile, w);
               doc.library_note = note;

@@ -1,5 +1,6 @@
 // dispatchtool registrations: the registered kernels of each operator.
 #include "cli/cli.hpp"
+#include "render/build_note.hpp"
 #include "render/python_dispatcher_view.hpp"
 #include "render/raw.hpp"
 #include "render/readable.hpp"
@@ -28,6 +29,8 @@ Command add_registrations_command(CLI::App& app, const Io& io) {
             auto s = open_session(io, o->in);
             if (!s) return kExitError;
             const Registry& reg = s->loaded->registry;
+            // Only the estimate's note: a registration listing claims no kernel is missing.
+            s->library_note = build_library_note(reg, s->ops, {o->in.build, o->in.build_source});
             if (is_json(o->format)) {
               Writer w(io.out);
               JsonDocument doc = json_document(o->in.profile, w);

@@ -2,6 +2,7 @@
 #include <optional>
 
 #include "cli/cli.hpp"
+#include "render/build_note.hpp"
 #include "render/python_dispatcher_view.hpp"
 #include "render/raw.hpp"
 #include "render/readable.hpp"
@@ -50,6 +51,10 @@ Command add_table_command(CLI::App& app, const Io& io) {
           return kExitOk;
         }
         const HumanStyle human{s->color, o->fallbacks, o->expand, o->all_keys};
+        if (o->all_keys) {  // every row is asked about (a CPU library's GPU rows: build_note.hpp)
+          const auto& all = s->profile->runtime_keys();
+          s->library_note = build_library_note(s->loaded->registry, s->ops, {o->in.build, o->in.build_source}, &all);
+        }
         std::optional<RuntimeTables> runtime;  // shared by the operators (made when the first one needs it)
         print_operators(
             io, s->ops, style_of(o->style, o->raw), s->color,

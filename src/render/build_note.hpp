@@ -25,11 +25,27 @@ struct BuildAsked {
 // ("PyTorch's CUDA kernels here", "the CUDA and SparseCUDA rows").
 std::string build_estimate_sentence(std::string_view subject, BuildAsked build);
 
-// The note of a table, registrations or explain output over `ops`: empty
-// unless the library is a GPU build's estimate and one of `ops` has a kernel
-// on one of the build's keys (among `only`, explain's keys, when given); it
-// names those keys.
-std::string build_library_note(const Profile& p, const std::vector<const Operator*>& ops, BuildAsked build,
-                               const std::vector<KeyId>* only = nullptr);
+// Why a library without `build`'s kernels answers nothing true of them:
+// "{subject} ... it is a build without CUDA kernels (ORIGIN): a cuda build
+// registers its own ... For them: --build cuda (...), or --profile DIR
+// exported from a cuda build with dispatchtool-export (exact)."
+// --build is offered where the profile has its release's yaml (torch-2.6, torch-2.14).
+std::string cpu_library_sentence(std::string_view subject, std::string_view build, std::string_view origin,
+                                 const Profile& p);
+
+// Whether the registry's operator library has kernels of `key` (on
+// aten::add.Tensor, which every backend implements).
+bool library_has_backend(const Registry& reg, std::string_view key);
+
+// The note of a table, registrations or explain output over `ops`. With a
+// GPU build's estimate: when one of `ops` has a kernel on one of the build's
+// keys (among `asked`, when given: explain's keys, --keys, every key for
+// --all-keys), naming those keys. Without one: when `asked` holds a GPU
+// build's keys, the library has no kernels of that backend (a CPU
+// package's), and a row there of one of PyTorch's operators is the
+// library's or none (not the files' kernel or fallback), saying that those
+// rows are not that build's. Else empty.
+std::string build_library_note(const Registry& reg, const std::vector<const Operator*>& ops, BuildAsked build,
+                               const std::vector<KeyId>* asked = nullptr);
 
 }  // namespace dt

@@ -333,22 +333,6 @@ void human_result(const TraceView& v, std::string& out) {
 
 }  // namespace
 
-namespace {
-
-// Whether PyTorch's library has a build's kernels: a build of that backend
-// registers aten::add.Tensor on its key (a structured kernel every one of them has).
-bool library_has(const Registry& reg, const Profile& p, std::string_view key) {
-  const OpLibrary* lib = reg.library();
-  const auto k = p.find(key);
-  const auto i = lib != nullptr ? lib->find("aten::add.Tensor") : std::nullopt;
-  if (!k || !i) return false;
-  Operator op;
-  lib->materialize(*i, op);
-  return op.get(*k) != nullptr;
-}
-
-}  // namespace
-
 // Said when a step runs PyTorch's own kernel, or finds none, on a key a GPU
 // (or other) build registers its own kernels on (issue 28): a CPU library does not have them,
 // and --build's are torchgen's registrations from the yaml, an estimate.
@@ -361,14 +345,10 @@ std::string trace_library_note(const Registry& reg, const Profile& p, const Call
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
       const std::string first(keys.front());
       if (build.name == name) return build_estimate_sentence(fmt::format("PyTorch's {} kernels here", first), build);
-      if (library_has(reg, p, first)) return {};
-      return fmt::format(
-          "the {} step runs what PyTorch's library of this profile has, and it is a build without {} kernels "
-          "({}): a {} build registers its own {} kernels, which this library lacks. For them: --build {} (the "
-          "release's native_functions.yaml registrations, an estimate), or --profile DIR exported from a {} "
-          "build with dispatchtool-export (exact).",
-          key, first, reg.library() != nullptr ? reg.library()->origin() : std::string_view("no library"), name,
-          first, name, name);
+      if (library_has_backend(reg, first)) return {};
+      return cpu_library_sentence(fmt::format("the {} step runs", key), name,
+                                  reg.library() != nullptr ? reg.library()->origin() : std::string_view("no library"),
+                                  p);
     }
   }
   return {};
