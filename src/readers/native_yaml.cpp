@@ -348,6 +348,109 @@ Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(cons
   return out;
 }
 
+namespace {
+
+// read_native_yaml's phases, in torchgen's order (gen.py parse_native_yaml,
+// then the codegen per key): the entries read, the structured groups, the
+// (operator, key) registrations, and the library block they are written to.
+
+// Phase 1: every entry, each operator declared once.
+struct Functions {
+  std::vector<Fn> fns;
+  // Looked up only (never iterated): a hash map. (fns is reserved: the views
+  // into its names stay valid.)
+  std::unordered_map<NsName, std::size_t, NsNameHash> by_name;
+};
+
+Expected<Functions, Diagnostic> read_functions(const Profile& profile, const YamlDoc& doc) {
+  const YamlNode& root = doc.root();
+  Functions out;
+  out.fns.reserve(root.items.size());
+  out.by_name.reserve(root.items.size());
+  const std::uint32_t allowed = allowed_keys(profile);
+  for (std::uint32_t i : root.items) {
+    auto f = read_entry(profile, allowed, doc, doc.at(i));
+    if (!f) return unexpected(std::move(f.error()));
+    out.fns.push_back(std::move(*f));
+    const NativeSchema& s = out.fns.back().s;
+    if (auto [it, added] = out.by_name.emplace(NsName(s.ns, s.name), out.fns.size() - 1); !added)
+      return fail(out.fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})",
+                                                      s.qualified(), out.fns[it->second].func_at.line));
+  }
+  return out;
+}
+
+// Phase 2: the structured groups, the out= function and those delegating to
+// it: for each function, the index of its group's out= function (SIZE_MAX: none).
+Expected<std::vector<std::size_t>, Diagnostic> structured_groups(const Functions& in) {
+  const std::vector<Fn>& fns = in.fns;
+  std::vector<std::size_t> group_of(fns.size(), SIZE_MAX);
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    if (fns[i].structured) {
+      if (fns[i].s.kind != SchemaKind::Out)
+        return fail(fns[i].func_at, "'structured: True' is for out= functions; the others name it in structured_delegate");
+      group_of[i] = i;
+    }
+  }
+  for (std::size_t i = 0; i < fns.size(); ++i) {
+    if (fns[i].delegate.empty()) continue;
+    // "name" is in the function's own namespace; "ns::name" as written.
+    const std::string_view d = fns[i].delegate;
+    const std::size_t sep = d.find("::");
+    auto it = in.by_name.find(sep == std::string_view::npos ? NsName(fns[i].s.ns, d)
+                                                            : NsName(d.substr(0, sep), d.substr(sep + 2)));
+    if (it == in.by_name.end() || !fns[it->second].structured)
+      return fail(fns[i].delegate_at, fmt::format("structured_delegate '{}' is no structured out= function of this file",
+                                                  fns[i].delegate));
+    for (std::size_t k : kStructuredKeys)
+      if (fns[i].has(k))
+        return fail(fns[i].where(k), fmt::format("if structured_delegate, then must not have {} in dispatch dictionary "
+                                                 "(it is delegated!)",
+                                                 kTorchgenKeys[k]));
+    group_of[i] = it->second;
+  }
+  return group_of;
+}
+
+// Phase 3: the registrations torchgen generates, function by function, key by
+// key in its order, each located where the yaml says it; only on `enabled`
+// keys (a mask of kTorchgenKeys).
+class Registrations {
+ public:
+  Registrations(const std::vector<Fn>& fns, const std::vector<std::size_t>& group_of, std::uint32_t enabled)
+      : fns_(fns), group_of_(group_of), enabled_(enabled) {}
+
+  // add(key index, where) for each registration of function i.
+  template <class Add>
+  void each(std::size_t i, Add&& add) const {
+    const Fn& f = fns_[i];
+    for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key) {
+      if ((enabled_ & bit(key)) == 0) continue;
+      if (key == kBackendSelecti) {
+        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(key, f.func_at);
+        continue;
+      }
+      if (group_of_[i] != SIZE_MAX) {
+        const Fn& o = fns_[group_of_[i]];
+        if (key == kMetai) { add(key, f.func_at); continue; }
+        if (key == kCEANFi) { if (f.s.kind != SchemaKind::Out) add(key, f.func_at); continue; }
+        if (o.has(key) && structured_key(key)) { add(key, o.where(key)); continue; }
+      }
+      if (f.manual) continue;
+      if (f.has(key)) add(key, f.where(key));
+      else if (key == kMetai && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
+        add(key, f.func_at);
+    }
+  }
+
+ private:
+  const std::vector<Fn>& fns_;
+  const std::vector<std::size_t>& group_of_;
+  std::uint32_t enabled_;
+};
+
+}  // namespace
+
 Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName file, std::string_view text,
                                               const NativeYamlOptions& options) {
   auto doc = parse_yaml(file, text);
@@ -363,48 +466,11 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
                       "(backend: NPU); read that merged npu_native_functions_by_codegen.yaml, or torch_npu's "
                       "npu_native_functions.yaml"
                     : "native_functions.yaml must be a list of entries (- func: ...)");
-  std::vector<Fn> fns;
-  fns.reserve(root.items.size());
-  // Looked up only (never iterated): a hash map.
-  // (fns is reserved: the views into its names stay valid.)
-  std::unordered_map<NsName, std::size_t, NsNameHash> by_name;
-  by_name.reserve(root.items.size());
-  const std::uint32_t allowed = allowed_keys(profile);
-  for (std::uint32_t i : root.items) {
-    auto f = read_entry(profile, allowed, *doc, doc->at(i));
-    if (!f) return unexpected(std::move(f.error()));
-    fns.push_back(std::move(*f));
-    const NativeSchema& s = fns.back().s;
-    if (auto [it, added] = by_name.emplace(NsName(s.ns, s.name), fns.size() - 1); !added)
-      return fail(fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})", s.qualified(),
-                                                  fns[it->second].func_at.line));
-  }
-  // Structured groups: the out= function and those delegating to it.
-  std::vector<std::size_t> group_of(fns.size(), SIZE_MAX);  // index of the group's out= function
-  for (std::size_t i = 0; i < fns.size(); ++i) {
-    if (fns[i].structured) {
-      if (fns[i].s.kind != SchemaKind::Out)
-        return fail(fns[i].func_at, "'structured: True' is for out= functions; the others name it in structured_delegate");
-      group_of[i] = i;
-    }
-  }
-  for (std::size_t i = 0; i < fns.size(); ++i) {
-    if (fns[i].delegate.empty()) continue;
-    // "name" is in the function's own namespace; "ns::name" as written.
-    const std::string_view d = fns[i].delegate;
-    const std::size_t sep = d.find("::");
-    auto it = by_name.find(sep == std::string_view::npos ? NsName(fns[i].s.ns, d)
-                                                         : NsName(d.substr(0, sep), d.substr(sep + 2)));
-    if (it == by_name.end() || !fns[it->second].structured)
-      return fail(fns[i].delegate_at, fmt::format("structured_delegate '{}' is no structured out= function of this file",
-                                                  fns[i].delegate));
-    for (std::size_t k : kStructuredKeys)
-      if (fns[i].has(k))
-        return fail(fns[i].where(k), fmt::format("if structured_delegate, then must not have {} in dispatch dictionary "
-                                                 "(it is delegated!)",
-                                                 kTorchgenKeys[k]));
-    group_of[i] = it->second;
-  }
+  auto functions = read_functions(profile, *doc);
+  if (!functions) return unexpected(std::move(functions.error()));
+  const std::vector<Fn>& fns = functions->fns;
+  auto group_of = structured_groups(*functions);
+  if (!group_of) return unexpected(std::move(group_of.error()));
   const auto generated = generated_functions(fns);
   auto wanted = [&](std::string_view key) {
     return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
@@ -413,27 +479,10 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   std::uint32_t enabled = 0;
   for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key)
     if (wanted(kTorchgenKeys[key]) && profile.find(kTorchgenKeys[key])) enabled |= bit(key);
-  // Function i's registrations, key by key in torchgen's order: where each is.
-  auto registrations = [&](std::size_t i, auto&& add) {
-    const Fn& f = fns[i];
-    for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key) {
-      if ((enabled & bit(key)) == 0) continue;
-      if (key == kBackendSelecti) {
-        if (f.s.tensor_options && !f.s.base.starts_with("new_") && !f.s.base.ends_with("_like")) add(key, f.func_at);
-        continue;
-      }
-      if (group_of[i] != SIZE_MAX) {
-        const Fn& o = fns[group_of[i]];
-        if (key == kMetai) { add(key, f.func_at); continue; }
-        if (key == kCEANFi) { if (f.s.kind != SchemaKind::Out) add(key, f.func_at); continue; }
-        if (o.has(key) && structured_key(key)) { add(key, o.where(key)); continue; }
-      }
-      if (f.manual) continue;
-      if (f.has(key)) add(key, f.where(key));
-      else if (key == kMetai && f.s.kind == SchemaKind::Inplace && !f.has_composite() && f.s.returns == 1)
-        add(key, f.func_at);
-    }
-  };
+  const Registrations registrations(fns, *group_of, enabled);
+
+  // Phase 4: one FRAGMENT block of aten (definitions where asked for, then
+  // each function's registrations and those of the operators it autogens).
   TomlBlock block;
   block.at = doc->where(root);
   block.add("namespace", "aten", block.at);
@@ -456,7 +505,7 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
       block.entries.push_back(std::move(d));
     }
     const std::string op = f.s.qualified();
-    registrations(i, [&](std::size_t key, const Location& at) {
+    registrations.each(i, [&](std::size_t key, const Location& at) {
       TomlEntry& e = block.entries.emplace_back(TomlEntry{"impl", {}, at, {}});
       e.fields.reserve(3);
       e.add("op", op, f.func_at);
