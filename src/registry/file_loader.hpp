@@ -78,6 +78,7 @@ class FileLoader {
   [[nodiscard]] Step load_impl(const EntryRef& t);       // file_loader_impl.cpp
   [[nodiscard]] Step load_fallback(const EntryRef& t);   // file_loader_fallback.cpp
   [[nodiscard]] Step load_custom_op(const EntryRef& t);  // file_loader_custom_op.cpp
+  friend class CustomOpExpansion;                        // its phases (file_loader_custom_op.cpp)
 
   // ---- [[custom_op]] parts (file_loader_custom_op.cpp) ----
   // Whether the profile's torch.library has `api`; else a located error that
