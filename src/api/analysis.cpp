@@ -54,7 +54,7 @@ Expected<Coverage, Diagnostic> coverage(const Session& s, std::string_view backe
   const SessionAccess::Impl& impl = SessionAccess::impl(s);
   dt::Registry& reg = impl.loaded->registry;
   auto keys = dt::coverage_keys(reg, backend);
-  if (!keys) return unexpected(std::move(keys.error()));
+  if (!keys) return unexpected(dt::about("backend", std::move(keys.error())));
   reg.materialize_all();
   const dt::Resolver resolver(reg);
   const std::vector<const dt::Operator*> ops = reg.sorted_operators();

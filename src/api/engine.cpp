@@ -32,7 +32,7 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
                                                                 std::shared_ptr<const OpLibrary> cpu, Build build,
                                                                 const FileSystem& fs) {
   auto blocks = build_registrations(profile, build.name);
-  if (!blocks) return unexpected(input(std::move(blocks.error())));
+  if (!blocks) return unexpected(usage(Param::Build, std::move(blocks.error())));
   std::string origin = fmt::format("{} + the {} build's native_functions.yaml registrations", cpu->origin(), build.name);
   if (!build.source.empty()) {
     const OpLibrary& lib = *cpu;
@@ -81,6 +81,12 @@ std::string_view param_label(Param param, Front front) {
       return cli ? "--keyset" : "keyset";
     case Param::Arg:
       return cli ? "--arg" : "arg";
+    case Param::Autocast:
+      return cli ? "--autocast" : "autocast";
+    case Param::Include:
+      return cli ? "--include" : "include";
+    case Param::Exclude:
+      return cli ? "--exclude" : "exclude";
   }
   return "";
 }
@@ -163,7 +169,12 @@ Expected<std::unique_ptr<Trace>, Error> trace(const Registry& reg, const Operato
   if (!bound) return unexpected(usage(Param::Arg, about(op.name, std::move(bound.error()))));
   t->call_ = std::move(*bound);
   auto tls = make_tls(t->ks_, pu1, call.tls);
-  if (!tls) return unexpected(usage(Param::None, tls.error()));
+  if (!tls) {
+    const Param param = tls.error().field == TlsError::Field::Autocast  ? Param::Autocast
+                        : tls.error().field == TlsError::Field::Include ? Param::Include
+                                                                        : Param::Exclude;
+    return unexpected(usage(param, std::move(tls.error().diagnostic)));
+  }
   t->tls_ = *tls;
   t->table_.emplace(t->resolver_, t->ks_, op);
   t->steps_ = trace_call(*t->table_, t->ks_, CallInput{t->call_.args, t->extra_, t->tls_});

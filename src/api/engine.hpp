@@ -33,7 +33,7 @@ namespace dt::engine {
 
 // The parameter an error is about (None: the input itself, or a message that
 // says what it is about).
-enum class Param : std::uint8_t { None, Build, BuildSource, Register, Keys, Keyset, Arg };
+enum class Param : std::uint8_t { None, Build, BuildSource, Register, Keys, Keyset, Arg, Autocast, Include, Exclude };
 
 struct Error {
   Param param = Param::None;

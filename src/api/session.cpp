@@ -50,7 +50,11 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
     return disk(path);
   };
   auto profile = dt::load_profile(options.profile, read);
-  if (!profile) return unexpected(std::move(profile.error()));
+  if (!profile) {
+    // An error of the argument itself (no file) names the parameter.
+    if (profile.error().where.file.empty()) return unexpected(dt::about("profile", std::move(profile.error())));
+    return unexpected(std::move(profile.error()));
+  }
   impl->profile = std::make_unique<dt::Profile>(std::move(*profile));
   dt::engine::Request request;
   request.files = impl->input_paths;

@@ -253,7 +253,8 @@ void print_operators(const Io& io, const std::vector<const Operator*>& ops, Styl
 }
 
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
-                                                     const std::optional<Location>& given_at, const Roots& roots) {
+                                                     const std::optional<Location>& given_at, const Roots& roots,
+                                                     std::string_view option) {
   // A profile a repository's configuration names is read inside the repository.
   auto p = load_profile(spec, roots.empty() ? io.fs.read : reader_inside(io.fs, roots), &io.fs);
   if (!p) {
@@ -261,9 +262,10 @@ std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::st
     if (given_at && !d.where.known()) {
       // "cannot open profile file" names no file once it is located in the
       // config: the file it was (the profile, or a profile directory's profile.toml).
-      if (!d.where.file.empty() && d.where.file.view() != "--profile")
-        d.message = fmt::format("profile '{}': {}", d.where.file.view(), d.message);
+      if (!d.where.file.empty()) d.message = fmt::format("profile '{}': {}", d.where.file.view(), d.message);
       d.where = *given_at;
+    } else if (d.where.file.empty()) {
+      d.where.file = option;  // an error of the argument itself (an unknown name)
     }
     report(io, d);
     return std::nullopt;

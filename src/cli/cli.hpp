@@ -213,9 +213,11 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
 // no position of their own (unknown name, unreadable file) are reported there.
 // `roots`: for a profile file a configuration names, the directories it must
 // lie in (FileSystem::read_inside); none: the command line's (FileSystem::read).
+// `option`: the option that gave `spec` (--profile, --against), named by an
+// error of the value itself (an unknown profile name).
 std::optional<std::unique_ptr<Profile>> open_profile(const Io& io, const std::string& spec,
                                                      const std::optional<Location>& given_at = std::nullopt,
-                                                     const Roots& roots = {});
+                                                     const Roots& roots = {}, std::string_view option = "--profile");
 bool use_color(const Io& io, const std::string& mode);
 
 // Subcommands: each registers itself and returns the action to run after parsing.

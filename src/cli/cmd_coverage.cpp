@@ -61,15 +61,16 @@ struct CoverageSide {
   std::size_t dangling = 0;
 };
 
-bool open_side(const Io& io, const CoverageOptions& o, const std::string& profile_name, CoverageSide& s) {
-  auto profile = open_profile(io, profile_name);
+bool open_side(const Io& io, const CoverageOptions& o, const std::string& profile_name, CoverageSide& s,
+               std::string_view option = "--profile") {
+  auto profile = open_profile(io, profile_name, std::nullopt, {}, option);
   if (!profile) return false;
   s.profile = std::move(*profile);
   s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", {o.build, o.build_source}, o.sources);
   if (!s.loaded) return false;
   Registry& reg = s.loaded->registry;
   auto keys = coverage_keys(reg, o.backend);
-  if (!keys) return usage_error(io, keys.error().message), false;
+  if (!keys) return usage_error(io, "--backend: " + keys.error().message), false;
   s.keys = *keys;
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message), false;
   reg.materialize_all();
@@ -92,7 +93,7 @@ int run_coverage(const Io& io, const CoverageOptions& o) {
   if (against && !statuses->empty()) return usage_error(io, "--status lists one release's rows: not with --against");
   CoverageSide side, next;
   if (!open_side(io, o, o.profile, side)) return kExitError;
-  if (against && !open_side(io, o, o.against, next)) return kExitError;
+  if (against && !open_side(io, o, o.against, next, "--against")) return kExitError;
   const CoverageSide& last = against ? next : side;
   // Dangling impls are no operators: a CI gate never fails on them. With
   // --against the gate is the new release's.

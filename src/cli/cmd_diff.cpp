@@ -41,8 +41,8 @@ struct Side {
 };
 
 bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, std::vector<std::string> files,
-               Side& s) {
-  auto p = open_profile(io, profile);
+               Side& s, std::string_view option = "--profile") {
+  auto p = open_profile(io, profile, std::nullopt, {}, option);
   if (!p) return false;
   s.profile = std::move(*p);
   LoadOptions lo;
@@ -91,7 +91,8 @@ int run_diff(const Io& io, const DiffOptions& o) {
     return usage_error(io, "- (standard input) can be read once; give the other side as files");
   Side old_side, new_side;
   if (!open_side(io, o, o.profile, o.old_files, old_side)) return kExitError;
-  if (!open_side(io, o, against ? o.against : o.profile, new_files, new_side)) return kExitError;
+  if (!open_side(io, o, against ? o.against : o.profile, new_files, new_side, against ? "--against" : "--profile"))
+    return kExitError;
   DiffFilter filter;
   filter.locations = o.locations;
   if (!o.keys.empty()) {

@@ -18,9 +18,10 @@ namespace {
 constexpr std::string_view kProfileFileInDir = "profile.toml";
 constexpr std::string_view kPreludeFileInDir = "cpp_prelude.h";
 
+// An error about the profile argument itself, not a file: no location (the
+// front end names its parameter: --profile, SessionOptions::profile).
 Diagnostic profile_arg_error(std::string message) {
   Diagnostic d;
-  d.where.file = "--profile";
   d.message = std::move(message);
   return d;
 }
@@ -114,7 +115,6 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
       std::all_of(spec.begin() + 6, spec.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); }) &&
       std::none_of(names.begin(), names.end(), [&](std::string_view n) { return sorted(n) == sorted(spec); });
   Diagnostic d;
-  d.where.file = "--profile";
   d.message = names_a_release
                   ? fmt::format(
                         "unknown profile '{}': no built-in profile describes that release; built-in profiles: {} (for "

@@ -307,7 +307,7 @@ KeySet arguments_keyset(const KeysetAlgebra& ks, const std::vector<BoundArgument
   return out;
 }
 
-Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
+Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
                                                  const TlsOptions& o) {
   const Profile& p = ks.profile();
   ThreadLocalState s;
@@ -331,8 +331,9 @@ Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::st
       std::vector<std::string> known;
       for (const auto& [backend, k] : p.autocast_keys())
         known.push_back(lower(p.backends()[static_cast<std::size_t>(backend)]));
-      return unexpected(make_error(fmt::format("--autocast: profile {} has no autocast key for '{}' (devices: {})",
-                                               p.name(), printable(device), join(known, ", "))));
+      return unexpected(TlsError{TlsError::Field::Autocast,
+                                 make_error(fmt::format("profile {} has no autocast key for '{}' (devices: {})",
+                                                        p.name(), printable(device), join(known, ", ")))});
     }
     s.excluded = ks.minus(s.excluded, key);
   }
@@ -340,11 +341,11 @@ Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::st
     s.included |= ks.named("Python") | ks.named("PythonTLSSnapshot");
     s.python_mode = true;
   }
-  for (const auto& [option, values, target] :
-       {std::tuple{"--include", &o.include, &s.included}, std::tuple{"--exclude", &o.exclude, &s.excluded}})
+  for (const auto& [field, values, target] : {std::tuple{TlsError::Field::Include, &o.include, &s.included},
+                                               std::tuple{TlsError::Field::Exclude, &o.exclude, &s.excluded}})
     for (const auto& v : *values) {
       auto bits = ks.parse(v, privateuse1);
-      if (!bits) return unexpected(about(option, std::move(bits.error())));
+      if (!bits) return unexpected(TlsError{field, std::move(bits.error())});
       *target |= *bits;
     }
   return s;

@@ -103,12 +103,20 @@ struct TlsOptions {
   std::vector<std::string> include, exclude;  // key names (comma lists allowed)
 };
 
+// A TlsOptions value that cannot be had: which field (the front end names
+// it: --autocast or autocast) and why, in words that do not name it.
+struct TlsError {
+  enum class Field : std::uint8_t { Autocast, Include, Exclude };
+  Field field = Field::Autocast;
+  Diagnostic diagnostic;
+};
+
 // c10's defaults (included BackendSelect, ADInplaceOrView; excluded every
 // autocast key), then the contexts in this order: no_grad, inference_mode,
-// autocast, a TorchDispatchMode, --include, --exclude (as guards entered in
-// that order). The error names the bad option value.
-Expected<ThreadLocalState, Diagnostic> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
-                                                 const TlsOptions& o);
+// autocast, a TorchDispatchMode, include, exclude (as guards entered in
+// that order).
+Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
+                                               const TlsOptions& o);
 
 // The autograd functionality keys (autograd_dispatch_keyset's functionality bits).
 KeySet autograd_keyset(const KeysetAlgebra& ks);

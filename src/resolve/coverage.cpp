@@ -87,23 +87,23 @@ Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::strin
     std::vector<std::string> renamed;
     for (KeyId r : p.runtime_keys()) renamed.push_back(p.display_name(r, reg.privateuse1_name));
     for (const auto& n : renamed) names.emplace_back(n);
-    return refuse("--backend: " + unknown_key_message(name, unknown_key_hint(p, name, names)));
+    return refuse(unknown_key_message(name, unknown_key_hint(p, name, names)));
   }
   const KeyInfo& info = p.key(*k);
   const std::string shown = p.display_name(*k, reg.privateuse1_name);
   if (info.kind == KeyKind::Alias)
-    return refuse(fmt::format("--backend: {} is an alias key; give one backend it covers (e.g. CPU)", shown));
+    return refuse(fmt::format("{} is an alias key; give one backend it covers (e.g. CPU)", shown));
   if (info.kind == KeyKind::BuildingBlock) {
     const auto members = p.building_block_members(*k);
     return refuse(fmt::format(
-        "--backend: {} is a building block, not a backend; give one of its runtime keys{}", shown,
+        "{} is a building block, not a backend; give one of its runtime keys{}", shown,
         members.empty() ? std::string() : " (e.g. " + p.display_name(members.front(), reg.privateuse1_name) + ")"));
   }
   if (*k == kUndefined || !p.is_runtime(*k))
-    return refuse(fmt::format("--backend: {} has no row in the dispatch table", shown));
+    return refuse(fmt::format("{} has no row in the dispatch table", shown));
   if (p.in_alias(*k, AliasRule::Autograd))
     return refuse(
-        fmt::format("--backend: {} is an autograd key; give the backend it serves (coverage reports "
+        fmt::format("{} is an autograd key; give the backend it serves (coverage reports "
                     "the backend's autograd key with it)",
                     shown));
   return CoverageKeys{*k, p.autograd_key_for_backend_of(*k)};

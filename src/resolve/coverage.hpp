@@ -56,7 +56,8 @@ struct CoverageKeys {
 };
 // NAME is a runtime backend key (CPU, SparseCPU, XLA, Meta, PrivateUse1 or its
 // renamed name, ...). Errors name what NAME is instead (an alias, an autograd
-// key, a building block) or suggest the key meant.
+// key, a building block) or suggest the key meant; they do not name the
+// parameter (the command line's --backend, the API's backend).
 Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::string_view name);
 
 struct CoverageRow {

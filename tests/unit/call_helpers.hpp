@@ -77,7 +77,7 @@ inline std::unique_ptr<Traced> traced(const CallSpec& c) {
   REQUIRE_MESSAGE(call.has_value(), (call ? "" : call.error().message));
   t->call = std::move(*call);
   auto tls = make_tls(t->ks, pu1, c.tls);
-  REQUIRE_MESSAGE(tls.has_value(), (tls ? "" : tls.error().message));
+  REQUIRE_MESSAGE(tls.has_value(), (tls ? "" : tls.error().diagnostic.message));
   t->tls = *tls;
   t->table = std::make_unique<RuntimeTable>(t->resolver, t->ks, *op);
   t->trace = trace_call(*t->table, t->ks, CallInput{t->call.args, extra, t->tls});

@@ -140,7 +140,16 @@ TEST_CASE("engine: trace -- the steps, and errors of keyset, arg and thread-loca
   tls.include = {"NoSuchKey"};
   auto state = engine::trace(l.registry, op, engine::Call{{"cpu", "cpu"}, "", tls});
   REQUIRE_FALSE(state.has_value());
-  CHECK(state.error().param == engine::Param::None);
+  CHECK(state.error().param == engine::Param::Include);
+  CHECK(engine::worded(state.error(), engine::Front::Api).message.rfind("include: could not parse dispatch key: "
+                                                                        "NoSuchKey", 0) == 0);
+  CHECK(engine::worded(state.error(), engine::Front::CommandLine).message.rfind("--include: ", 0) == 0);
+  tls = {};
+  tls.autocast = {"nowhere"};
+  auto autocast = engine::trace(l.registry, op, engine::Call{{"cpu", "cpu"}, "", tls});
+  REQUIRE_FALSE(autocast.has_value());
+  CHECK(autocast.error().param == engine::Param::Autocast);
+  CHECK(engine::worded(autocast.error(), engine::Front::Api).message.rfind("autocast: profile ", 0) == 0);
 }
 
 TEST_CASE("engine: the public Session takes build and register_calls as the command line does") {

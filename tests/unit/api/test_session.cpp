@@ -162,7 +162,9 @@ TEST_CASE("api session: errors are the loader's diagnostics, located in the inpu
   unknown.profile = "torch-0.1";
   auto u = dispatchtool::Session::open(std::move(unknown));
   REQUIRE(!u.has_value());
-  CHECK(u.error().message.find("torch-0.1") != std::string::npos);
+  // The profile parameter, as the API spells it (the command line says --profile).
+  CHECK(u.error().message.rfind("profile: unknown profile 'torch-0.1'", 0) == 0);
+  CHECK(u.error().where.file.empty());
   dispatchtool::SessionOptions missing;
   missing.profile = "torch-2.14";
   missing.inputs.push_back(dispatchtool::Input::file(DT_TEST_DATA_DIR "/no-such-file.toml"));

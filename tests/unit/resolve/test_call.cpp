@@ -149,7 +149,7 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   auto fn = [&](KeySet s) { return join(ks.functionality_names(s), ","); };
   auto tls = [&](const TlsOptions& o) {
     auto t = make_tls(ks, "", o);
-    REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error().message));
+    REQUIRE_MESSAGE(t.has_value(), (t ? "" : t.error().diagnostic.message));
     return *t;
   };
   const ThreadLocalState d = tls({});
@@ -183,12 +183,17 @@ TEST_CASE("thread-local state: c10's defaults and the contexts") {
   CHECK(tls(o).python_mode);
   o = {};
   o.autocast = {"mps"};
-  CHECK(make_tls(ks, "", o).error().message ==
-        "--autocast: profile torch-1.13 has no autocast key for 'mps' (devices: cpu, "
-        "xpu, cuda, xla)");
+  // The error says which field; the front end names it (--autocast, autocast).
+  CHECK(make_tls(ks, "", o).error().field == TlsError::Field::Autocast);
+  CHECK(make_tls(ks, "", o).error().diagnostic.message ==
+        "profile torch-1.13 has no autocast key for 'mps' (devices: cpu, xpu, cuda, xla)");
   o = {};
   o.include = {"Nope"};
-  CHECK(make_tls(ks, "", o).error().message.starts_with("--include: could not parse dispatch key: Nope"));
+  CHECK(make_tls(ks, "", o).error().field == TlsError::Field::Include);
+  CHECK(make_tls(ks, "", o).error().diagnostic.message.starts_with("could not parse dispatch key: Nope"));
+  o = {};
+  o.exclude = {"CPU", "Nope"};
+  CHECK(make_tls(ks, "", o).error().field == TlsError::Field::Exclude);
 }
 
 }  // namespace dt::test

@@ -128,21 +128,21 @@ TEST_CASE("coverage --against: the operators whose status changes between two re
     if (c.op == "c::g") CHECK(c.old_status[0] == c.new_status[0]);
 }
 
-TEST_CASE("coverage: --backend names a backend, or says what it names instead") {
+TEST_CASE("coverage: the backend parameter names a backend, or says what it names instead") {
   const LoadResult l = must_load("torch-1.13", kOps);
   auto error = [&](std::string_view name) {
     auto k = coverage_keys(l.registry, name);
     REQUIRE_FALSE(k.has_value());
     return k.error().message;
   };
-  CHECK(error("CPUU") == "--backend: could not parse dispatch key: CPUU (did you mean 'CPU'?)");
-  CHECK(error("Autograd") == "--backend: Autograd is an alias key; give one backend it covers (e.g. CPU)");
+  CHECK(error("CPUU") == "could not parse dispatch key: CPUU (did you mean 'CPU'?)");
+  CHECK(error("Autograd") == "Autograd is an alias key; give one backend it covers (e.g. CPU)");
   CHECK(error("AutogradCPU") ==
-        "--backend: AutogradCPU is an autograd key; give the backend it serves (coverage reports the backend's "
+        "AutogradCPU is an autograd key; give the backend it serves (coverage reports the backend's "
         "autograd key with it)");
   CHECK(error("Sparse") ==
-        "--backend: Sparse is a building block, not a backend; give one of its runtime keys (e.g. SparseCPU)");
-  CHECK(error("Undefined") == "--backend: Undefined has no row in the dispatch table");
+        "Sparse is a building block, not a backend; give one of its runtime keys (e.g. SparseCPU)");
+  CHECK(error("Undefined") == "Undefined has no row in the dispatch table");
 }
 
 TEST_CASE("coverage: status names") {
