@@ -27,7 +27,8 @@ Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& re
                                                                                   request.include, request.exclude}});
   if (!t) return unexpected(dt::engine::worded(t.error(), dt::engine::Front::Api));
   const dt::CallTrace& steps = (*t)->steps();
-  const dt::TraceView view = (*t)->view(impl.profile_label, false, dt::trace_library_note(reg, *impl.profile, steps, {impl.build, impl.build_source}));
+  const dt::TraceView view = (*t)->view(
+      impl.profile_label, false, dt::trace_library_note(reg, *impl.profile, steps, {impl.build, impl.build_source}));
   TraceResult out;
   for (const dt::CallStep& step : steps.steps)
     if (step.entry.valid()) out.kernels.emplace_back(step.entry.debug());

@@ -33,7 +33,8 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
                                                                 const FileSystem& fs) {
   auto blocks = build_registrations(profile, build.name);
   if (!blocks) return unexpected(usage(Param::Build, std::move(blocks.error())));
-  std::string origin = fmt::format("{} + the {} build's native_functions.yaml registrations", cpu->origin(), build.name);
+  std::string origin =
+      fmt::format("{} + the {} build's native_functions.yaml registrations", cpu->origin(), build.name);
   if (!build.source.empty()) {
     const OpLibrary& lib = *cpu;
     auto sources = build_source_registrations(
@@ -45,9 +46,10 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
       entries += b.entries.size();
       blocks->blocks.push_back(std::move(b));
     }
-    origin += fmt::format(" and {} hand-written ones from {} ({} files naming its keys read; {} registrations there "
-                          "not read: dispatchtool import shows why)",
-                          entries, build.source, sources->files_read, sources->not_read);
+    origin += fmt::format(
+        " and {} hand-written ones from {} ({} files naming its keys read; {} registrations there "
+        "not read: dispatchtool import shows why)",
+        entries, build.source, sources->files_read, sources->not_read);
   }
   LoadOptions lo;
   lo.library = std::move(cpu);
@@ -98,12 +100,13 @@ Diagnostic worded(const Error& e, Front front) {
 }
 
 Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library, Build build,
-                                                              const FileSystem& fs,
-                                                              std::span<const EmbeddedLibrary> libraries) {
+                                                               const FileSystem& fs,
+                                                               std::span<const EmbeddedLibrary> libraries) {
   const bool extra_build = !build.name.empty() && build.name != "cpu";
   if (!build.source.empty() && !extra_build)
-    return unexpected(usage(Param::BuildSource, "it adds the hand-written registrations of a GPU build: give --build "
-                                                "cuda, mps, xpu or mtia too"));
+    return unexpected(usage(Param::BuildSource,
+                            "it adds the hand-written registrations of a GPU build: give --build "
+                            "cuda, mps, xpu or mtia too"));
   if (!with_library) {
     if (extra_build) return unexpected(usage(Param::Build, "it adds to the profile's operator library, which is left out"));
     return std::shared_ptr<const OpLibrary>();

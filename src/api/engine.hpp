@@ -64,8 +64,8 @@ struct Build {
 // a source tree, its hand-written registrations there); "" and "cpu": the
 // profile's. Errors name Param::Build or Param::BuildSource.
 Expected<std::shared_ptr<const OpLibrary>, Error> open_library(const Profile& profile, bool with_library, Build build,
-                                                              const FileSystem& fs,
-                                                              std::span<const EmbeddedLibrary> libraries);
+                                                               const FileSystem& fs,
+                                                               std::span<const EmbeddedLibrary> libraries);
 
 // What to load: files (in order), or PythonDispatcher's demo operator with
 // `register_calls` (each "K1, K2": one register() call), which takes no files.

@@ -1,8 +1,7 @@
 // dispatchtool::Session (include/dispatchtool/session.hpp): a facade over the
 // core's loader, resolver and renderers, as the command line uses them.
-#include <dispatchtool/session.hpp>
-
 #include <algorithm>
+#include <dispatchtool/session.hpp>
 #include <map>
 #include <optional>
 
@@ -62,8 +61,9 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   request.load.on_refusal = options.record_refusals ? dt::OnRefusal::Record : dt::OnRefusal::Fail;
   const auto fail = [](const dt::engine::Error& e) { return unexpected(dt::engine::worded(e, dt::engine::Front::Api)); };
   if (request.register_calls.empty()) {
-    auto lib = dt::engine::open_library(*impl->profile, options.library,
-                                        dt::engine::Build{options.build, options.build_source}, fs, dt::embedded_libraries());
+    auto lib =
+        dt::engine::open_library(*impl->profile, options.library,
+                                 dt::engine::Build{options.build, options.build_source}, fs, dt::embedded_libraries());
     if (!lib) return fail(lib.error());
     request.load.library = std::move(*lib);
   }
@@ -192,8 +192,7 @@ Expected<std::string, Diagnostic> Session::table_json(const std::vector<std::str
   const dt::Resolver r(impl_->loaded->registry);
   std::string out;
   const std::string note = dt::build_library_note(impl_->loaded->registry, *ops, {impl_->build, impl_->build_source});
-  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note},
-                        out);
+  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note}, out);
   return out;
 }
 

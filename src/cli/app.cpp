@@ -1,9 +1,9 @@
-#include <dispatchtool/version.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <dispatchtool/version.hpp>
 #include <limits>
 #include <sstream>
 
@@ -11,11 +11,11 @@
 #include "base/limits.hpp"
 #include "base/text.hpp"
 #include "cli/cli.hpp"
-#include "render/build_note.hpp"
 #include "readers/readers.hpp"
 #include "readers/release_yaml.hpp"
 #include "registry/loader.hpp"
 #include "registry/select.hpp"
+#include "render/build_note.hpp"
 
 namespace dt::cli {
 
@@ -293,8 +293,8 @@ int engine_error(const Io& io, const engine::Error& e) {
   return kExitError;
 }
 
-bool open_library_for(const Io& io, const Profile& profile, bool no_library,
-                      std::shared_ptr<const OpLibrary>& library, engine::Build build) {
+bool open_library_for(const Io& io, const Profile& profile, bool no_library, std::shared_ptr<const OpLibrary>& library,
+                      engine::Build build) {
   auto lib = engine::open_library(profile, !no_library, build, io.fs, io.libraries);
   if (!lib) {
     engine_error(io, lib.error());
@@ -304,9 +304,8 @@ bool open_library_for(const Io& io, const Profile& profile, bool no_library,
   return true;
 }
 
-std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
-                                                  std::vector<std::string> files, bool no_library,
-                                                  std::string_view verb, engine::Build build,
+std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile, std::vector<std::string> files,
+                                                  bool no_library, std::string_view verb, engine::Build build,
                                                   const SourceOptions& sources) {
   LoadOptions lo;
   if (!prepare_sources(io, sources, files, lo)) return nullptr;
@@ -354,8 +353,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   const bool demo = !o.register_calls.empty();  // PythonDispatcher's demo operator: no library, no sources
   if (!demo) {
     if (!prepare_sources(io, o.sources, request.files, request.load)) return nullptr;
-    if (!open_library_for(io, profile, o.no_library, request.load.library, {o.build, o.build_source}))
-      return nullptr;
+    if (!open_library_for(io, profile, o.no_library, request.load.library, {o.build, o.build_source})) return nullptr;
     // With no files, --op, --all or a tag filter asks for PyTorch's own operators.
     if (request.files.empty() &&
         (request.load.library == nullptr || (o.ops.empty() && !o.all && o.filter.empty()))) {
@@ -403,8 +401,8 @@ std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefus
   s.registration_filter = std::move(selected->registrations);
   s.color = use_color(io, o.color);
   // Keys asked about: those --keys names (a CPU library's rows there are no GPU build's).
-  s.library_note = build_library_note(s.loaded->registry, s.ops, {o.build, o.build_source},
-                                      keys ? &s.table_filter.keys : nullptr);
+  s.library_note =
+      build_library_note(s.loaded->registry, s.ops, {o.build, o.build_source}, keys ? &s.table_filter.keys : nullptr);
   return s;
 }
 

@@ -135,9 +135,8 @@ void add_build_option(CLI::App& sub, std::string& build, std::string& build_sour
 // it does with operators ("list", "cover") in the usage error when there is
 // nothing to work on. Prints errors and the registry's warnings; nullptr
 // after an error.
-std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile,
-                                                  std::vector<std::string> files, bool no_library,
-                                                  std::string_view verb, engine::Build build,
+std::unique_ptr<LoadResult> load_files_or_library(const Io& io, const Profile& profile, std::vector<std::string> files,
+                                                  bool no_library, std::string_view verb, engine::Build build,
                                                   const SourceOptions& sources);
 // What to say when no input file is given.
 std::string no_input_message(bool has_library);

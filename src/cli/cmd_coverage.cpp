@@ -66,7 +66,8 @@ bool open_side(const Io& io, const CoverageOptions& o, const std::string& profil
   auto profile = open_profile(io, profile_name, std::nullopt, {}, option);
   if (!profile) return false;
   s.profile = std::move(*profile);
-  s.loaded = load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", {o.build, o.build_source}, o.sources);
+  s.loaded =
+      load_files_or_library(io, *s.profile, o.files, o.no_library, "cover", {o.build, o.build_source}, o.sources);
   if (!s.loaded) return false;
   Registry& reg = s.loaded->registry;
   auto keys = coverage_keys(reg, o.backend);

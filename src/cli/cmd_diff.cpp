@@ -40,8 +40,8 @@ struct Side {
   std::vector<const Operator*> ops;
 };
 
-bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, std::vector<std::string> files,
-               Side& s, std::string_view option = "--profile") {
+bool open_side(const Io& io, const DiffOptions& o, const std::string& profile, std::vector<std::string> files, Side& s,
+               std::string_view option = "--profile") {
   auto p = open_profile(io, profile, std::nullopt, {}, option);
   if (!p) return false;
   s.profile = std::move(*p);

@@ -36,7 +36,8 @@ int run_ops(const Io& io, const OpsOptions& o) {
   auto profile = open_profile(io, o.profile);
   if (!profile) return kExitError;
   if (o.list_tags) return list_tags(io, **profile);
-  auto loaded = load_files_or_library(io, **profile, o.files, o.no_library, "list", {o.build, o.build_source}, o.sources);
+  auto loaded =
+      load_files_or_library(io, **profile, o.files, o.no_library, "list", {o.build, o.build_source}, o.sources);
   if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
   if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);

@@ -30,8 +30,9 @@ int run_trace(const Io& io, const TraceOptions& o) {
   const Registry& reg = s->loaded->registry;
   auto t = engine::trace(reg, *s->ops.front(), engine::Call{o.args, o.keyset, o.tls});
   if (!t) return engine_error(io, t.error());
-  const TraceView view = (*t)->view(o.input.profile, s->color,
-                                    trace_library_note(reg, *s->profile, (*t)->steps(), {o.input.build, o.input.build_source}));
+  const TraceView view =
+      (*t)->view(o.input.profile, s->color,
+                 trace_library_note(reg, *s->profile, (*t)->steps(), {o.input.build, o.input.build_source}));
   if (o.format == "svg") {
     std::string svg;
     if (!render_keyset_svg(view, svg)) {

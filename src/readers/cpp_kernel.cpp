@@ -151,9 +151,10 @@ class KernelReader {
         k.what = CppKernel::What::Function;
         std::string written;
         for (std::size_t w = j; w < r.e; ++w) written += t[w].text;
-        k.unknown = fmt::format("'{}' is a member of a class template's specialization, whose signature is not "
-                                "looked up",
-                                written);
+        k.unknown = fmt::format(
+            "'{}' is a member of a class template's specialization, whose signature is not "
+            "looked up",
+            written);
         return k;
       }
     }

@@ -374,8 +374,8 @@ Expected<Functions, Diagnostic> read_functions(const Profile& profile, const Yam
     out.fns.push_back(std::move(*f));
     const NativeSchema& s = out.fns.back().s;
     if (auto [it, added] = out.by_name.emplace(NsName(s.ns, s.name), out.fns.size() - 1); !added)
-      return fail(out.fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})",
-                                                      s.qualified(), out.fns[it->second].func_at.line));
+      return fail(out.fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})", s.qualified(),
+                                                      out.fns[it->second].func_at.line));
   }
   return out;
 }

@@ -18,13 +18,16 @@ const std::vector<std::pair<std::string_view, std::string_view>>& build_source_d
   // the generated ATen/cuda/CUDAConfig.h): CUDA 12.8 with cuDNN, cuSPARSELt,
   // MAGMA, NCCL and NVSHMEM; MPS on macOS; XPU with oneAPI.
   static const std::vector<std::pair<std::string_view, std::string_view>> cuda = {
-      {"USE_CUDA", "1"},          {"USE_CUDNN", "1"},         {"AT_CUDNN_ENABLED()", "1"},
-      {"AT_CUSPARSELT_ENABLED()", "1"}, {"AT_MAGMA_ENABLED()", "1"}, {"USE_NCCL", "1"},
-      {"USE_C10D_NCCL", "1"},     {"USE_NVSHMEM", "1"},       {"CUDART_VERSION", "12080"},
-      {"CUDA_VERSION", "12080"},  {"USE_DISTRIBUTED", "1"},   {"USE_C10D", "1"}};
+      {"USE_CUDA", "1"},           {"USE_CUDNN", "1"},
+      {"AT_CUDNN_ENABLED()", "1"}, {"AT_CUSPARSELT_ENABLED()", "1"},
+      {"AT_MAGMA_ENABLED()", "1"}, {"USE_NCCL", "1"},
+      {"USE_C10D_NCCL", "1"},      {"USE_NVSHMEM", "1"},
+      {"CUDART_VERSION", "12080"}, {"CUDA_VERSION", "12080"},
+      {"USE_DISTRIBUTED", "1"},    {"USE_C10D", "1"}};
   static const std::vector<std::pair<std::string_view, std::string_view>> mps = {
       {"USE_MPS", "1"}, {"__APPLE__", "1"}, {"__OBJC__", "1"}};
-  static const std::vector<std::pair<std::string_view, std::string_view>> xpu = {{"USE_XPU", "1"}, {"USE_C10D_XCCL", "1"}};
+  static const std::vector<std::pair<std::string_view, std::string_view>> xpu = {{"USE_XPU", "1"},
+                                                                                 {"USE_C10D_XCCL", "1"}};
   static const std::vector<std::pair<std::string_view, std::string_view>> none;
   if (build == "cuda") return cuda;
   if (build == "mps") return mps;
@@ -48,11 +51,12 @@ void set_string_field(std::vector<TomlField>& fields, std::string_view key, std:
 // Whether `text` names one of `keys` as a whole word, and a library macro or Library.
 bool names_a_key(std::string_view text, const std::vector<std::string_view>& keys) {
   if (text.find("TORCH_LIBRARY") == std::string_view::npos) return false;
-  const auto word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; };
+  const auto word = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
   for (std::string_view k : keys)
     for (std::size_t at = text.find(k); at != std::string_view::npos; at = text.find(k, at + 1))
-      if ((at == 0 || !word(text[at - 1])) && (at + k.size() == text.size() || !word(text[at + k.size()])))
-        return true;
+      if ((at == 0 || !word(text[at - 1])) && (at + k.size() == text.size() || !word(text[at + k.size()]))) return true;
   return false;
 }
 

@@ -31,7 +31,7 @@ const std::vector<std::pair<std::string_view, std::string_view>>& build_source_d
 using InLibrary = std::function<bool(std::string_view op, std::string_view key)>;
 
 struct BuildSourceRead {
-  Blocks blocks;  // impls and fallbacks on the build's keys, the definitions the library lacks
+  Blocks blocks;               // impls and fallbacks on the build's keys, the definitions the library lacks
   std::size_t files_read = 0;  // the files that name one of the build's keys and a library macro
   std::size_t not_read = 0;    // registrations in them the reader warned about (dispatchtool import shows why)
 };

@@ -32,9 +32,10 @@ Expected<Blocks, Diagnostic> build_registrations(const Profile& profile, std::st
   for (const EmbeddedYaml& y : embedded_yaml())
     if (y.profile == profile.name()) yaml = &y;
   if (yaml == nullptr)
-    return unexpected(make_error(fmt::format("profile {} has no native_functions.yaml of its release "
-                                             "(configs/yaml/ has those of torch-2.6 and torch-2.14)",
-                                             profile.name())));
+    return unexpected(
+        make_error(fmt::format("profile {} has no native_functions.yaml of its release "
+                               "(configs/yaml/ has those of torch-2.6 and torch-2.14)",
+                               profile.name())));
   NativeYamlOptions o;
   for (std::string_view k : *keys) o.keys.emplace_back(k);
   o.debug_file = "aten/src/ATen/native/native_functions.yaml";

@@ -217,9 +217,9 @@ class CustomOpExpansion {
   Step creation_kernels() {
     const bool trivial_fake = tl_.trivial_fake && schema_->returns.empty() && mutable_op_;
     if (add("Meta", "fake", where_,
-            tl_.no_fake_error.empty()                  ? CustomOpKernel::None
+            tl_.no_fake_error.empty()                 ? CustomOpKernel::None
             : (fake_ && fake_->value) || trivial_fake ? CustomOpKernel::Fake
-                                                       : CustomOpKernel::FakeUnset) == Step::Stop)
+                                                      : CustomOpKernel::FakeUnset) == Step::Stop)
       return Step::Stop;
     if (add("Autograd", "autograd", where_,
             tl_.no_autograd_error.empty()   ? CustomOpKernel::None

@@ -68,7 +68,9 @@ void json_runtime(JsonWriter& w, const Registry& reg, const KeyAnswer& a) {
 void begin_document(JsonWriter& w, const JsonDocument& doc) { begin_envelope(w, doc.tool_version, doc.profile); }
 
 // After the envelope of table, registrations and explain.
-void library_note_member(JsonWriter& w, const JsonDocument& doc) { w.nonempty_member("library_note", doc.library_note); }
+void library_note_member(JsonWriter& w, const JsonDocument& doc) {
+  w.nonempty_member("library_note", doc.library_note);
+}
 
 void flush(const JsonDocument& doc) {
   if (doc.flush) doc.flush();

@@ -308,7 +308,7 @@ KeySet arguments_keyset(const KeysetAlgebra& ks, const std::vector<BoundArgument
 }
 
 Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
-                                                 const TlsOptions& o) {
+                                              const TlsOptions& o) {
   const Profile& p = ks.profile();
   ThreadLocalState s;
   // c10::impl::LocalDispatchKeySet's defaults (DispatchKeySet.h default_included_set / default_excluded_set).
@@ -342,7 +342,7 @@ Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::stri
     s.python_mode = true;
   }
   for (const auto& [field, values, target] : {std::tuple{TlsError::Field::Include, &o.include, &s.included},
-                                               std::tuple{TlsError::Field::Exclude, &o.exclude, &s.excluded}})
+                                              std::tuple{TlsError::Field::Exclude, &o.exclude, &s.excluded}})
     for (const auto& v : *values) {
       auto bits = ks.parse(v, privateuse1);
       if (!bits) return unexpected(TlsError{field, std::move(bits.error())});

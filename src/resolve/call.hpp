@@ -116,7 +116,7 @@ struct TlsError {
 // autocast, a TorchDispatchMode, include, exclude (as guards entered in
 // that order).
 Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::string_view privateuse1,
-                                               const TlsOptions& o);
+                                              const TlsOptions& o);
 
 // The autograd functionality keys (autograd_dispatch_keyset's functionality bits).
 KeySet autograd_keyset(const KeysetAlgebra& ks);

@@ -99,8 +99,7 @@ Expected<CoverageKeys, Diagnostic> coverage_keys(const Registry& reg, std::strin
         "{} is a building block, not a backend; give one of its runtime keys{}", shown,
         members.empty() ? std::string() : " (e.g. " + p.display_name(members.front(), reg.privateuse1_name) + ")"));
   }
-  if (*k == kUndefined || !p.is_runtime(*k))
-    return refuse(fmt::format("{} has no row in the dispatch table", shown));
+  if (*k == kUndefined || !p.is_runtime(*k)) return refuse(fmt::format("{} has no row in the dispatch table", shown));
   if (p.in_alias(*k, AliasRule::Autograd))
     return refuse(
         fmt::format("{} is an autograd key; give the backend it serves (coverage reports "

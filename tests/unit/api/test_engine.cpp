@@ -67,8 +67,9 @@ TEST_CASE("engine: open_library -- none, the profile's, or a build on top of it"
   // --build-source adds to a GPU build, and names its tree's errors where they are.
   auto source_alone = engine::open_library(p, true, {"", "pt"}, real_filesystem(), embedded_libraries());
   REQUIRE_FALSE(source_alone.has_value());
-  CHECK(engine::worded(source_alone.error(), engine::Front::Api).message.find("build_source: it adds the hand-written "
-                                                                             "registrations of a GPU build") == 0);
+  CHECK(engine::worded(source_alone.error(), engine::Front::Api)
+            .message.find("build_source: it adds the hand-written "
+                          "registrations of a GPU build") == 0);
   auto not_tree = engine::open_library(p, true, {"cuda", DT_TEST_DATA_DIR}, real_filesystem(), embedded_libraries());
   REQUIRE_FALSE(not_tree.has_value());
   CHECK_FALSE(not_tree.error().usage);
@@ -141,8 +142,10 @@ TEST_CASE("engine: trace -- the steps, and errors of keyset, arg and thread-loca
   auto state = engine::trace(l.registry, op, engine::Call{{"cpu", "cpu"}, "", tls});
   REQUIRE_FALSE(state.has_value());
   CHECK(state.error().param == engine::Param::Include);
-  CHECK(engine::worded(state.error(), engine::Front::Api).message.rfind("include: could not parse dispatch key: "
-                                                                        "NoSuchKey", 0) == 0);
+  CHECK(engine::worded(state.error(), engine::Front::Api)
+            .message.rfind("include: could not parse dispatch key: "
+                           "NoSuchKey",
+                           0) == 0);
   CHECK(engine::worded(state.error(), engine::Front::CommandLine).message.rfind("--include: ", 0) == 0);
   tls = {};
   tls.autocast = {"nowhere"};

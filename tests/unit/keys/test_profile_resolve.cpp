@@ -22,9 +22,10 @@ TEST_CASE("load_profile: a directory holding profile.toml (what dispatchtool-exp
   }
   auto no_file = load_profile("empty", fs.read, &fs);
   REQUIRE_FALSE(no_file.has_value());
-  CHECK(format(no_file.error()) ==
-        "dispatchtool: error: profile directory 'empty' holds no profile.toml (no such file; dispatchtool-export writes "
-        "a profile directory)\n");
+  CHECK(
+      format(no_file.error()) ==
+      "dispatchtool: error: profile directory 'empty' holds no profile.toml (no such file; dispatchtool-export writes "
+      "a profile directory)\n");
   auto missing = load_profile("out/exp", fs.read, &fs);
   REQUIRE_FALSE(missing.has_value());
   CHECK(missing.error().message.starts_with("no profile directory 'out/exp'"));

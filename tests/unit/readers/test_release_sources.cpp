@@ -1,11 +1,10 @@
 // build_source_registrations: what --build-source adds from a release's own
 // source tree (checked on PyTorch 2.6.0's real tree against a real CUDA
 // build by tests/oracle/cuda_build.py).
-#include "readers/release_sources.hpp"
-
 #include <map>
 
 #include "helpers.hpp"
+#include "readers/release_sources.hpp"
 
 namespace dt::test {
 
@@ -97,8 +96,9 @@ TEST_CASE("build_source_registrations: what it refuses") {
   // A checkout of another release: located at its version.txt.
   auto other = build_source_registrations(profile("torch-2.6"), "cuda", "pt", fs, in_library);
   REQUIRE(!other);
-  CHECK(format(other.error()).find("pt/version.txt:1:1: error: this tree is torch 2.14.1, and profile torch-2.6 is "
-                                   "torch 2.6.0+debian") == 0);
+  CHECK(format(other.error())
+            .find("pt/version.txt:1:1: error: this tree is torch 2.14.1, and profile torch-2.6 is "
+                  "torch 2.6.0+debian") == 0);
   files["pt/version.txt"] = "2.6.0a0";
   CHECK(build_source_registrations(profile("torch-2.6"), "cuda", "pt", fs, in_library).has_value());
 }
@@ -107,8 +107,8 @@ TEST_CASE("build_source_defines: a CUDA build's macros, none for a CPU one") {
   const auto& cuda = build_source_defines("cuda");
   CHECK(std::find(cuda.begin(), cuda.end(), std::pair<std::string_view, std::string_view>{"USE_CUDA", "1"}) !=
         cuda.end());
-  CHECK(std::find(cuda.begin(), cuda.end(),
-                  std::pair<std::string_view, std::string_view>{"AT_CUDNN_ENABLED()", "1"}) != cuda.end());
+  CHECK(std::find(cuda.begin(), cuda.end(), std::pair<std::string_view, std::string_view>{"AT_CUDNN_ENABLED()", "1"}) !=
+        cuda.end());
   CHECK(build_source_defines("cpu").empty());
   CHECK(build_source_defines("mtia").empty());
 }

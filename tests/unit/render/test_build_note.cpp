@@ -2,10 +2,9 @@
 // table, registrations, explain and trace (checked on the CLI's outputs by
 // the goldens yaml-build-cuda*.test, and trace's against a real CUDA build by
 // oracle.cuda-2.11.trace_library_note).
-#include "render/build_note.hpp"
-
 #include "api/engine.hpp"
 #include "helpers.hpp"
+#include "render/build_note.hpp"
 #include "render/json.hpp"
 
 namespace dt::test {

@@ -140,8 +140,7 @@ TEST_CASE("coverage: the backend parameter names a backend, or says what it name
   CHECK(error("AutogradCPU") ==
         "AutogradCPU is an autograd key; give the backend it serves (coverage reports the backend's "
         "autograd key with it)");
-  CHECK(error("Sparse") ==
-        "Sparse is a building block, not a backend; give one of its runtime keys (e.g. SparseCPU)");
+  CHECK(error("Sparse") == "Sparse is a building block, not a backend; give one of its runtime keys (e.g. SparseCPU)");
   CHECK(error("Undefined") == "Undefined has no row in the dispatch table");
 }
 
