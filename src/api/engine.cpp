@@ -47,9 +47,9 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
       blocks->blocks.push_back(std::move(b));
     }
     origin += fmt::format(
-        " and {} hand-written ones from {} ({} files naming its keys read; {} registrations there "
-        "not read: dispatchtool import shows why)",
-        entries, build.source, sources->files_read, sources->not_read);
+        " and {} hand-written ones from {} ({} files naming its keys read, with {} warnings of the C++ reader: "
+        "dispatchtool import with the build's -D flags shows them)",
+        entries, build.source, sources->files_read, sources->warnings);
   }
   LoadOptions lo;
   lo.library = std::move(cpu);

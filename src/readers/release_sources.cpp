@@ -158,7 +158,7 @@ Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& 
     const FileName shown(path.starts_with(prefix) ? path.substr(prefix.size()) : path);
     auto read = read_blocks(profile, SourceKind::Cpp, shown, *text, cpp);
     if (!read) return unexpected(std::move(read.error()));
-    out.not_read += read->warnings.size();
+    out.warnings += read->warnings.size();
     for (TomlBlock& b : read->blocks)
       if (keep_for_build(b, *keys, in_library)) out.blocks.blocks.push_back(std::move(b));
   }

@@ -33,7 +33,9 @@ using InLibrary = std::function<bool(std::string_view op, std::string_view key)>
 struct BuildSourceRead {
   Blocks blocks;               // impls and fallbacks on the build's keys, the definitions the library lacks
   std::size_t files_read = 0;  // the files that name one of the build's keys and a library macro
-  std::size_t not_read = 0;    // registrations in them the reader warned about (dispatchtool import shows why)
+  // The reader's warnings in them (a registration not read, a schema left
+  // out); dispatchtool import with the build's -D flags shows them.
+  std::size_t warnings = 0;
 };
 
 // Reads every C++ source (.cpp .cc .cu .mm; not headers, not tests) under

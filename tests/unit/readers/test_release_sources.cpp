@@ -46,7 +46,8 @@ std::map<std::string, std::string> pytorch_tree() {
       {"pt/torch/csrc/distributed/c10d/symm_mem/Ops.cu",
        "TORCH_LIBRARY_FRAGMENT(symm_mem, m) {\n  m.def(\"one_shot(Tensor x) -> Tensor\");\n}\n"
        "at::Tensor one_shot(const at::Tensor& x);\n"
-       "TORCH_LIBRARY_IMPL(symm_mem, CUDA, m) {\n  m.impl(\"one_shot\", one_shot);\n}\n"},
+       "TORCH_LIBRARY_IMPL(symm_mem, CUDA, m) {\n  m.impl(\"one_shot\", one_shot);\n"
+       "  m.impl(\"two_shot\", make_kernel(2) + 1);\n}\n"},
       // Compiled in CPU builds too: what the library has already is left out.
       {"pt/torch/csrc/distributed/c10d/Ops.cpp",
        "at::Tensor send(const at::Tensor& x);\n"
@@ -67,6 +68,7 @@ TEST_CASE("build_source_registrations: the build's hand-written registrations th
   auto read = build_source_registrations(profile("torch-2.14"), "cuda", "pt", fs, in_library);
   REQUIRE_MESSAGE(read, (read ? "" : format(read.error())));
   CHECK(read->files_read == 3);  // BinaryOps.cpp, symm_mem/Ops.cu, c10d/Ops.cpp
+  CHECK(read->warnings == 1);    // two_shot's kernel expression: counted, not read
   const std::string text = render_toml(read->blocks.blocks, "cuda");
   CHECK(text.find("op = \"quantized::add\"") != std::string::npos);
   CHECK(text.find("dispatch_key = \"QuantizedCUDA\"") != std::string::npos);
