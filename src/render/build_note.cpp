@@ -27,7 +27,7 @@ std::string and_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::string build_estimate_sentence(std::string_view subject, BuildAsked build) {
+std::string build_estimate_sentence(std::string_view subject, BuildAsked build, std::string_view origin) {
   const std::vector<std::string_view>* keys = keys_of(build.name);
   const std::string first = keys != nullptr ? std::string(keys->front()) : std::string(build.name);
   if (build.source.empty())
@@ -39,8 +39,9 @@ std::string build_estimate_sentence(std::string_view subject, BuildAsked build) 
   return fmt::format(
       "{} are --build {}'s: what the release's native_functions.yaml registers on {}'s keys, and the hand-written "
       "registrations on them read from {}, on top of the CPU package's library. Registrations a {} build makes at "
-      "run time are not in it; a profile exported from a {} build (dispatchtool-export) is exact.",
-      subject, build.name, first, build.source, build.name, build.name);
+      "run time are not in it; a profile exported from a {} build (dispatchtool-export) is exact.{}",
+      subject, build.name, first, build.source, build.name, build.name,
+      origin.empty() ? std::string() : fmt::format(" The library: {}.", origin));
 }
 
 std::string cpu_library_sentence(std::string_view subject, std::string_view build, std::string_view origin,
@@ -84,7 +85,8 @@ std::string build_library_note(const Registry& reg, const std::vector<const Oper
         shown.emplace_back(k);
     }
     if (shown.empty()) return {};
-    return build_estimate_sentence(fmt::format("the {} kernels", and_list(shown)), build);
+    return build_estimate_sentence(fmt::format("the {} kernels", and_list(shown)), build,
+                                   reg.library() != nullptr ? reg.library()->origin() : std::string_view());
   }
   if (asked == nullptr || reg.library() == nullptr) return {};
   // A row that is PyTorch's (its library's kernel) or none, on one of its operators:

@@ -19,11 +19,12 @@ struct BuildAsked {
   std::string_view source;
 };
 
-// Where the estimate's kernels of `build` come from and what it lacks, one
-// sentence ending "...; a profile exported from a cuda build
-// (dispatchtool-export) is exact." `subject`: what the sentence is about
-// ("PyTorch's CUDA kernels here", "the CUDA and SparseCUDA rows").
-std::string build_estimate_sentence(std::string_view subject, BuildAsked build);
+// Where the estimate's kernels of `build` come from and what it lacks, ending
+// "...; a profile exported from a cuda build (dispatchtool-export) is exact."
+// `subject`: what the sentence is about ("PyTorch's CUDA kernels here", "the
+// CUDA and SparseCUDA rows"). With a source tree, `origin` (the library's:
+// how many files were read, the C++ reader's warnings there) follows.
+std::string build_estimate_sentence(std::string_view subject, BuildAsked build, std::string_view origin = {});
 
 // Why a library without `build`'s kernels answers nothing true of them:
 // "{subject} ... it is a build without CUDA kernels (ORIGIN): a cuda build

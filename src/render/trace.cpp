@@ -344,7 +344,9 @@ std::string trace_library_note(const Registry& reg, const Profile& p, const Call
     for (const auto& [name, keys] : build_backends()) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) continue;
       const std::string first(keys.front());
-      if (build.name == name) return build_estimate_sentence(fmt::format("PyTorch's {} kernels here", first), build);
+      if (build.name == name)
+        return build_estimate_sentence(fmt::format("PyTorch's {} kernels here", first), build,
+                                       reg.library() != nullptr ? reg.library()->origin() : std::string_view());
       if (library_has_backend(reg, first)) return {};
       return cpu_library_sentence(fmt::format("the {} step runs", key), name,
                                   reg.library() != nullptr ? reg.library()->origin() : std::string_view("no library"),
