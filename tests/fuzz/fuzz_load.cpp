@@ -45,7 +45,7 @@ void render_documents(const Resolver& resolver, const std::vector<const Operator
   const Registry& reg = resolver.registry();
   const std::string_view profile = reg.profile().name();
   const KeyFilter all;
-  const JsonDocument doc{"fuzz", profile, {}};
+  const JsonDocument doc{"fuzz", profile, {}, {}};
   out.clear();
   render_table_json(resolver, ops, all, doc, out);
   render_registrations_json(reg, ops, all, doc, out);
