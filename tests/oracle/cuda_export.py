@@ -26,14 +26,13 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from checks import Checks  # noqa: E402
+from cuda_recorded import unpack_reference  # noqa: E402
 
 # keys.json's tensors, as trace's --arg words.
 TENSORS = {
@@ -58,14 +57,6 @@ STATES = {
 # Functionality keys that hold one runtime key per backend bit (c10's
 # isPerBackendFunctionalityKey): with no backend bit, a set prints none of them.
 PER_BACKEND = {"Dense", "Quantized", "Sparse", "SparseCsr", "NestedTensor", "AutogradFunctionality"}
-
-
-def extract(path, into):
-    with tarfile.open(path) as t:
-        try:
-            t.extractall(into, filter="data")
-        except TypeError:  # a Python without extraction filters (recorded data, read-only)
-            t.extractall(into)
 
 
 def run(tool, *args):
@@ -109,14 +100,8 @@ def main():
     ap.add_argument("--reference", required=True)
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
-    for name in ("dumps.tar.xz", "export.tar.xz"):
-        if not os.path.isfile(os.path.join(a.reference, name)):
-            print(f"FAIL: the recorded CUDA build is missing: {os.path.join(a.reference, name)}")
-            return 1
-    shutil.rmtree(a.workdir, ignore_errors=True)
-    os.makedirs(a.workdir)
-    for name in ("dumps.tar.xz", "export.tar.xz"):
-        extract(os.path.join(a.reference, name), a.workdir)
+    if not unpack_reference(a.reference, a.workdir):
+        return 1
     c = Checks()
 
     # 1. The round trip, every operator.

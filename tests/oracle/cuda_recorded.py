@@ -64,24 +64,32 @@ def trace(tool, op, nargs, *extra):
     return json.loads(r.stdout)
 
 
+def unpack_reference(reference, workdir):
+    """The recorded build's dumps and export, extracted into a fresh `workdir`;
+    False (after printing FAIL) when the recording is missing."""
+    for name in ("dumps.tar.xz", "export.tar.xz"):
+        if not os.path.isfile(os.path.join(reference, name)):
+            print(f"FAIL: the recorded CUDA build is missing: {os.path.join(reference, name)}")
+            return False
+    shutil.rmtree(workdir, ignore_errors=True)
+    os.makedirs(workdir)
+    for name in ("dumps.tar.xz", "export.tar.xz"):
+        with tarfile.open(os.path.join(reference, name)) as t:
+            try:
+                t.extractall(workdir, filter="data")
+            except TypeError:  # a Python without extraction filters (recorded data, read-only)
+                t.extractall(workdir)
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
     ap.add_argument("--reference", required=True)
     ap.add_argument("--workdir", required=True)
     a = ap.parse_args()
-    for name in ("dumps.tar.xz", "export.tar.xz"):
-        if not os.path.isfile(os.path.join(a.reference, name)):
-            print(f"FAIL: the recorded CUDA build is missing: {os.path.join(a.reference, name)}")
-            return 1
-    shutil.rmtree(a.workdir, ignore_errors=True)
-    os.makedirs(a.workdir)
-    for name in ("dumps.tar.xz", "export.tar.xz"):
-        with tarfile.open(os.path.join(a.reference, name)) as t:
-            try:
-                t.extractall(a.workdir, filter="data")
-            except TypeError:  # a Python without extraction filters (recorded data, read-only)
-                t.extractall(a.workdir)
+    if not unpack_reference(a.reference, a.workdir):
+        return 1
     real = real_cuda_rows(os.path.join(a.workdir, "plain", "tables.txt"))
     export = os.path.join(a.workdir, "export-plain")
     c = Checks()

@@ -73,6 +73,24 @@ inline FileSystem memory_filesystem(std::map<std::string, std::string>& files) {
   return fs;
 }
 
+// memory_filesystem as a tree: a directory lists its files and its
+// subdirectories (expand_inputs walks it); no real paths.
+inline FileSystem tree_filesystem(std::map<std::string, std::string>& files) {
+  FileSystem fs = memory_filesystem(files);
+  fs.list = [&files](const std::string& dir) -> Expected<std::vector<std::string>, Diagnostic> {
+    std::vector<std::string> out;
+    for (const auto& [path, text] : files) {
+      if (path.rfind(dir + "/", 0) != 0) continue;
+      const std::string rest = path.substr(dir.size() + 1);
+      const std::string entry = dir + "/" + rest.substr(0, rest.find('/'));
+      if (out.empty() || out.back() != entry) out.push_back(entry);
+    }
+    return out;
+  };
+  fs.real_path = nullptr;
+  return fs;
+}
+
 inline Expected<LoadResult, Diagnostic> load_files(const std::string& prof, const Files& files,
                                                    OnRefusal on_refusal = OnRefusal::Fail, unsigned threads = 0) {
   std::vector<std::string> paths;

@@ -12,18 +12,7 @@ TEST_CASE("expand_inputs: a directory is its registration sources, sorted, hidde
       {"csrc/b.cpp", ""},     {"csrc/a/ops.cu", ""},   {"csrc/a/ops.cuh", ""},      {"csrc/notes.txt", ""},
       {"csrc/ops.py", ""},    {"csrc/.git/x.cpp", ""}, {"csrc/build/gen.cpp", ""},  {"csrc/native_functions.yaml", ""},
       {"csrc/ci.yaml", ""},   {"list.txt", "# inputs\nx.toml\n\n  y.cpp  \n"}};
-  FileSystem fs = memory_filesystem(files);
-  fs.list = [&files](const std::string& dir) -> Expected<std::vector<std::string>, Diagnostic> {
-    std::vector<std::string> out;
-    for (const auto& [path, text] : files) {
-      if (path.rfind(dir + "/", 0) != 0) continue;
-      const std::string rest = path.substr(dir.size() + 1);
-      const std::string entry = dir + "/" + rest.substr(0, rest.find('/'));
-      if (out.empty() || out.back() != entry) out.push_back(entry);
-    }
-    return out;
-  };
-  fs.real_path = nullptr;
+  const FileSystem fs = tree_filesystem(files);
   auto e = expand_inputs(fs, {"z.toml", "csrc", "@list.txt"}, {"build"});
   REQUIRE(e.has_value());
   CHECK(e->paths == std::vector<std::string>{"z.toml", "csrc/a/ops.cu", "csrc/a/ops.cuh", "csrc/b.cpp",

@@ -10,23 +10,6 @@ namespace dt::test {
 
 namespace {
 
-// A tree in memory; a directory lists its files and its subdirectories.
-FileSystem tree_filesystem(std::map<std::string, std::string>& files) {
-  FileSystem fs = memory_filesystem(files);
-  fs.list = [&files](const std::string& dir) -> Expected<std::vector<std::string>, Diagnostic> {
-    std::vector<std::string> out;
-    for (const auto& [path, text] : files) {
-      if (path.rfind(dir + "/", 0) != 0) continue;
-      const std::string rest = path.substr(dir.size() + 1);
-      const std::string entry = dir + "/" + rest.substr(0, rest.find('/'));
-      if (out.empty() || out.back() != entry) out.push_back(entry);
-    }
-    return out;
-  };
-  fs.real_path = nullptr;
-  return fs;
-}
-
 // The CPU library: quantized::add defined, with a CPU kernel; c10d::send with a SparseCUDA one.
 bool in_library(std::string_view op, std::string_view key) {
   if (op == "quantized::add" || op == "c10d::send") return key.empty() || key == "CPU" || op == "c10d::send";
