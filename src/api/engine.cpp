@@ -15,18 +15,6 @@ Error usage(Param param, Diagnostic d) { return Error{param, true, std::move(d)}
 Error usage(Param param, std::string message) { return usage(param, make_error(std::move(message))); }
 Error input(Diagnostic d) { return Error{Param::None, false, std::move(d)}; }
 
-// Whether `lib` has a kernel of `op` on `key` (key empty: a definition of `op`).
-bool library_has(const OpLibrary& lib, const Profile& profile, std::string_view op, std::string_view key) {
-  const auto i = lib.find(op);
-  if (!i) return false;
-  if (key.empty()) return lib.defined(*i);
-  const auto k = profile.find(key);
-  if (!k) return false;
-  Operator o;
-  lib.materialize(*i, o);
-  return o.get(*k) != nullptr;
-}
-
 // The library of `build`: `cpu` plus the build's registrations, serialized as one library.
 Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& profile,
                                                                 std::shared_ptr<const OpLibrary> cpu, Build build,
@@ -39,7 +27,7 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
     const OpLibrary& lib = *cpu;
     auto sources = build_source_registrations(
         profile, build.name, std::string(build.source), fs,
-        [&](std::string_view op, std::string_view key) { return library_has(lib, profile, op, key); });
+        [&](std::string_view op, std::string_view key) { return lib.has(op, key, profile); });
     if (!sources) return unexpected(input(std::move(sources.error())));
     std::size_t entries = 0;
     for (TomlBlock& b : sources->blocks.blocks) {

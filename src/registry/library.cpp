@@ -253,6 +253,17 @@ std::vector<Library> OpLibrary::libraries() const {
   return out;
 }
 
+bool OpLibrary::has(std::string_view op, std::string_view key, const Profile& profile) const {
+  const auto i = find(op);
+  if (!i) return false;
+  if (key.empty()) return defined(*i);
+  const auto k = profile.find(key);
+  if (!k) return false;
+  Operator o;
+  materialize(*i, o);
+  return o.get(*k) != nullptr;
+}
+
 void OpLibrary::materialize(std::size_t i, Operator& op) const {
   RecordReader in{blob::Reader(blob_, ops_[i].offset), strings_, files_, keys_};
   // Kernels of an operator share a few signature texts: one shared string each.

@@ -74,6 +74,8 @@ class OpLibrary {
   // Fills `op` (a fresh Operator) with operator i as PyTorch registers it.
   // Its library indices refer to libraries(), which a Registry puts first.
   void materialize(std::size_t i, Operator& op) const;
+  // Whether operator `op` has a kernel on `key` (`key` empty: whether it is defined).
+  [[nodiscard]] bool has(std::string_view op, std::string_view key, const Profile& profile) const;
 
  private:
   struct OpRef {

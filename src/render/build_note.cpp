@@ -61,13 +61,7 @@ std::string cpu_library_sentence(std::string_view subject, std::string_view buil
 }
 
 bool library_has_backend(const Registry& reg, std::string_view key) {
-  const OpLibrary* lib = reg.library();
-  const auto k = reg.profile().find(key);
-  const auto i = lib != nullptr ? lib->find("aten::add.Tensor") : std::nullopt;
-  if (!k || !i) return false;
-  Operator op;
-  lib->materialize(*i, op);
-  return op.get(*k) != nullptr;
+  return reg.library() != nullptr && reg.library()->has("aten::add.Tensor", key, reg.profile());
 }
 
 std::string build_library_note(const Registry& reg, const std::vector<const Operator*>& ops, BuildAsked build,
