@@ -92,14 +92,43 @@ std::optional<bool> YamlDoc::as_bool(const YamlNode& n) {
   return std::nullopt;
 }
 
+namespace {
+
+std::string difference(const YamlDoc& a, const YamlNode& x, const YamlDoc& b, const YamlNode& y,
+                       const std::string& path) {
+  auto show = [](const YamlNode& n) {
+    return fmt::format("kind {} plain {} at {}:{} '{}' ({} items)", static_cast<int>(n.kind), n.plain, n.line,
+                       n.column, n.value, n.items.size());
+  };
+  if (x.kind != y.kind || x.plain != y.plain || x.line != y.line || x.column != y.column || x.value != y.value ||
+      x.items.size() != y.items.size())
+    return fmt::format("{}: {} / {}", path.empty() ? "/" : path, show(x), show(y));
+  for (std::size_t i = 0; i < x.items.size(); ++i) {
+    std::string d = difference(a, a.at(x.items[i]), b, b.at(y.items[i]), fmt::format("{}/{}", path, i));
+    if (!d.empty()) return d;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string yaml_difference(const YamlDoc& a, const YamlDoc& b) { return difference(a, a.root(), b, b.root(), ""); }
+
+Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits) {
+#ifndef DT_NO_LIBYAML  // the playground refuses every yaml alike, not the subset's only
+  if (auto doc = parse_yaml_subset(file, text, limits)) return std::move(*doc);
+#endif
+  return parse_yaml_libyaml(file, text, limits);
+}
+
 #ifdef DT_NO_LIBYAML
 // The playground (src/web): libyaml has no WebAssembly build; the page reads TOML only.
-Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view /*text*/, YamlLimits /*limits*/) {
+Expected<YamlDoc, Diagnostic> parse_yaml_libyaml(FileName file, std::string_view /*text*/, YamlLimits /*limits*/) {
   return unexpected(make_error(Location{file, 1, 1},
                                "yaml files are not read in the playground (the command-line tool reads them)"));
 }
 #else
-Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits) {
+Expected<YamlDoc, Diagnostic> parse_yaml_libyaml(FileName file, std::string_view text, YamlLimits limits) {
   YamlDoc doc;
   doc.file_ = file;
   ParserGuard parser;

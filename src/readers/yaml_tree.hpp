@@ -1,7 +1,10 @@
 // A located YAML document, read with libyaml (the YAML 1.1 parser PyYAML's
 // CSafeLoader wraps, which torchgen loads native_functions.yaml with): an
 // event parser whose events this file turns into a small tree of nodes, each
-// with the line and column of its first character. Hostile input is bounded:
+// with the line and column of its first character. The block YAML that
+// native_functions.yaml is written in is read by a reader of that subset
+// (yaml_subset.cpp) to the same tree, several times faster; anything outside
+// it goes to libyaml. Hostile input is bounded:
 // nesting depth, node count and the size aliases expand to (anchors and
 // aliases are shared, never copied; a document whose expansion would exceed
 // the node limit — a "billion laughs" — is refused with a located error).
@@ -53,6 +56,8 @@ struct YamlLimits {
   std::size_t nodes = 4'000'000;    // nodes, aliases expanded (counted, not copied)
 };
 
+class YamlSubsetReader;
+
 class YamlDoc {
  public:
   // The document's root (a null scalar for an empty document).
@@ -68,7 +73,9 @@ class YamlDoc {
   [[nodiscard]] static std::optional<bool> as_bool(const YamlNode& n);
 
  private:
-  friend Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits);
+  friend Expected<YamlDoc, Diagnostic> parse_yaml_libyaml(FileName file, std::string_view text, YamlLimits limits);
+  friend std::optional<YamlDoc> parse_yaml_subset(FileName file, std::string_view text, YamlLimits limits);
+  friend class YamlSubsetReader;
   FileName file_;
   std::vector<YamlNode> nodes_;
   YamlArena arena_;
@@ -78,6 +85,17 @@ class YamlDoc {
 // The first document of `text`. Errors: libyaml's own message, located
 // ("FILE:LINE:COL: error: yaml: ..."), or the limit exceeded.
 Expected<YamlDoc, Diagnostic> parse_yaml(FileName file, std::string_view text, YamlLimits limits = {});
+
+// The two ways parse_yaml reads (for its tests and fuzzer, which hold them
+// equal): libyaml, any YAML; and the subset reader, which gives the tree
+// libyaml gives or nullopt (outside its subset: a tab, a multi-line scalar,
+// an anchor, anything in error...), never a different tree.
+Expected<YamlDoc, Diagnostic> parse_yaml_libyaml(FileName file, std::string_view text, YamlLimits limits = {});
+std::optional<YamlDoc> parse_yaml_subset(FileName file, std::string_view text, YamlLimits limits = {});
+
+// Where two documents' trees first differ (kind, style, line, column, text,
+// children), described; "" when they are the same tree.
+std::string yaml_difference(const YamlDoc& a, const YamlDoc& b);
 
 // The yaml readers' error at `at`: `return fail(at, "...");` from a function
 // returning Expected<T, Diagnostic>.

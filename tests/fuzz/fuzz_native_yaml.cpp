@@ -1,5 +1,6 @@
 // libFuzzer harness: the yaml readers — libyaml's events as a located tree
-// (yaml_tree), native_functions.yaml with torchgen's rules (native_yaml) and
+// (yaml_tree) and the subset reader's tree, which must be the same or none
+// (yaml_subset), native_functions.yaml with torchgen's rules (native_yaml) and
 // gen_backend_stubs backend yaml (backend_yaml, over a small fixed
 // native_functions.yaml so that each run stays fast), and their rendering as
 // TOML. Properties: an error is located inside the text (line within the
@@ -53,6 +54,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (fuzz::builtin_profile(i).name() == "torch-2.14") return fuzz::builtin_profile(i);
     fuzz::fail();
   }();
+  // The subset reader gives libyaml's tree or declines, never another tree.
+  if (auto fast = parse_yaml_subset("f.yaml", text, YamlLimits{})) {
+    auto slow = parse_yaml_libyaml("f.yaml", text, YamlLimits{});
+    if (!slow || !yaml_difference(*fast, *slow).empty()) fuzz::fail();
+  }
   auto doc = parse_yaml("f.yaml", text, YamlLimits{});
   if (!doc) {
     check_location(doc.error().where, lines);
