@@ -372,9 +372,33 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
 
 }  // namespace
 
+#if defined(__SANITIZE_ADDRESS__)
+#define DT_FREES_ALL 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define DT_FREES_ALL 1
+#endif
+#endif
+
+namespace {
+// A one-shot process's session, kept reachable, not freed (Io::one_shot).
+[[maybe_unused]] Profile* kept_profile = nullptr;
+[[maybe_unused]] LoadResult* kept_loaded = nullptr;
+}  // namespace
+
+Session::~Session() {
+#ifndef DT_FREES_ALL  // AddressSanitizer's builds free all, and check it
+  if (!free_at_end) {
+    kept_profile = profile.release();
+    kept_loaded = loaded.release();
+  }
+#endif
+}
+
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
   if (!apply_read_options(io, o.read)) return std::nullopt;
   Session s;
+  s.free_at_end = !io.one_shot;
   auto profile = open_profile(io, o.profile);
   if (!profile) return std::nullopt;
   s.profile = std::move(*profile);

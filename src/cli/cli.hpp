@@ -36,6 +36,11 @@ struct Io {
   std::span<const EmbeddedLibrary> libraries;  // the built-in profiles' operator libraries
   bool out_is_tty = false;
   bool no_color_env = false;  // NO_COLOR is set
+  // The process ends with this one command (main): a session's registry and
+  // library are left to the operating system to free, as clang's
+  // -disable-free does (about 36,000 frees for a native_functions.yaml). The
+  // tests and the playground run many commands in one process and free them.
+  bool one_shot = false;
 };
 
 // What a writer writes: bytes as rendered (--raw, PyTorch's own strings;
@@ -190,6 +195,14 @@ struct Session {
   // What the rows of a GPU build's estimate are (render/build_note.hpp), for
   // the selected operators; empty when the library is no such estimate.
   std::string library_note;
+  bool free_at_end = true;  // false: Io::one_shot
+
+  Session() = default;
+  Session(Session&&) = default;
+  Session& operator=(Session&&) = default;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  ~Session();
 };
 // "note: ..." after a readable output (nothing when `note` is empty).
 void append_library_note(std::string& out, const std::string& note, bool color);

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   io.out_is_tty = isatty(STDOUT_FILENO) != 0;
   const char* no_color = std::getenv("NO_COLOR");
   io.no_color_env = no_color != nullptr && *no_color != '\0';
+  io.one_shot = true;
   int status = dt::cli::kExitError;
   try {
     status = dt::cli::run(argc, argv, io);
