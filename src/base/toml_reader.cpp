@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -208,20 +209,28 @@ toml::node_type type_of(const TomlField& f) {
   return toml::node_type::array;
 }
 
+// A field's name is one of about a dozen, asked for about a dozen times per
+// entry: the length and the first byte decide most comparisons without a
+// call to memcmp.
+bool same_name(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+}
+
 }  // namespace
 
 void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
   indexed_ = true;
   field_count_ = 0;
+  cursor_ = 0;
   for (auto name : allowed) {
     if (field_count_ == kMaxFields) std::abort();  // a programming error: raise kMaxFields
-    fields_[field_count_++] = {name, Found{}};
+    fields_[field_count_++] = Slot{name.data(), name.size(), Found{}};
   }
   const auto fields = std::span(fields_.data(), field_count_);
   const auto take = [&](std::string_view key, Found found, const Location& key_at) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](const auto& f) { return f.first == key; });
+    auto it = std::find_if(fields.begin(), fields.end(), [&](const Slot& f) { return same_name(f.view(), key); });
     if (it != fields.end()) {
-      it->second = found;
+      it->found = found;
       return true;
     }
     if (key.size() > limits::kNameBytes) {
@@ -243,8 +252,13 @@ void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
 
 TableReader::Found TableReader::lookup(std::string_view key) const {
   if (indexed_) {
-    for (const auto& [name, found] : std::span(fields_.data(), field_count_))
-      if (name == key) return found;
+    // Entries are read in the order their fields are allowed: the search
+    // starts after the last name found, and is usually one comparison.
+    for (std::size_t n = 0, i = cursor_; n < field_count_; ++n, i = i + 1 == field_count_ ? 0 : i + 1)
+      if (same_name(fields_[i].view(), key)) {
+        cursor_ = i + 1 == field_count_ ? 0 : i + 1;
+        return fields_[i].found;
+      }
     return Found{};
   }
   if (table_ != nullptr) return Found{table_->get(key), nullptr};
