@@ -174,11 +174,10 @@ std::optional<KeyId> Profile::find_renamed(std::string_view name, std::string_vi
 
 Expected<Ok, Diagnostic> Profile::check_tag(std::string_view tag) const {
   if (tags_.empty()) return Ok{};
-  std::vector<std::string_view> names;
-  for (const auto& t : tags_) {
+  for (const auto& t : tags_)
     if (t.name == tag) return Ok{};
-    names.emplace_back(t.name);
-  }
+  std::vector<std::string_view> names;
+  for (const auto& t : tags_) names.emplace_back(t.name);
   return unexpected(make_error(fmt::format("unknown tag '{}'{}; the tags of {}: {}", tag, did_you_mean(tag, names),
                                            name_, fmt::join(names, ", "))));
 }
