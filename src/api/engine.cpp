@@ -77,6 +77,14 @@ std::string_view param_label(Param param, Front front) {
       return cli ? "--include" : "include";
     case Param::Exclude:
       return cli ? "--exclude" : "exclude";
+    case Param::Tags:
+      return cli ? "--tag" : "tags";
+    case Param::ExcludeTags:
+      return cli ? "--exclude-tag" : "exclude_tags";
+    case Param::Namespaces:
+      return cli ? "--namespace" : "namespaces";
+    case Param::Pattern:
+      return cli ? "--name" : "pattern";
   }
   return "";
 }
@@ -113,13 +121,22 @@ Expected<LoadResult, Error> load(const Profile& profile, const Request& request,
       return unexpected(usage(Param::Register, "it builds PythonDispatcher's demo operator, and takes no files"));
     LoadResult loaded{python_dispatcher_registry(profile), {}, {}};
     for (const auto& call : request.register_calls)
-      if (auto registered = python_dispatcher_register(loaded.registry, register_call_keys(call)); !registered)
+      if (auto registered = python_dispatcher_register(loaded.registry, register_call_keys(call),
+                                                        param_label(Param::Register, request.front));
+          !registered)
         return unexpected(usage(Param::None, std::move(registered.error())));
     return loaded;
   }
   auto loaded = dt::load(profile, request.files, read, request.load);
   if (!loaded) return unexpected(input(std::move(loaded.error())));
   return std::move(*loaded);
+}
+
+Expected<Ok, Error> check_filter(const Registry& reg, const OpFilter& filter) {
+  auto ok = dt::check_filter(reg, filter);
+  if (ok) return Ok{};
+  static constexpr Param kParam[] = {Param::Tags, Param::ExcludeTags, Param::Namespaces, Param::Pattern};
+  return unexpected(usage(kParam[static_cast<std::size_t>(ok.error().field)], std::move(ok.error().diagnostic)));
 }
 
 Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>& ops, const OpFilter& filter,
@@ -129,7 +146,7 @@ Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>&
   if (!chosen) return unexpected(usage(Param::None, std::move(chosen.error())));
   out.ops = std::move(*chosen);
   if (!filter.empty()) {
-    if (auto ok = check_filter(reg, filter); !ok) return unexpected(usage(Param::None, std::move(ok.error())));
+    if (auto ok = engine::check_filter(reg, filter); !ok) return unexpected(std::move(ok.error()));
     out.ops = filter_ops(out.ops, filter);
   }
   if (keys) {

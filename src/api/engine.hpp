@@ -33,7 +33,10 @@ namespace dt::engine {
 
 // The parameter an error is about (None: the input itself, or a message that
 // says what it is about).
-enum class Param : std::uint8_t { None, Build, BuildSource, Register, Keys, Keyset, Arg, Autocast, Include, Exclude };
+enum class Param : std::uint8_t {
+  None, Build, BuildSource, Register, Keys, Keyset, Arg, Autocast, Include, Exclude,
+  Tags, ExcludeTags, Namespaces, Pattern  // an OpFilter's fields
+};
 
 struct Error {
   Param param = Param::None;
@@ -73,6 +76,9 @@ struct Request {
   std::vector<std::string> files;
   std::vector<std::string> register_calls;
   LoadOptions load;  // how (refusals, C++ flags) and on which library (open_library's)
+  // Who asks: the demo kernels are placed at the parameter's name as that
+  // front end spells it (param_label: "--register", "register_calls").
+  Front front = Front::Api;
 };
 Expected<LoadResult, Error> load(const Profile& profile, const Request& request, const ReadFile& read);
 
@@ -83,6 +89,9 @@ struct Selection {
   KeyFilter table;          // runtime keys
   KeyFilter registrations;  // registered keys
 };
+// The filter checked against the registry (registry/select.hpp), its error
+// naming the field (Param::Tags...).
+Expected<Ok, Error> check_filter(const Registry& reg, const OpFilter& filter);
 Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>& ops, const OpFilter& filter,
                                   const std::optional<std::string>& keys);
 

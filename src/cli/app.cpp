@@ -349,6 +349,7 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
   engine::Request request;
   request.files = o.files;
   request.register_calls = o.register_calls;
+  request.front = engine::Front::CommandLine;
   request.load.on_refusal = on_refusal;
   const bool demo = !o.register_calls.empty();  // PythonDispatcher's demo operator: no library, no sources
   if (!demo) {

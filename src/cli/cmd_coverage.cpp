@@ -73,7 +73,7 @@ bool open_side(const Io& io, const CoverageOptions& o, const std::string& profil
   auto keys = coverage_keys(reg, o.backend);
   if (!keys) return usage_error(io, "--backend: " + keys.error().message), false;
   s.keys = *keys;
-  if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message), false;
+  if (auto ok = engine::check_filter(reg, o.filter); !ok) return engine_error(io, ok.error()), false;
   reg.materialize_all();
   const Resolver resolver(reg);
   s.ops = filter_ops(reg.sorted_operators(), o.filter);

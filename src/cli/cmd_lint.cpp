@@ -173,7 +173,7 @@ int run_lint(const Io& io, const LintOptions& o) {
       report(io, tags.error());
       return kExitError;
     }
-    return usage_error(io, tags.error().message);
+    return usage_error(io, "--ignore-tag: " + tags.error().message);
   }
   auto findings = lint_files(io, o, *config, **profile);
   if (!findings) return kExitError;

@@ -40,7 +40,7 @@ int run_ops(const Io& io, const OpsOptions& o) {
       load_files_or_library(io, **profile, o.files, o.no_library, "list", {o.build, o.build_source}, o.sources);
   if (!loaded) return kExitError;
   Registry& reg = loaded->registry;
-  if (auto ok = check_filter(reg, o.filter); !ok) return usage_error(io, ok.error().message);
+  if (auto ok = engine::check_filter(reg, o.filter); !ok) return engine_error(io, ok.error());
   reg.materialize_all();
   const std::vector<const Operator*> ops = filter_ops(reg.sorted_operators(), o.filter);
   const OpsView view{&reg, DT_VERSION};

@@ -116,8 +116,7 @@ Expected<Ok, Diagnostic> check_ignore_tags(const Config& config, const Profile& 
   for (const auto& [tag, where] : config.ignore_tags)
     if (auto known = profile.check_tag(tag); !known) {
       Diagnostic d = std::move(known.error());
-      d.where = where;
-      if (!where.known()) d.message = "--ignore-tag: " + d.message;
+      d.where = where;  // unknown for a tag the caller gave, not the file
       return unexpected(std::move(d));
     }
   return Ok{};

@@ -65,7 +65,8 @@ Registry python_dispatcher_registry(const Profile& profile) {
   return reg;
 }
 
-Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys) {
+Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys,
+                                                    FileName origin) {
   const std::set<std::string> unique(keys.begin(), keys.end());
   if (unique.size() != keys.size()) {
     std::string text = reg.profile().python_dispatcher_duplicates_error();
@@ -84,7 +85,7 @@ Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::ve
     Kernel kern;
     kern.debug = "fn_" + k;
     kern.signature = std::make_shared<const std::string>("(Tensor _0) -> Tensor _0");
-    kern.where = Location{"--register", 0, 0};
+    kern.where = Location{origin, 0, 0};
     (void)reg.impl(kPythonDispatcherOp, *reg.profile().find(k), std::move(kern));
   }
   return Ok{};

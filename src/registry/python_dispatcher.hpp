@@ -20,8 +20,10 @@ Registry python_dispatcher_registry(const Profile& profile);
 
 // PythonDispatcher.register(keys); the error (no location) is the RuntimeError
 // text of a refusal. As in Python, keys before an unsupported key stay
-// registered.
-Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys);
+// registered. The kernels are placed at `origin`, a file name with no line:
+// what the front end calls the calls (--register; register_calls in the API).
+Expected<Ok, Diagnostic> python_dispatcher_register(Registry& reg, const std::vector<std::string>& keys,
+                                                    FileName origin = "register_calls");
 
 // The keys of one --register call: "CPU,XLA" is the list ['CPU', 'XLA'] and ""
 // the empty list (register([]) does nothing); as with str.split, an empty

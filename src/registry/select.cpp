@@ -133,24 +133,25 @@ Expected<std::vector<const Operator*>, Diagnostic> select_ops(Registry& reg, con
   return out;
 }
 
-Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f) {
-  for (const auto& [option, list] : {std::pair{"--tag", &f.tags}, {"--exclude-tag", &f.exclude_tags}})
+Expected<Ok, FilterError> check_filter(const Registry& reg, const OpFilter& f) {
+  auto fail = [](FilterField field, std::string message) {
+    return unexpected(FilterError{field, make_error(std::move(message))});
+  };
+  for (const auto& [field, list] : {std::pair{FilterField::Tags, &f.tags}, {FilterField::ExcludeTags, &f.exclude_tags}})
     for (const auto& tag : *list)
-      if (auto known = reg.profile().check_tag(tag); !known)
-        return unexpected(make_error(fmt::format("{}: {}", option, known.error().message)));
+      if (auto known = reg.profile().check_tag(tag); !known) return fail(field, std::move(known.error().message));
   if (!f.namespaces.empty()) {
     std::vector<std::string_view> namespaces;
     for (const std::string_view name : reg.names()) namespaces.push_back(OperatorName::namespace_of(name));
     namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());  // names() is sorted
     for (const auto& ns : f.namespaces)
       if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end())
-        return unexpected(
-            make_error(fmt::format("--namespace: unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces))));
+        return fail(FilterField::Namespaces,
+                    fmt::format("unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces)));
   }
   if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
-    return unexpected(
-        make_error(fmt::format("--name: unknown operator '{}'{}{}", f.pattern, suggest_operator(reg, f.pattern),
-                               no_library_note(reg, f.pattern))));
+    return fail(FilterField::Pattern, fmt::format("unknown operator '{}'{}{}", f.pattern, suggest_operator(reg, f.pattern),
+                                                  no_library_note(reg, f.pattern)));
   return Ok{};
 }
 

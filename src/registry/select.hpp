@@ -59,10 +59,17 @@ struct OpFilter {
 };
 
 // Checks a filter against the registry before it is used, with the registry's
-// answer for what is unknown (each message starts with the option's name): a tag the profile does not list
-// (did-you-mean and the profile's tags), a namespace no operator has (did-you-mean), a name without wildcards that
-// names no operator (suggest_operator).
-Expected<Ok, Diagnostic> check_filter(const Registry& reg, const OpFilter& f);
+// answer for what is unknown: a tag the profile does not list (did-you-mean
+// and the profile's tags), a namespace no operator has (did-you-mean), a name
+// without wildcards that names no operator (suggest_operator). The error
+// names the filter's field; its message does not (the front end names it as
+// its users write it: --tag on the command line).
+enum class FilterField : std::uint8_t { Tags, ExcludeTags, Namespaces, Pattern };
+struct FilterError {
+  FilterField field;
+  Diagnostic diagnostic;
+};
+Expected<Ok, FilterError> check_filter(const Registry& reg, const OpFilter& f);
 // The operators of `ops` that the filter keeps, in order.
 std::vector<const Operator*> filter_ops(const std::vector<const Operator*>& ops, const OpFilter& f);
 // Whether one operator passes (tags are its definition's; a dangling impl has none).

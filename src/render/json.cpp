@@ -15,7 +15,7 @@ namespace {
 std::string key_name(const Registry& reg, KeyId k) { return reg.profile().display_name(k, reg.privateuse1_name); }
 
 // {"file", "line", "column"}, or null for a registration without a place in
-// a file (--register's "<PythonDispatcher>" and "--register").
+// a file (the demo operator's "<PythonDispatcher>" and its register() calls').
 void json_location(JsonWriter& w, std::string_view member, const Location& where) {
   w.key(member);
   if (!where.known()) {

@@ -262,7 +262,8 @@ Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::str
       std::vector<std::string> names;
       for (const auto& a : call.args) names.push_back(a.name + ": " + a.type);
       return unexpected(make_error(
-          fmt::format("{} --arg values for {} tensor argument{}{}", values.size(), call.args.size(),
+          fmt::format("{} value{} for {} tensor argument{}{}", values.size(), values.size() == 1 ? "" : "s",
+                      call.args.size(),
                       call.args.size() == 1 ? "" : "s",
                       names.empty() ? std::string(" (the schema has none)") : " (" + join(names, ", ") + ")")));
     }
@@ -290,8 +291,8 @@ Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::str
       a.items.emplace_back();  // None, as Python passes an omitted optional
     } else if (!allow_missing) {
       return unexpected(make_error(
-          fmt::format("argument '{}' ({}) has no --arg: give one --arg per tensor argument, in schema "
-                      "order ({} needed, {} given)",
+          fmt::format("argument '{}' ({}) has no value: give one per tensor argument, in schema order ({} "
+                      "needed, {} given)",
                       a.name, a.type, call.args.size(), values.size())));
     }
   }

@@ -37,7 +37,9 @@ TEST_CASE("engine: an error names its parameter, worded by each front end") {
   const std::vector<std::tuple<engine::Param, std::string, std::string>> labels = {
       {engine::Param::Build, "--build", "build"},       {engine::Param::Register, "--register", "register_calls"},
       {engine::Param::Keys, "--keys", "keys"},          {engine::Param::Keyset, "--keyset", "keyset"},
-      {engine::Param::Arg, "--arg", "arg"},             {engine::Param::None, "", ""}};
+      {engine::Param::Arg, "--arg", "arg"},             {engine::Param::None, "", ""},
+      {engine::Param::Tags, "--tag", "tags"},           {engine::Param::ExcludeTags, "--exclude-tag", "exclude_tags"},
+      {engine::Param::Namespaces, "--namespace", "namespaces"}, {engine::Param::Pattern, "--name", "pattern"}};
   for (const auto& [param, cli, api] : labels) {
     CHECK(engine::param_label(param, engine::Front::CommandLine) == cli);
     CHECK(engine::param_label(param, engine::Front::Api) == api);
@@ -83,6 +85,18 @@ TEST_CASE("engine: load -- files, or PythonDispatcher's demo operator, which tak
   auto d = engine::load(profile("torch-2.14"), demo, memory_reader({}));
   REQUIRE(d.has_value());
   CHECK_FALSE(d->registry.sorted_operators().empty());
+  // The demo kernels are placed at the parameter, as each front end names it.
+  auto origin = [](const LoadResult& r) {
+    const Operator* foo = r.registry.find("__test__::foo");
+    REQUIRE(foo != nullptr);
+    REQUIRE_FALSE(foo->kernels.empty());
+    return std::string(foo->kernels.front().kernels.front().where.file.view());
+  };
+  CHECK(origin(*d) == "register_calls");
+  demo.front = engine::Front::CommandLine;
+  auto cli = engine::load(profile("torch-2.14"), demo, memory_reader({}));
+  REQUIRE(cli.has_value());
+  CHECK(origin(*cli) == "--register");
   demo.files = {"ops.toml"};
   auto both = engine::load(profile("torch-2.14"), demo, memory_reader({{"ops.toml", kOps}}));
   REQUIRE_FALSE(both.has_value());
@@ -116,6 +130,22 @@ TEST_CASE("engine: select -- operators, filter, keys (Param::Keys)") {
   auto missing = engine::select(l.registry, {"nope::nothing"}, {}, std::nullopt);
   REQUIRE_FALSE(missing.has_value());
   CHECK(missing.error().param == engine::Param::None);
+  // A filter's error names its field; each front end words it as its users write it.
+  OpFilter ns;
+  ns.namespaces = {"myopz"};
+  auto unknown_ns = engine::select(l.registry, {}, ns, std::nullopt);
+  REQUIRE_FALSE(unknown_ns.has_value());
+  CHECK(unknown_ns.error().param == engine::Param::Namespaces);
+  CHECK(unknown_ns.error().usage);
+  CHECK(engine::worded(unknown_ns.error(), engine::Front::CommandLine).message ==
+        "--namespace: unknown namespace 'myopz' (did you mean 'myops'?)");
+  CHECK(engine::worded(unknown_ns.error(), engine::Front::Api).message ==
+        "namespaces: unknown namespace 'myopz' (did you mean 'myops'?)");
+  OpFilter tag;
+  tag.exclude_tags = {"no_such_tag"};
+  auto unknown_tag = engine::check_filter(l.registry, tag);
+  REQUIRE_FALSE(unknown_tag.has_value());
+  CHECK(unknown_tag.error().param == engine::Param::ExcludeTags);
 }
 
 TEST_CASE("engine: trace -- the steps, and errors of keyset, arg and thread-local state") {

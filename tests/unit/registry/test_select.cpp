@@ -187,11 +187,18 @@ TEST_CASE("op filters: namespaces, tags (all of them), excluded tags, a name pat
   CHECK(names({{}, {}, {}, "*::view_*"}) == V{"one::view_copy", "two::view_copy"});
   CHECK(names({{}, {}, {}, "one::plain"}) == V{"one::plain"});
 
-  auto error = [&](const OpFilter& f) { return check_filter(l.registry, f).error().message; };
-  CHECK(error({{"tow"}, {}, {}, ""}) == "--namespace: unknown namespace 'tow' (did you mean 'two'?)");
-  CHECK(error({{}, {"view_cpy"}, {}, ""}).starts_with("--tag: unknown tag 'view_cpy' (did you mean 'view_copy'?)"));
-  CHECK(error({{}, {}, {"generatd"}, ""}).starts_with("--exclude-tag: unknown tag 'generatd'"));
-  CHECK(error({{}, {}, {}, "one::plian"}) == "--name: unknown operator 'one::plian' (did you mean 'one::plain'?)");
+  auto error = [&](const OpFilter& f, FilterField field) {
+    auto r = check_filter(l.registry, f);
+    REQUIRE_FALSE(r);
+    CHECK(r.error().field == field);
+    return r.error().diagnostic.message;
+  };
+  CHECK(error({{"tow"}, {}, {}, ""}, FilterField::Namespaces) == "unknown namespace 'tow' (did you mean 'two'?)");
+  CHECK(error({{}, {"view_cpy"}, {}, ""}, FilterField::Tags)
+            .starts_with("unknown tag 'view_cpy' (did you mean 'view_copy'?)"));
+  CHECK(error({{}, {}, {"generatd"}, ""}, FilterField::ExcludeTags).starts_with("unknown tag 'generatd'"));
+  CHECK(error({{}, {}, {}, "one::plian"}, FilterField::Pattern) ==
+        "unknown operator 'one::plian' (did you mean 'one::plain'?)");
   CHECK(check_filter(l.registry, {{}, {}, {}, "nothing*"}).has_value());  // a pattern may match nothing
 }
 

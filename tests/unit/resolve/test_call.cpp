@@ -125,13 +125,12 @@ TEST_CASE("--arg values bind to the dispatch arguments in schema order") {
 TEST_CASE("--arg values: too many, too few, wrong shapes") {
   const std::string add = "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
   CHECK(bind(add, {"cpu", "cpu", "cpu"}).error().message ==
-        "3 --arg values for 2 tensor arguments (self: Tensor, other: Tensor)");
+        "3 values for 2 tensor arguments (self: Tensor, other: Tensor)");
   CHECK(bind(add, {"cpu"}).error().message ==
-        "argument 'other' (Tensor) has no --arg: give one --arg per tensor argument, in schema order (2 needed, 1 "
-        "given)");
+        "argument 'other' (Tensor) has no value: give one per tensor argument, in schema order (2 needed, 1 given)");
   CHECK(bind(add, {"cpu"}, true).has_value());  // --keyset given
   CHECK(bind("f(Scalar s) -> Tensor", {"cpu"}).error().message ==
-        "1 --arg values for 0 tensor arguments (the schema has none)");
+        "1 value for 0 tensor arguments (the schema has none)");
   CHECK(bind(add, {"none", "cpu"}).error().message == "argument 'self' (Tensor): 'none' is not allowed here (not optional)");
   CHECK(bind(add, {"cpu;cpu", "cpu"}).error().message == "argument 'self' (Tensor) is a Tensor, not a list: 'cpu;cpu'");
   CHECK(bind("f(Tensor[] xs) -> Tensor", {"cpu;none"}).error().message ==
