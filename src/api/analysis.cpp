@@ -18,13 +18,12 @@ namespace dispatchtool {
 
 Expected<TraceResult, Diagnostic> trace(const Session& s, const TraceRequest& request) {
   const SessionAccess::Impl& impl = SessionAccess::impl(s);
-  auto ops = select(impl, {request.op});
-  if (!ops) return unexpected(std::move(ops.error()));
+  DT_TRY(ops, select(impl, {request.op}));
   const dt::Registry& reg = impl.loaded->registry;
-  auto t = dt::engine::trace(reg, *ops->front(), dt::engine::Call{request.args, request.keyset,
-                                                                   dt::TlsOptions{request.no_grad, request.inference_mode,
-                                                                                  request.autocast, request.python_mode,
-                                                                                  request.include, request.exclude}});
+  auto t = dt::engine::trace(reg, *ops.front(),
+                             dt::engine::Call{request.args, request.keyset,
+                                              dt::TlsOptions{request.no_grad, request.inference_mode, request.autocast,
+                                                             request.python_mode, request.include, request.exclude}});
   if (!t) return unexpected(dt::engine::worded(t.error(), dt::engine::Front::Api));
   const dt::CallTrace& steps = (*t)->steps();
   const dt::TraceView view = (*t)->view(

@@ -122,7 +122,7 @@ Expected<LoadResult, Error> load(const Profile& profile, const Request& request,
     LoadResult loaded{python_dispatcher_registry(profile), {}, {}};
     for (const auto& call : request.register_calls)
       if (auto registered = python_dispatcher_register(loaded.registry, register_call_keys(call),
-                                                        param_label(Param::Register, request.front));
+                                                       param_label(Param::Register, request.front));
           !registered)
         return unexpected(usage(Param::None, std::move(registered.error())));
     return loaded;
@@ -146,7 +146,7 @@ Expected<Selection, Error> select(Registry& reg, const std::vector<std::string>&
   if (!chosen) return unexpected(usage(Param::None, std::move(chosen.error())));
   out.ops = std::move(*chosen);
   if (!filter.empty()) {
-    if (auto ok = engine::check_filter(reg, filter); !ok) return unexpected(std::move(ok.error()));
+    DT_TRY_VOID(engine::check_filter(reg, filter));
     out.ops = filter_ops(out.ops, filter);
   }
   if (keys) {

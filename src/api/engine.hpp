@@ -34,8 +34,10 @@ namespace dt::engine {
 // The parameter an error is about (None: the input itself, or a message that
 // says what it is about).
 enum class Param : std::uint8_t {
+  // clang-format off
   None, Build, BuildSource, Register, Keys, Keyset, Arg, Autocast, Include, Exclude,
-  Tags, ExcludeTags, Namespaces, Pattern  // an OpFilter's fields
+  Tags, ExcludeTags, Namespaces, Pattern,  // an OpFilter's fields
+  // clang-format on
 };
 
 struct Error {

@@ -71,9 +71,8 @@ Expected<Session, Diagnostic> Session::open(SessionOptions options) {
   if (!loaded) return fail(loaded.error());
   impl->loaded = std::make_unique<dt::LoadResult>(std::move(*loaded));
   if (!impl->input_paths.empty() || !request.register_calls.empty()) {
-    auto ops = dt::select_ops(impl->loaded->registry, {});
-    if (!ops) return unexpected(std::move(ops.error()));
-    for (const dt::Operator* op : *ops) impl->input_ops.push_back(op->name);
+    DT_TRY(ops, dt::select_ops(impl->loaded->registry, {}));
+    for (const dt::Operator* op : ops) impl->input_ops.push_back(op->name);
   }
   return Session(std::move(impl));
 }
@@ -110,9 +109,8 @@ Expected<std::vector<const dt::Operator*>, Diagnostic> select(const SessionAcces
                                                                const std::vector<std::string>& names) {
   std::vector<const dt::Operator*> ops;
   for (const auto& name : names) {  // one each, in the order given
-    auto one = dt::select_ops(s.loaded->registry, {name});
-    if (!one) return unexpected(std::move(one.error()));
-    ops.push_back(one->front());
+    DT_TRY(one, dt::select_ops(s.loaded->registry, {name}));
+    ops.push_back(one.front());
   }
   return ops;
 }
@@ -138,16 +136,14 @@ void set_runtime(Entry& out, const dt::KeyAnswer& a) {
 }
 
 Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view keys) const {
-  auto ops = select(*impl_, {std::string(op)});
-  if (!ops) return unexpected(std::move(ops.error()));
+  DT_TRY(ops, select(*impl_, {std::string(op)}));
   const dt::Registry& reg = impl_->loaded->registry;
   dt::KeySelection filter;
   if (!keys.empty()) {
-    auto parsed = dt::parse_key_filter(reg, keys);
-    if (!parsed) return unexpected(std::move(parsed.error()));
-    filter = std::move(*parsed);
+    DT_TRY(parsed, dt::parse_key_filter(reg, keys));
+    filter = std::move(parsed);
   }
-  const dt::Operator& o = *ops->front();
+  const dt::Operator& o = *ops.front();
   const dt::Resolver r(reg);
   std::optional<dt::RuntimeTables> runtime;  // what calls run, where rows may be stale
   if (dt::may_be_stale(reg, o)) runtime.emplace(r);
@@ -167,17 +163,15 @@ Expected<Table, Diagnostic> Session::table(std::string_view op, std::string_view
 }
 
 Expected<Entry, Diagnostic> Session::explain(std::string_view op, std::string_view key) const {
-  auto ops = select(*impl_, {std::string(op)});
-  if (!ops) return unexpected(std::move(ops.error()));
+  DT_TRY(ops, select(*impl_, {std::string(op)}));
   const dt::Registry& reg = impl_->loaded->registry;
-  auto parsed = dt::parse_key_filter(reg, key);
-  if (!parsed) return unexpected(std::move(parsed.error()));
-  if (parsed->table.keys.size() != 1)
+  DT_TRY(parsed, dt::parse_key_filter(reg, key));
+  if (parsed.table.keys.size() != 1)
     return unexpected(dt::make_error("explain needs one runtime key; '" + std::string(key) + "' stands for " +
-                                     std::to_string(parsed->table.keys.size())));
+                                     std::to_string(parsed.table.keys.size())));
   const dt::Resolver r(reg);
-  const dt::Explainer x(r, *ops->front());
-  const dt::Explanation ex = x.explain(parsed->table.keys.front());
+  const dt::Explainer x(r, *ops.front());
+  const dt::Explanation ex = x.explain(parsed.table.keys.front());
   Entry out = to_entry(reg, ex.key, ex.result);
   set_runtime(out, ex.runtime);
   for (const dt::ExplainStep& s : ex.steps)
@@ -187,12 +181,11 @@ Expected<Entry, Diagnostic> Session::explain(std::string_view op, std::string_vi
 }
 
 Expected<std::string, Diagnostic> Session::table_json(const std::vector<std::string>& names) const {
-  auto ops = select(*impl_, names.empty() ? impl_->input_ops : names);
-  if (!ops) return unexpected(std::move(ops.error()));
+  DT_TRY(ops, select(*impl_, names.empty() ? impl_->input_ops : names));
   const dt::Resolver r(impl_->loaded->registry);
   std::string out;
-  const std::string note = dt::build_library_note(impl_->loaded->registry, *ops, {impl_->build, impl_->build_source});
-  dt::render_table_json(r, *ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note}, out);
+  const std::string note = dt::build_library_note(impl_->loaded->registry, ops, {impl_->build, impl_->build_source});
+  dt::render_table_json(r, ops, dt::KeyFilter{}, dt::JsonDocument{DT_VERSION, impl_->profile_label, [] {}, note}, out);
   return out;
 }
 

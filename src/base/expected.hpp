@@ -21,3 +21,11 @@ using dispatchtool::unexpected;
   auto var##_expected_ = (__VA_ARGS__);                                            \
   if (!var##_expected_) return ::dt::unexpected(std::move(var##_expected_.error())); \
   auto var = std::move(*var##_expected_)
+
+// DT_TRY_VOID(expr): returns the error of the Expected `expr`, if any, from
+// the enclosing function; its value is not kept (ccache's TRY).
+#define DT_TRY_VOID(...)                                                                 \
+  do {                                                                                   \
+    auto dt_try_expected_ = (__VA_ARGS__);                                               \
+    if (!dt_try_expected_) return ::dt::unexpected(std::move(dt_try_expected_.error())); \
+  } while (false)

@@ -395,12 +395,11 @@ bool lies_below(std::string_view path, const Roots& roots) {
 ReadInside read_inside_over(RealPath real_path, FileKindOf kind, ReadFile read) {
   return [real_path = std::move(real_path), kind = std::move(kind), read = std::move(read)](
              const std::string& path, const Roots& roots) -> Expected<std::string, Diagnostic> {
-    auto resolved = real_path(path);
-    if (!resolved) return unexpected(std::move(resolved.error()));
+    DT_TRY(resolved, real_path(path));
     Roots real_roots;
     for (const auto& root : roots)
       if (auto r = real_path(root.empty() ? std::string(".") : root)) real_roots.push_back(std::move(*r));
-    if (!lies_below(*resolved, real_roots)) return unexpected(outside(path, roots));
+    if (!lies_below(resolved, real_roots)) return unexpected(outside(path, roots));
     switch (kind(path)) {
       case FileKind::Regular:
         return read(path);

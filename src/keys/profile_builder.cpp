@@ -554,9 +554,8 @@ class ProfileBuilder {
 };
 
 Expected<Profile, Diagnostic> Profile::parse(std::string_view text, const std::string& file) {
-  auto root = parse_toml(text, file);
-  if (!root) return unexpected(std::move(root.error()));
-  return ProfileBuilder(file).build(*root);
+  DT_TRY(root, parse_toml(text, file));
+  return ProfileBuilder(file).build(root);
 }
 
 }  // namespace dt

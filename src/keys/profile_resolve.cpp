@@ -77,9 +77,8 @@ Expected<Profile, Diagnostic> load_profile(std::string_view spec, const ReadFile
       case FileKind::Directory: {
         auto p = load_profile_dir(path, *dirs);
         if (!p) return p;
-        auto prelude = read_prelude(path, *dirs);
-        if (!prelude) return unexpected(std::move(prelude.error()));
-        p->cpp_prelude_ = std::move(*prelude);
+        DT_TRY(prelude, read_prelude(path, *dirs));
+        p->cpp_prelude_ = std::move(prelude);
         return p;
       }
       case FileKind::Regular:

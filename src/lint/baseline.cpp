@@ -68,12 +68,11 @@ std::string write_baseline(const Baseline& baseline) {
 }
 
 Expected<Baseline, Diagnostic> parse_baseline(std::string_view text, const std::string& file) {
-  auto root = parse_toml(text, file);
-  if (!root) return unexpected(std::move(root.error()));
+  DT_TRY(root, parse_toml(text, file));
   std::optional<Diagnostic> error;
-  TableReader r(*root, file, "the lint baseline", &error);
+  TableReader r(root, file, "the lint baseline", &error);
   r.allow_only({"version", "accept"});
-  const toml::node* version = root->get("version");
+  const toml::node* version = root.get("version");
   // An integer node only: toml++'s value<int64_t>() converts a float (1e222)
   // with a cast that is undefined behaviour out of range (found by fuzz_lint_config).
   const auto* version_int = version == nullptr ? nullptr : version->as_integer();

@@ -64,10 +64,9 @@ std::optional<Severity> parse_severity(std::string_view text) {
 }
 
 Expected<Config, Diagnostic> parse_config(std::string_view text, const std::string& file) {
-  auto root = parse_toml(text, file);
-  if (!root) return unexpected(std::move(root.error()));
+  DT_TRY(root, parse_toml(text, file));
   std::optional<Diagnostic> error;
-  TableReader r(*root, file, "the lint configuration", &error);
+  TableReader r(root, file, "the lint configuration", &error);
   r.allow_only({"select", "ignore", "ignore-tags", "severity", "fail-on", "baseline", "profile"});
   Config c;
   if (auto s = rule_list(r, "select")) c.select = std::move(*s);

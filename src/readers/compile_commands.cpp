@@ -129,12 +129,11 @@ const CppOptions* CompileCommands::find(const std::string& absolute_path) const 
 }
 
 Expected<CompileCommands, Diagnostic> parse_compile_commands(std::string_view text, FileName file) {
-  auto json = parse_json(text, file);
-  if (!json) return unexpected(std::move(json.error()));
-  if (json->type != JsonValue::Type::Array)
-    return unexpected(make_error(json->at, "a compilation database is a JSON array of entries"));
+  DT_TRY(json, parse_json(text, file));
+  if (json.type != JsonValue::Type::Array)
+    return unexpected(make_error(json.at, "a compilation database is a JSON array of entries"));
   CompileCommands db;
-  for (const JsonValue& e : json->items) {
+  for (const JsonValue& e : json.items) {
     const auto str = [&](std::string_view k) -> const JsonValue* {
       const JsonValue* v = e.type == JsonValue::Type::Object ? e.get(k) : nullptr;
       return v != nullptr && v->type == JsonValue::Type::String ? v : nullptr;

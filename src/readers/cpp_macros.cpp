@@ -225,9 +225,8 @@ Expected<bool, Diagnostic> CppExpander::kept_invocation(const CppToken& name, co
       out.push_back(std::move(comma));
     }
     if (i < expand_arg.size() && expand_arg[i]) {
-      auto e = expanded_arg((*args)[i]);
-      if (!e) return unexpected(std::move(e.error()));
-      for (auto& x : *e) out.push_back(std::move(x));
+      DT_TRY(e, expanded_arg((*args)[i]));
+      for (auto& x : e) out.push_back(std::move(x));
     } else {
       for (auto& x : (*args)[i]) out.push_back(std::move(x));
     }
@@ -241,8 +240,7 @@ Expected<std::vector<CppToken>, Diagnostic> CppExpander::expanded_arg(const std:
   if (nesting_ + 1 > kCppMaxMacroNesting)
     return unexpected(make_error(fmt::format("macro arguments nested deeper than {} levels", kCppMaxMacroNesting)));
   CppExpander inner(m_, builtin_, nesting_ + 1);
-  auto r = inner.run(arg, out);
-  if (!r) return unexpected(std::move(r.error()));
+  DT_TRY_VOID(inner.run(arg, out));
   return out;
 }
 
@@ -389,9 +387,8 @@ Expected<bool, Diagnostic> CppExpander::expand(const CppMacro& m, const CppToken
         }
       } else {
         if (!expanded[k]) {
-          auto e = expanded_arg(args[k]);
-          if (!e) return unexpected(std::move(e.error()));
-          expanded[k] = std::move(*e);
+          DT_TRY(e, expanded_arg(args[k]));
+          expanded[k] = std::move(e);
         }
         piece = *expanded[k];
       }

@@ -67,17 +67,16 @@ class Preprocessor {
   }
 
   Expected<CppScan, Diagnostic> run(bool read_all) {
-    if (auto r = setup(); !r) return unexpected(std::move(r.error()));
+    DT_TRY_VOID(setup());
     const bool may_register = read_all || text_.find("TORCH_LIBRARY") != std::string_view::npos ||
                               text_.find("RegisterOperators") != std::string_view::npos ||
                               text_.find("TorchLibraryInit") != std::string_view::npos;
     directives_only_ = !may_register;
-    auto lexed = lex_cpp(out_.files[0], text_, directives_only_ ? CppKeep::Directives : CppKeep::All);
-    if (!lexed) return unexpected(std::move(lexed.error()));
-    frames_.push_back(Frame{std::move(lexed->tokens), 0, 0, 0, dir_of(out_.files[0].view())});
+    DT_TRY(lexed, lex_cpp(out_.files[0], text_, directives_only_ ? CppKeep::Directives : CppKeep::All));
+    frames_.push_back(Frame{std::move(lexed.tokens), 0, 0, 0, dir_of(out_.files[0].view())});
     for (auto it = o_.forced_includes.rbegin(); it != o_.forced_includes.rend(); ++it)
-      if (auto r = include_file(*it, Location{out_.files[0], 1, 1}, true); !r) return unexpected(std::move(r.error()));
-    if (auto r = loop(); !r) return unexpected(std::move(r.error()));
+      DT_TRY_VOID(include_file(*it, Location{out_.files[0], 1, 1}, true));
+    DT_TRY_VOID(loop());
     if (directives_only_) {
       // No block can start here unless a macro of the headers starts one.
       if (!user_macro_registers()) {
@@ -168,9 +167,8 @@ class Preprocessor {
     const std::string_view text = cpp_prelude(profile_);
     if (text.empty()) return true;
     const FileName name(fmt::format("<{} prelude>", profile_.name()));
-    auto lexed = lex_cpp(name, text, CppKeep::Directives);
-    if (!lexed) return unexpected(std::move(lexed.error()));
-    const std::vector<CppToken>& t = lexed->tokens;
+    DT_TRY(lexed, lex_cpp(name, text, CppKeep::Directives));
+    const std::vector<CppToken>& t = lexed.tokens;
     for (std::size_t i = 0; i < t.size(); ++i) {
       if (!is_directive_start(t[i]) || i + 1 >= t.size() || !t[i + 1].is("define")) continue;
       std::size_t e = i + 2;
@@ -485,10 +483,9 @@ class Preprocessor {
         if (std::find(g.unknown.begin(), g.unknown.end(), t[0].text) == g.unknown.end())
           g.unknown.emplace_back(t[0].text);
     } else {
-      auto v = condition(std::move(t), at);
-      if (!v) return unexpected(std::move(v.error()));
-      value = v->value;
-      for (auto& n : v->unknown)
+      DT_TRY(v, condition(std::move(t), at));
+      value = v.value;
+      for (auto& n : v.unknown)
         if (std::find(g.unknown.begin(), g.unknown.end(), n) == g.unknown.end() && !settled(n))
           g.unknown.push_back(std::move(n));
     }
@@ -558,10 +555,9 @@ class Preprocessor {
     const auto id = static_cast<std::uint16_t>(out_.files.size());
     out_.files.emplace_back(path);
     out_.texts.push_back(std::make_unique<std::string>(std::move(*text)));
-    auto lexed = lex_cpp(out_.files[id], *out_.texts.back(), directives_only_ ? CppKeep::Directives : CppKeep::All);
-    if (!lexed) return unexpected(std::move(lexed.error()));
+    DT_TRY(lexed, lex_cpp(out_.files[id], *out_.texts.back(), directives_only_ ? CppKeep::Directives : CppKeep::All));
     (void)forced;
-    frames_.push_back(Frame{std::move(lexed->tokens), 0, id, groups_.size(), dir_of(path)});
+    frames_.push_back(Frame{std::move(lexed.tokens), 0, id, groups_.size(), dir_of(path)});
     return true;
   }
 

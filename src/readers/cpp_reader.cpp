@@ -567,9 +567,8 @@ class Reader {
 
 Expected<Blocks, Diagnostic> read_cpp(const Profile& profile, FileName file, std::string_view text,
                                       const CppOptions& options) {
-  auto scan = preprocess_cpp(profile, file, text, options);
-  if (!scan) return unexpected(std::move(scan.error()));
-  return Reader(profile, *scan).run();
+  DT_TRY(scan, preprocess_cpp(profile, file, text, options));
+  return Reader(profile, scan).run();
 }
 
 }  // namespace dt

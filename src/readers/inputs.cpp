@@ -129,7 +129,7 @@ Expected<ExpandedInputs, Diagnostic> expand_inputs(const FileSystem& fs, const s
       continue;
     }
     if (a != "-" && fs.kind && fs.kind(a) == FileKind::Directory) {
-      if (auto r = walker.tree(a); !r) return unexpected(std::move(r.error()));
+      DT_TRY_VOID(walker.tree(a));
       continue;
     }
     out.paths.push_back(a);
@@ -186,19 +186,17 @@ Expected<Sources, Diagnostic> prepare_sources(const FileSystem& fs, const std::v
           make_error(fmt::format("-D {}: not a macro name (NAME, NAME=VALUE or NAME(PARAMS)=VALUE)", printable(d))));
   for (const std::string& u : o.undefines)
     if (!is_plain_macro_name(u)) return unexpected(make_error(fmt::format("-U {}: not a macro name", printable(u))));
-  auto expanded = expand_inputs(fs, args, o.exclude);
-  if (!expanded) return unexpected(std::move(expanded.error()));
+  DT_TRY(expanded, expand_inputs(fs, args, o.exclude));
   Sources out;
-  out.paths = std::move(expanded->paths);
-  out.warnings = std::move(expanded->warnings);
+  out.paths = std::move(expanded.paths);
+  out.warnings = std::move(expanded.warnings);
   out.cpp = with_command_line(CppOptions{}, o, fs);
   std::string db_path = o.compile_commands;
   if (db_path.empty() && !o.build_dir.empty()) db_path = o.build_dir + "/compile_commands.json";
   if (db_path.empty()) return out;
   auto text = fs.read(db_path);  // named on the command line
   if (!text) return unexpected(read_error(std::move(text.error()), display_path(db_path), "cannot read the compilation database"));
-  auto db = parse_compile_commands(*text, display_path(db_path));
-  if (!db) return unexpected(std::move(db.error()));
+  DT_TRY(db, parse_compile_commands(*text, display_path(db_path)));
   out.by_path = std::make_shared<std::unordered_map<std::string, CppOptions>>();
   for (const std::string& p : out.paths) {
     if (p == "-" || detect_source(p, {}) != SourceKind::Cpp) continue;
@@ -207,7 +205,7 @@ Expected<Sources, Diagnostic> prepare_sources(const FileSystem& fs, const std::v
       auto real = fs.real_path(p);
       if (real) absolute = *real;
     }
-    if (const CppOptions* flags = db->find(normal_path("", absolute)))
+    if (const CppOptions* flags = db.find(normal_path("", absolute)))
       out.by_path->try_emplace(p, with_command_line(*flags, o, fs));
   }
   return out;

@@ -201,9 +201,9 @@ Expected<Fn, Diagnostic> read_entry(const Profile& profile, std::uint32_t allowe
     }
     return Ok{};
   };
-  if (auto r = flag(Field::Structured, "structured", f.structured); !r) return unexpected(std::move(r.error()));
-  if (auto r = flag(Field::ManualKernel, "manual_kernel_registration", f.manual); !r) return unexpected(std::move(r.error()));
-  if (auto r = flag(Field::ManualCpp, "manual_cpp_binding", f.manual_cpp_binding); !r) return unexpected(std::move(r.error()));
+  DT_TRY_VOID(flag(Field::Structured, "structured", f.structured));
+  DT_TRY_VOID(flag(Field::ManualKernel, "manual_kernel_registration", f.manual));
+  DT_TRY_VOID(flag(Field::ManualCpp, "manual_cpp_binding", f.manual_cpp_binding));
   if (const YamlNode* d = get(Field::Delegate)) {
     if (scalar(d) == nullptr) return fail(doc.where(*d), "'structured_delegate' must be an operator name");
     f.delegate = d->value, f.delegate_at = doc.where(*d);
@@ -321,17 +321,15 @@ std::vector<std::vector<std::pair<std::string, Location>>> generated_functions(c
 
 Expected<std::vector<NativeFunctionInfo>, Diagnostic> read_native_functions(const Profile& profile, FileName file,
                                                                              std::string_view text) {
-  auto doc = parse_yaml(file, text);
-  if (!doc) return unexpected(std::move(doc.error()));
+  DT_TRY(doc, parse_yaml(file, text));
   std::vector<NativeFunctionInfo> out;
-  if (doc->root().kind != YamlNode::Kind::Sequence) return out;
+  if (doc.root().kind != YamlNode::Kind::Sequence) return out;
   std::vector<Fn> fns;
-  fns.reserve(doc->root().items.size());
+  fns.reserve(doc.root().items.size());
   const std::uint32_t allowed = allowed_keys(profile);
-  for (std::uint32_t i : doc->root().items) {
-    auto f = read_entry(profile, allowed, *doc, doc->at(i));
-    if (!f) return unexpected(std::move(f.error()));
-    fns.push_back(std::move(*f));
+  for (std::uint32_t i : doc.root().items) {
+    DT_TRY(f, read_entry(profile, allowed, doc, doc.at(i)));
+    fns.push_back(std::move(f));
   }
   const auto generated = generated_functions(fns);
   for (std::size_t i = 0; i < fns.size(); ++i) {
@@ -369,9 +367,8 @@ Expected<Functions, Diagnostic> read_functions(const Profile& profile, const Yam
   out.by_name.reserve(root.items.size());
   const std::uint32_t allowed = allowed_keys(profile);
   for (std::uint32_t i : root.items) {
-    auto f = read_entry(profile, allowed, doc, doc.at(i));
-    if (!f) return unexpected(std::move(f.error()));
-    out.fns.push_back(std::move(*f));
+    DT_TRY(f, read_entry(profile, allowed, doc, doc.at(i)));
+    out.fns.push_back(std::move(f));
     const NativeSchema& s = out.fns.back().s;
     if (auto [it, added] = out.by_name.emplace(NsName(s.ns, s.name), out.fns.size() - 1); !added)
       return fail(out.fns.back().func_at, fmt::format("operator {} is declared twice (first at line {})", s.qualified(),
@@ -453,24 +450,21 @@ class Registrations {
 
 Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName file, std::string_view text,
                                               const NativeYamlOptions& options) {
-  auto doc = parse_yaml(file, text);
-  if (!doc) return unexpected(std::move(doc.error()));
-  const YamlNode& root = doc->root();
+  DT_TRY(doc, parse_yaml(file, text));
+  const YamlNode& root = doc.root();
   Blocks out;
   if (YamlDoc::is_null(root)) return out;
   if (root.kind != YamlNode::Kind::Sequence)
-    return fail(doc->where(root),
-                root.kind == YamlNode::Kind::Mapping && doc->get(root, "official") != nullptr
+    return fail(doc.where(root),
+                root.kind == YamlNode::Kind::Mapping && doc.get(root, "official") != nullptr
                     ? "this is op-plugin's op_plugin_functions.yaml (official: ..., for every release at once): "
                       "torch_npu's codegen keeps a release's entries and merges them into its backend yaml "
                       "(backend: NPU); read that merged npu_native_functions_by_codegen.yaml, or torch_npu's "
                       "npu_native_functions.yaml"
                     : "native_functions.yaml must be a list of entries (- func: ...)");
-  auto functions = read_functions(profile, *doc);
-  if (!functions) return unexpected(std::move(functions.error()));
-  const std::vector<Fn>& fns = functions->fns;
-  auto group_of = structured_groups(*functions);
-  if (!group_of) return unexpected(std::move(group_of.error()));
+  DT_TRY(functions, read_functions(profile, doc));
+  const std::vector<Fn>& fns = functions.fns;
+  DT_TRY(group_of, structured_groups(functions));
   const auto generated = generated_functions(fns);
   auto wanted = [&](std::string_view key) {
     return options.keys.empty() || std::find(options.keys.begin(), options.keys.end(), key) != options.keys.end();
@@ -479,12 +473,12 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   std::uint32_t enabled = 0;
   for (std::size_t key = 0; key < kTorchgenKeys.size(); ++key)
     if (wanted(kTorchgenKeys[key]) && profile.find(kTorchgenKeys[key])) enabled |= bit(key);
-  const Registrations registrations(fns, *group_of, enabled);
+  const Registrations registrations(fns, group_of, enabled);
 
   // Phase 4: one FRAGMENT block of aten (definitions where asked for, then
   // each function's registrations and those of the operators it autogens).
   TomlBlock block;
-  block.at = doc->where(root);
+  block.at = doc.where(root);
   block.add("namespace", "aten", block.at);
   block.add("kind", "FRAGMENT", block.at);
   // The debug string: "registered at FILE:LINE" of the yaml line. Reading

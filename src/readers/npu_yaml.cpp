@@ -103,13 +103,12 @@ class NpuReader {
       return fail(doc_.where(root), "You must provide a value for \"cpp_namespace\"");
     backend_at_ = doc_.where(*doc_.get(root, "backend"));
     for (const char* key : {"supported", "autograd", "custom", "custom_autograd", "quant", "nestedtensor"}) {
-      auto items = list(key);
-      if (!items) return unexpected(std::move(items.error()));
-      lists_[key] = std::move(*items);
+      DT_TRY(items, list(key));
+      lists_[key] = std::move(items);
     }
     for (const char* key : {"custom", "custom_autograd"})
       for (const Item& c : lists_[key]) custom_.insert(c.name);
-    if (auto r = check_names(); !r) return unexpected(std::move(r.error()));
+    DT_TRY_VOID(check_names());
 
     Blocks out;
     custom_blocks(out);

@@ -320,9 +320,8 @@ Expected<std::string, InferError> infer_schema(const PyFunction& fn, const Mutat
     if (!p.has_default) {
       params.push_back(*type + " " + p.name);
     } else {
-      auto d = default_repr(idx);
-      if (!d) return unexpected(std::move(d.error()));
-      params.push_back(fmt::format("{} {}={}", *type, p.name, *d));
+      DT_TRY(d, default_repr(idx));
+      params.push_back(fmt::format("{} {}={}", *type, p.name, d));
     }
   }
   if (!mutates.unknown)

@@ -53,7 +53,7 @@ Expected<bool, Diagnostic> PyLexer::next_line(std::vector<PyToken>& line) {
     }
     const std::size_t before = line.size();
     start_ = pos_;
-    if (auto e = token(); !e) return unexpected(std::move(e.error()));
+    DT_TRY_VOID(token());
     if (at_line_start && line.size() > before) {
       line[before].line_start = true;
       line[before].indent = line[before].column - 1;
@@ -252,10 +252,9 @@ Expected<std::vector<PyToken>, Diagnostic> lex_python(FileName file, std::string
   PyLexer lex(file, text);
   std::vector<PyToken> all, line;
   for (;;) {
-    auto more = lex.next_line(line);
-    if (!more) return unexpected(std::move(more.error()));
+    DT_TRY(more, lex.next_line(line));
     all.insert(all.end(), line.begin(), line.end());
-    if (!*more) return all;
+    if (!more) return all;
   }
 }
 

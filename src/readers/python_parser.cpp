@@ -90,7 +90,7 @@ class PyParser {
           q.at = loc(cur());
           q.kind = kw ? PyParam::VarKw : PyParam::VarArgs;
           ++p_;
-          if (auto e = param_tail(q); !e) return unexpected(std::move(e.error()));
+          DT_TRY_VOID(param_tail(q));
           f.params.push_back(std::move(q));
         }
         kind = PyParam::KeywordOnly;
@@ -100,7 +100,7 @@ class PyParser {
         q.at = loc(cur());
         q.kind = kind;
         ++p_;
-        if (auto e = param_tail(q); !e) return unexpected(std::move(e.error()));
+        DT_TRY_VOID(param_tail(q));
         f.params.push_back(std::move(q));
       } else {
         return fail(cur(), fmt::format("unexpected '{}' in a parameter list", cur().text));
@@ -113,10 +113,9 @@ class PyParser {
     ++p_;
     if (is_op("->")) {
       ++p_;
-      auto r = expr(0);
-      if (!r) return unexpected(std::move(r.error()));
+      DT_TRY(r, expr(0));
       f.has_return = true;
-      f.returns = std::move(*r);
+      f.returns = std::move(r);
     }
     if (!is_op(":")) return fail(cur(), "expected ':' after the signature");
     ++p_;
@@ -354,15 +353,14 @@ class PyParser {
         s.at = e->at;
         s.base.push_back(std::move(*e));
         ++p_;
-        auto items = sequence("]", depth + 1, true);
-        if (!items) return unexpected(std::move(items.error()));
-        if (items->size() == 1 && !last_comma_) {
-          s.args.push_back(std::move(items->front()));
+        DT_TRY(items, sequence("]", depth + 1, true));
+        if (items.size() == 1 && !last_comma_) {
+          s.args.push_back(std::move(items.front()));
         } else {
           PyExpr tup;
           tup.kind = PyExpr::Tuple;
           tup.at = s.at;
-          tup.args = std::move(*items);
+          tup.args = std::move(items);
           s.args.push_back(std::move(tup));
         }
         *e = std::move(s);
@@ -414,17 +412,15 @@ class PyParser {
   Expected<bool, Diagnostic> param_tail(PyParam& q) {
     if (is_op(":")) {
       ++p_;
-      auto a = expr(0);
-      if (!a) return unexpected(std::move(a.error()));
+      DT_TRY(a, expr(0));
       q.has_annotation = true;
-      q.annotation = std::move(*a);
+      q.annotation = std::move(a);
     }
     if (is_op("=")) {
       ++p_;
-      auto d = expr(0);
-      if (!d) return unexpected(std::move(d.error()));
+      DT_TRY(d, expr(0));
       q.has_default = true;
-      q.default_value = std::move(*d);
+      q.default_value = std::move(d);
     }
     return true;
   }
@@ -452,9 +448,8 @@ class PyParser {
       if (subscript && is_op(":")) {
         e = PyExpr{};
       } else {
-        auto v = expr(depth);
-        if (!v) return unexpected(std::move(v.error()));
-        e = std::move(*v);
+        DT_TRY(v, expr(depth));
+        e = std::move(v);
       }
       if (subscript && is_op(":")) {
         PyExpr s;
@@ -462,23 +457,20 @@ class PyParser {
         s.at = loc(cur());
         s.args.push_back(std::move(e));
         ++p_;
-        auto upper = slice_part(depth);
-        if (!upper) return unexpected(std::move(upper.error()));
-        s.args.push_back(std::move(*upper));
+        DT_TRY(upper, slice_part(depth));
+        s.args.push_back(std::move(upper));
         PyExpr step;
         if (is_op(":")) {
           ++p_;
-          auto st = slice_part(depth);
-          if (!st) return unexpected(std::move(st.error()));
-          step = std::move(*st);
+          DT_TRY(st, slice_part(depth));
+          step = std::move(st);
         }
         s.args.push_back(std::move(step));
         e = std::move(s);
       } else if (dict_values != nullptr && is_op(":") && !star) {
         ++p_;
-        auto v = expr(depth);
-        if (!v) return unexpected(std::move(v.error()));
-        dict_values->push_back(std::move(*v));
+        DT_TRY(v, expr(depth));
+        dict_values->push_back(std::move(v));
       } else if (is_name("for") || is_name("async")) {  // a comprehension
         skip_comprehension(close);
         e = make(PyExpr::Opaque, "comprehension", e.at);
@@ -586,19 +578,18 @@ class PyParser {
           const std::string close = k.text == "(" ? ")" : k.text == "[" ? "]" : "}";
           ++p_;
           std::vector<PyExpr> values;
-          auto items = sequence(close, depth, false, k.text == "{" ? &values : nullptr);
-          if (!items) return unexpected(std::move(items.error()));
-          if (k.text == "(" && items->size() == 1 && !last_comma_) return std::move(items->front());
+          DT_TRY(items, sequence(close, depth, false, k.text == "{" ? &values : nullptr));
+          if (k.text == "(" && items.size() == 1 && !last_comma_) return std::move(items.front());
           e.kind = k.text == "(" ? PyExpr::Tuple : k.text == "[" ? PyExpr::List : PyExpr::Set;
-          if (k.text == "{" && (items->empty() || !values.empty())) {
-            if (values.size() != items->size()) {
+          if (k.text == "{" && (items.empty() || !values.empty())) {
+            if (values.size() != items.size()) {
               e.kind = PyExpr::Opaque;  // {**a, 'k': v}: mixed
               return e;
             }
             e.kind = PyExpr::Dict;
             e.kwargs = std::move(values);
           }
-          e.args = std::move(*items);
+          e.args = std::move(items);
           return e;
         }
         if (k.text == "...") {

@@ -370,9 +370,8 @@ Expected<Blocks, Diagnostic> PyReader::run(std::string_view text, std::shared_pt
   };
   std::vector<PyToken> line;
   for (;;) {
-    auto more = lex.next_line(line);
-    if (!more) return unexpected(std::move(more.error()));
-    if (!*more) break;
+    DT_TRY(more, lex.next_line(line));
+    if (!more) break;
     const PyToken& first = line.front();
     const bool top = first.indent == 0;
     const bool clause = first.kind == PyTok::Name && (first.text == "elif" || first.text == "else" ||

@@ -142,13 +142,12 @@ Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& 
                       "another release's (give a checkout of the profile's release)",
                       printable(tree), profile.name(), profile.torch_version())));
   }
-  auto inputs = expand_inputs(fs, roots, {"test", "tests", "*_test.*", "test_*"});
-  if (!inputs) return unexpected(std::move(inputs.error()));
+  DT_TRY(inputs, expand_inputs(fs, roots, {"test", "tests", "*_test.*", "test_*"}));
   CppOptions cpp;
   for (const auto& [name, value] : build_source_defines(build)) cpp.defines.emplace_back(name, std::string(value));
   BuildSourceRead out;
   const std::string prefix = prefix_of(dir);
-  for (const std::string& path : inputs->paths) {
+  for (const std::string& path : inputs.paths) {
     if (!is_compiled_source(path)) continue;
     auto text = fs.read(path);
     if (!text) return unexpected(read_error(std::move(text.error()), display_path(path), "cannot read file"));
@@ -156,10 +155,9 @@ Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& 
     ++out.files_read;
     // Located as the build names its sources: relative to the tree's top.
     const FileName shown(path.starts_with(prefix) ? path.substr(prefix.size()) : path);
-    auto read = read_blocks(profile, SourceKind::Cpp, shown, *text, cpp);
-    if (!read) return unexpected(std::move(read.error()));
-    out.warnings += read->warnings.size();
-    for (TomlBlock& b : read->blocks)
+    DT_TRY(read, read_blocks(profile, SourceKind::Cpp, shown, *text, cpp));
+    out.warnings += read.warnings.size();
+    for (TomlBlock& b : read.blocks)
       if (keep_for_build(b, *keys, in_library)) out.blocks.blocks.push_back(std::move(b));
   }
   return out;

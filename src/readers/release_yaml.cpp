@@ -40,10 +40,9 @@ Expected<Blocks, Diagnostic> build_registrations(const Profile& profile, std::st
   for (std::string_view k : *keys) o.keys.emplace_back(k);
   o.debug_file = "aten/src/ATen/native/native_functions.yaml";
   if (o.keys.empty()) return Blocks{};
-  auto read = read_native_yaml(profile, FileName(yaml->path), yaml->text, o);
-  if (!read) return unexpected(std::move(read.error()));
-  for (TomlBlock& b : read->blocks) b.note = fmt::format("the {} build of {}", build, profile.name());
-  return std::move(*read);
+  DT_TRY(read, read_native_yaml(profile, FileName(yaml->path), yaml->text, o));
+  for (TomlBlock& b : read.blocks) b.note = fmt::format("the {} build of {}", build, profile.name());
+  return read;
 }
 
 }  // namespace dt

@@ -117,13 +117,7 @@ class YamlSubsetReader {
 
   // Whether a plain scalar may start with c (in block context: not an indicator).
   [[nodiscard]] static bool plain_start(char c) {
-    switch (c) {
-      case '-': case '?': case ':': case ',': case '[': case ']': case '{': case '}': case '#': case '&':
-      case '*': case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
-        return false;
-      default:
-        return true;
-    }
+    return std::string_view("-?:,[]{}#&*!|>'\"%@`").find(c) == std::string_view::npos;
   }
 
   // A plain scalar in block context from p: where its text ends (trailing

@@ -97,8 +97,8 @@ namespace {
 std::string difference(const YamlDoc& a, const YamlNode& x, const YamlDoc& b, const YamlNode& y,
                        const std::string& path) {
   auto show = [](const YamlNode& n) {
-    return fmt::format("kind {} plain {} at {}:{} '{}' ({} items)", static_cast<int>(n.kind), n.plain, n.line,
-                       n.column, n.value, n.items.size());
+    return fmt::format("kind {} plain {} at {}:{} '{}' ({} items)", static_cast<int>(n.kind), n.plain, n.line, n.column,
+                       n.value, n.items.size());
   };
   if (x.kind != y.kind || x.plain != y.plain || x.line != y.line || x.column != y.column || x.value != y.value ||
       x.items.size() != y.items.size())

@@ -388,23 +388,19 @@ Expected<std::shared_ptr<const OpLibrary>, Diagnostic> open_library(const Profil
   if (profile.builtin())
     for (const auto& e : embedded)
       if (e.profile == profile.name()) {
-        auto lib = OpLibrary::open(e.blob, profile);
-        if (!lib) return unexpected(std::move(lib.error()));
-        return Result(std::make_shared<const OpLibrary>(std::move(*lib)));
+        DT_TRY(lib, OpLibrary::open(e.blob, profile));
+        return Result(std::make_shared<const OpLibrary>(std::move(lib)));
       }
   const Roots inside = roots.empty() ? library_roots(profile) : roots;
-  auto files = library_files(profile, fs, inside);
-  if (!files) return unexpected(std::move(files.error()));
-  auto loaded = load(profile, *files, reader_inside(fs, inside));
-  if (!loaded) return unexpected(std::move(loaded.error()));
+  DT_TRY(files, library_files(profile, fs, inside));
+  DT_TRY(loaded, load(profile, files, reader_inside(fs, inside)));
   const std::string origin =
       (std::filesystem::path(profile.source()).parent_path() / profile.operator_library().front())
           .lexically_normal()
           .string();
-  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(loaded->registry, origin));
-  auto lib = OpLibrary::open(*blob, profile, blob);
-  if (!lib) return unexpected(std::move(lib.error()));
-  return Result(std::make_shared<const OpLibrary>(std::move(*lib)));
+  auto blob = std::make_shared<const std::string>(OpLibrary::serialize(loaded.registry, origin));
+  DT_TRY(lib, OpLibrary::open(*blob, profile, blob));
+  return Result(std::make_shared<const OpLibrary>(std::move(lib)));
 }
 
 }  // namespace dt

@@ -183,9 +183,8 @@ Expected<std::optional<TypeNode>, std::string> TypeAlgebra::unify(const TypeNode
   const bool none1 = is_subtype(t1, none_type());
   const bool none2 = is_subtype(t2, none_type());
   if (none1 != none2) {
-    auto opt = make_optional(none1 ? t2 : t1);
-    if (!opt) return unexpected(std::move(opt.error()));
-    return std::optional<TypeNode>(std::move(*opt));
+    DT_TRY(opt, make_optional(none1 ? t2 : t1));
+    return std::optional<TypeNode>(std::move(opt));
   }
   // unify(Optional[t1], t2) => Optional[unify(t1, t2)]
   if (t1.kind == Kind::Optional || t2.kind == Kind::Optional) {
@@ -193,9 +192,8 @@ Expected<std::optional<TypeNode>, std::string> TypeAlgebra::unify(const TypeNode
     auto elem = unify((first ? t1 : t2).elems[0], first ? t2 : t1);
     if (!elem) return elem;
     if (*elem) {
-      auto opt = make_optional(**elem);
-      if (!opt) return unexpected(std::move(opt.error()));
-      return std::optional<TypeNode>(std::move(*opt));
+      DT_TRY(opt, make_optional(**elem));
+      return std::optional<TypeNode>(std::move(opt));
     }
   }
   if (t1.kind == Kind::Tuple && t2.kind == Kind::Tuple) {
@@ -230,10 +228,9 @@ Expected<std::vector<TypeNode>, std::string> TypeAlgebra::standardize(const std:
         const bool none_i = types[i].kind == Kind::None;
         const bool none_j = types[j].kind == Kind::None;
         if (none_i == none_j) {
-          auto unified = unify(types[i], types[j]);
-          if (!unified) return unexpected(std::move(unified.error()));
-          if (*unified) {
-            types[j] = std::move(**unified);
+          DT_TRY(unified, unify(types[i], types[j]));
+          if (unified) {
+            types[j] = std::move(*unified);
             types[i] = types[end];
             --end;
             break;
@@ -263,10 +260,9 @@ Expected<std::vector<TypeNode>, std::string> TypeAlgebra::standardize(const std:
 
 Expected<TypeNode, std::string> TypeAlgebra::make_union(std::vector<TypeNode> members) {
   if (members.empty()) return unexpected(std::string("Cannot create an empty Union"));
-  auto types = standardize(members);
-  if (!types) return unexpected(std::move(types.error()));
-  if (types->size() < 2) return unexpected(single_type(members, types->front()));
-  TypeNode u{Kind::Union, {}, std::move(*types)};
+  DT_TRY(types, standardize(members));
+  if (types.size() < 2) return unexpected(single_type(members, types.front()));
+  TypeNode u{Kind::Union, {}, std::move(types)};
   // UnionType::create: a Union of NoneType and one type (or int, float and
   // complex) is an Optional.
   if (holds_kind(u, Kind::None)) {
@@ -278,23 +274,21 @@ Expected<TypeNode, std::string> TypeAlgebra::make_union(std::vector<TypeNode> me
 
 Expected<TypeNode, std::string> TypeAlgebra::make_optional(const TypeNode& contained) {
   // OptionalType is a UnionType of {contained, NoneType}, standardised.
-  auto types = standardize({contained, none_type()});
-  if (!types) return unexpected(std::move(types.error()));
-  if (types->size() < 2) return unexpected(single_type({contained, none_type()}, types->front()));
+  DT_TRY(types, standardize({contained, none_type()}));
+  if (types.size() < 2) return unexpected(single_type({contained, none_type()}, types.front()));
   TypeNode opt{Kind::Optional, {}, {}};
-  if (types->size() == 2) {
-    opt.elems.push_back((*types)[0].kind != Kind::None ? std::move((*types)[0]) : std::move((*types)[1]));
+  if (types.size() == 2) {
+    opt.elems.push_back(types[0].kind != Kind::None ? std::move(types[0]) : std::move(types[1]));
   } else if (contained.kind == Kind::Number ||
              (contained.kind == Kind::Union && contained.elems.size() == 3 && can_hold(contained, number_type()))) {
     opt.elems.push_back(number_type());
   } else {
     std::vector<TypeNode> without_none;
-    for (TypeNode& t : *types)
+    for (TypeNode& t : types)
       if (t.kind != Kind::None) without_none.push_back(std::move(t));
     TypeNode inner{Kind::Union, {}, {}};
-    auto standardized = standardize(without_none);
-    if (!standardized) return unexpected(std::move(standardized.error()));
-    inner.elems = std::move(*standardized);
+    DT_TRY(standardized, standardize(without_none));
+    inner.elems = std::move(standardized);
     opt.elems.push_back(std::move(inner));
   }
   if (exhausted_) return unexpected(too_complex(work_limit_));

@@ -146,12 +146,11 @@ Expected<Ok, FilterError> check_filter(const Registry& reg, const OpFilter& f) {
     namespaces.erase(std::unique(namespaces.begin(), namespaces.end()), namespaces.end());  // names() is sorted
     for (const auto& ns : f.namespaces)
       if (std::find(namespaces.begin(), namespaces.end(), ns) == namespaces.end())
-        return fail(FilterField::Namespaces,
-                    fmt::format("unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces)));
+        return fail(FilterField::Namespaces, fmt::format("unknown namespace '{}'{}", ns, did_you_mean(ns, namespaces)));
   }
   if (!f.pattern.empty() && !is_glob(f.pattern) && !reg.knows(f.pattern))
-    return fail(FilterField::Pattern, fmt::format("unknown operator '{}'{}{}", f.pattern, suggest_operator(reg, f.pattern),
-                                                  no_library_note(reg, f.pattern)));
+    return fail(FilterField::Pattern, fmt::format("unknown operator '{}'{}{}", f.pattern,
+                                                  suggest_operator(reg, f.pattern), no_library_note(reg, f.pattern)));
   return Ok{};
 }
 

@@ -263,8 +263,7 @@ Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::str
       for (const auto& a : call.args) names.push_back(a.name + ": " + a.type);
       return unexpected(make_error(
           fmt::format("{} value{} for {} tensor argument{}{}", values.size(), values.size() == 1 ? "" : "s",
-                      call.args.size(),
-                      call.args.size() == 1 ? "" : "s",
+                      call.args.size(), call.args.size() == 1 ? "" : "s",
                       names.empty() ? std::string(" (the schema has none)") : " (" + join(names, ", ") + ")")));
     }
   } else {
@@ -285,15 +284,14 @@ Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::str
     BoundArgument& a = call.args[i];
     if (i < values.size()) {
       a.text = values[i];
-      DT_TRY(bound, bind_value(ks, privateuse1, a));
-      (void)bound;
+      DT_TRY_VOID(bind_value(ks, privateuse1, a));
     } else if (a.kind == DispatchArgKind::OptionalTensor) {
       a.items.emplace_back();  // None, as Python passes an omitted optional
     } else if (!allow_missing) {
-      return unexpected(make_error(
-          fmt::format("argument '{}' ({}) has no value: give one per tensor argument, in schema order ({} "
-                      "needed, {} given)",
-                      a.name, a.type, call.args.size(), values.size())));
+      return unexpected(
+          make_error(fmt::format("argument '{}' ({}) has no value: give one per tensor argument, in schema order ({} "
+                                 "needed, {} given)",
+                                 a.name, a.type, call.args.size(), values.size())));
     }
   }
   return call;

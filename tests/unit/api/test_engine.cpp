@@ -35,11 +35,16 @@ TEST_CASE("engine: an error names its parameter, worded by each front end") {
   const engine::Error plain{engine::Param::None, false, make_error("x.toml: cannot open")};
   CHECK(engine::worded(plain, engine::Front::CommandLine).message == "x.toml: cannot open");
   const std::vector<std::tuple<engine::Param, std::string, std::string>> labels = {
-      {engine::Param::Build, "--build", "build"},       {engine::Param::Register, "--register", "register_calls"},
-      {engine::Param::Keys, "--keys", "keys"},          {engine::Param::Keyset, "--keyset", "keyset"},
-      {engine::Param::Arg, "--arg", "arg"},             {engine::Param::None, "", ""},
-      {engine::Param::Tags, "--tag", "tags"},           {engine::Param::ExcludeTags, "--exclude-tag", "exclude_tags"},
-      {engine::Param::Namespaces, "--namespace", "namespaces"}, {engine::Param::Pattern, "--name", "pattern"}};
+      {engine::Param::Build, "--build", "build"},
+      {engine::Param::Register, "--register", "register_calls"},
+      {engine::Param::Keys, "--keys", "keys"},
+      {engine::Param::Keyset, "--keyset", "keyset"},
+      {engine::Param::Arg, "--arg", "arg"},
+      {engine::Param::None, "", ""},
+      {engine::Param::Tags, "--tag", "tags"},
+      {engine::Param::ExcludeTags, "--exclude-tag", "exclude_tags"},
+      {engine::Param::Namespaces, "--namespace", "namespaces"},
+      {engine::Param::Pattern, "--name", "pattern"}};
   for (const auto& [param, cli, api] : labels) {
     CHECK(engine::param_label(param, engine::Front::CommandLine) == cli);
     CHECK(engine::param_label(param, engine::Front::Api) == api);

@@ -75,24 +75,24 @@ TEST_CASE("parse_yaml_subset: forms inside the subset, as libyaml reads them") {
   const std::vector<std::string> inside = {
       "- func: add(Tensor self) -> Tensor\n  dispatch:\n    CPU, CUDA: add_impl\n",
       "a: b\n",
-      "a:\n",                         // null, just past the colon
-      "a:   \nb: c\n",                // null, spaces after the colon
-      "a: # note\nb: c\n",            // null, a comment after the colon
-      "a:\n- x\n- y\nb: z\n",         // an indentless sequence
+      "a:\n",                  // null, just past the colon
+      "a:   \nb: c\n",         // null, spaces after the colon
+      "a: # note\nb: c\n",     // null, a comment after the colon
+      "a:\n- x\n- y\nb: z\n",  // an indentless sequence
       "- a: 1\n  b:\n  - p -> q\n  c: {}\n- d: []\n",
-      "k: ['x', \"y\", z w]\n",       // flow items: quoted and plain
+      "k: ['x', \"y\", z w]\n",  // flow items: quoted and plain
       "k: [ a , b ]  # trailing\n",
       "k: 'it''s'\n",
       "k: \"plain quoted\"\n",
       "k: f(str s=\"v\", int[1] x=[1]) -> Tensor(a!)\n",  // quotes and brackets inside a plain scalar
-      "k: a#b\n",                     // '#' not after a space: text
-      "k: a:b\n",                     // ':' not before a space: text
-      "k  : v\n",                     // spaces before the colon
+      "k: a#b\n",                                         // '#' not after a space: text
+      "k: a:b\n",                                         // ':' not before a space: text
+      "k  : v\n",                                         // spaces before the colon
       "\n# head\n\n- a: 1\n\n  # inside\n  b: 2\n",
       "- x\n- y\n",
-      "  a: 1\n  b: 2\n",              // an indented root
+      "  a: 1\n  b: 2\n",  // an indented root
       "a:\n    b: 1\n    c: 2\nd: 3\n",
-      "k: v",                         // no final line break
+      "k: v",  // no final line break
       "k:",
       "k: True\nl: ~\nm: 3\n",
   };
@@ -105,34 +105,34 @@ TEST_CASE("parse_yaml_subset: forms inside the subset, as libyaml reads them") {
 
 TEST_CASE("parse_yaml_subset: declines what it does not read, and what is in error") {
   const std::vector<std::string> outside = {
-      "",                              // an empty document
+      "",  // an empty document
       "# only a comment\n",
-      "a: b\n  c\n",                   // a multi-line plain scalar
-      "a:\n  b\n",                     // a scalar below its key
-      "a: |\n  text\n",                // a block scalar
-      "a: &x 1\nb: *x\n",              // anchor and alias
-      "a: !!str 1\n",                  // a tag
-      "---\na: 1\n",                   // a document marker
+      "a: b\n  c\n",       // a multi-line plain scalar
+      "a:\n  b\n",         // a scalar below its key
+      "a: |\n  text\n",    // a block scalar
+      "a: &x 1\nb: *x\n",  // anchor and alias
+      "a: !!str 1\n",      // a tag
+      "---\na: 1\n",       // a document marker
       "%YAML 1.1\n---\na: 1\n",
-      "a:\tb\n",                       // a tab
-      "a: b\r\n",                      // CRLF
-      "a: caf\xc3\xa9\n",              // non-ASCII
-      "a: \"esc\\n\"\n",               // an escape
-      "a: [x,\n  y]\n",                // a flow sequence over lines
+      "a:\tb\n",           // a tab
+      "a: b\r\n",          // CRLF
+      "a: caf\xc3\xa9\n",  // non-ASCII
+      "a: \"esc\\n\"\n",   // an escape
+      "a: [x,\n  y]\n",    // a flow sequence over lines
       "a: [x, ]\n",
       "a: [[x]]\n",
       "a: {b: c}\n",
-      "-\n  a: 1\n",                   // an item below its dash
+      "-\n  a: 1\n",  // an item below its dash
       "- - a\n",
-      "a: - b\n",                      // an error
-      "a: b: c\n",                     // an error
-      "a: 1\n- b\n",                   // an error
-      "a: 1\n   b: 2\n",               // an error: bad indentation
-      "- a\nb: 1\n",                   // an error
-      "'q': 1\n",                      // a quoted key
+      "a: - b\n",         // an error
+      "a: b: c\n",        // an error
+      "a: 1\n- b\n",      // an error
+      "a: 1\n   b: 2\n",  // an error: bad indentation
+      "- a\nb: 1\n",      // an error
+      "'q': 1\n",         // a quoted key
       "? a\n: b\n",
       "a: 'open\n",
-      "plain\n",                       // a scalar root
+      "plain\n",                                            // a scalar root
       std::string("k") + std::string(1200, 'x') + ": v\n",  // a key over libyaml's 1,024
   };
   for (const std::string& text : outside) {

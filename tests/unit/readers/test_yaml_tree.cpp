@@ -119,7 +119,6 @@ TEST_CASE("parse_yaml: empty document") {
   CHECK(YamlDoc::is_null(d->root()));
 }
 
-
 namespace dt::test {
 
 TEST_CASE("parse_yaml: an error at the end of the input is located inside it") {
@@ -165,7 +164,8 @@ TEST_CASE("yaml_difference: the first node that differs, or nothing") {
   auto longer = parse_yaml_libyaml("n.yaml", "a: [b, c, d]\n");
   REQUIRE((a && same && text && moved && quoted && longer));
   CHECK(yaml_difference(*a, *same).empty());
-  CHECK(yaml_difference(*a, *text) == "/1/1: kind 0 plain true at 1:8 'c' (0 items) / kind 0 plain true at 1:8 'd' (0 items)");
+  CHECK(yaml_difference(*a, *text) ==
+        "/1/1: kind 0 plain true at 1:8 'c' (0 items) / kind 0 plain true at 1:8 'd' (0 items)");
   CHECK(yaml_difference(*a, *moved).starts_with("/1: kind 1 plain false at 1:4"));
   CHECK(yaml_difference(*a, *quoted).starts_with("/1/1: kind 0 plain true"));
   CHECK(yaml_difference(*a, *longer).starts_with("/1: "));
