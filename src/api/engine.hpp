@@ -128,7 +128,7 @@ class Trace {
   // known to be valid (a usage error costs no replay).
   std::optional<RuntimeTable> table_;
   BoundCall call_;
-  KeySet extra_ = 0;
+  KeySet extra_;
   ThreadLocalState tls_;
   CallTrace steps_;
 };

@@ -44,17 +44,17 @@ bool Profile::in_alias(KeyId k, AliasRule alias) const {
   switch (alias) {
     case AliasRule::Autograd: {
       // The functionality of k is one of the three autograd functionality keys.
-      const KeySet func = b & ~all_backends_;
-      return func != 0 && has(autograd_functionality_, func);
+      const KeySet func = b.without(all_backends_);
+      return !func.empty() && autograd_functionality_.has_all(func);
     }
     case AliasRule::CIA:
-      return has(math_keyset_, b);
+      return math_keyset_.has_all(b);
     case AliasRule::CIANested:
-      return has(nested_keyset_, b);
+      return nested_keyset_.has_all(b);
     case AliasRule::CEA:
-      return k != nested_tensor_ && has(backend_keyset_, b);
+      return k != nested_tensor_ && backend_keyset_.has_all(b);
     case AliasRule::CEANF:
-      return k != nested_tensor_ && has(nonfunctional_keyset_, b);
+      return k != nested_tensor_ && nonfunctional_keyset_.has_all(b);
     case AliasRule::FTBD:
       return k == functorch_batched_ && k != kUndefined;
     case AliasRule::None:
@@ -67,14 +67,14 @@ KeySet Profile::backend_keyset_from_autograd(KeyId k) const {
   if (k == autograd_other_) return autogradother_backends_;
   if (k == autograd_nested_) return keys_[nested_tensor_].bits | all_backends_;
   const KeyInfo& info = keys_[k];
-  if (info.kind != KeyKind::PerBackend || !has(autograd_functionality_, info.bits & ~all_backends_)) return 0;
+  if (info.kind != KeyKind::PerBackend || !autograd_functionality_.has_all(info.bits.without(all_backends_))) return {};
   const auto backend = static_cast<std::size_t>(info.backend);
   if (std::find(autograd_backend_keys_.begin(), autograd_backend_keys_.end(), info.backend) ==
       autograd_backend_keys_.end())
-    return 0;
+    return {};
   // The Dense runtime key of that backend (CPU for AutogradCPU).
   auto dense = find(backends_[backend]);
-  return dense ? keys_[*dense].bits : 0;
+  return dense ? keys_[*dense].bits : KeySet{};
 }
 
 KeyId Profile::autograd_key_for_backend_of(KeyId k) const {
@@ -88,13 +88,13 @@ KeyId Profile::autograd_key_for_backend_of(KeyId k) const {
 
 bool Profile::is_backend_dispatch_key(KeyId k) const {
   return k != kUndefined && !is_alias(k) && k != nested_tensor_ && keys_[k].kind != KeyKind::Marker &&
-         has(backend_keyset_, keys_[k].bits);
+         backend_keyset_.has_all(keys_[k].bits);
 }
 
 std::vector<KeyId> Profile::iterate(KeySet ks) const {
   std::vector<KeyId> out;
   for (KeyId k : runtime_)
-    if (k != kUndefined && has(ks, keys_[k].bits)) out.push_back(k);
+    if (k != kUndefined && ks.has_all(keys_[k].bits)) out.push_back(k);
   return out;
 }
 
@@ -103,7 +103,7 @@ std::vector<KeyId> Profile::building_block_members(KeyId block) const {
   if (keys_[block].kind != KeyKind::BuildingBlock) return out;
   const KeySet bits = keys_[block].bits;
   for (KeyId k : runtime_)
-    if (keys_[k].kind == KeyKind::PerBackend && has(keys_[k].bits, bits)) out.push_back(k);
+    if (keys_[k].kind == KeyKind::PerBackend && keys_[k].bits.has_all(bits)) out.push_back(k);
   return out;
 }
 

@@ -15,11 +15,11 @@
 #include "base/diagnostic.hpp"
 #include "base/expected.hpp"
 #include "base/io.hpp"
+#include "keys/keyset.hpp"
 #include "keys/schema_grammar.hpp"
 
 namespace dt {
 
-using KeySet = std::uint64_t;
 // The DispatchKey enum value. A profile has at most 64 functionality keys and
 // backends together (keyset bits), so at most a few thousand keys: the
 // builder counts in size_t and refuses more before it narrows to KeyId.
@@ -41,7 +41,7 @@ enum class AliasRule : std::uint8_t { None, Autograd, CIA, CIANested, CEA, CEANF
 struct KeyInfo {
   std::string name;
   KeyKind kind = KeyKind::Marker;
-  KeySet bits = 0;  // DispatchKeySet(k); empty for Undefined, aliases
+  KeySet bits;  // DispatchKeySet(k); empty for Undefined, aliases
   AliasRule alias = AliasRule::None;
   int slot = -1;           // row in the dispatch table; -1 if not a runtime key
   int backend = -1;        // backend component index for PerBackend keys
@@ -194,7 +194,6 @@ class Profile {
 
   [[nodiscard]] bool is_alias(KeyId k) const { return keys_[k].kind == KeyKind::Alias; }
   [[nodiscard]] bool is_runtime(KeyId k) const { return keys_[k].slot >= 0; }
-  [[nodiscard]] static bool has(KeySet ks, KeySet key_bits) { return (ks & key_bits) == key_bits; }
 
   // isIncludedInAlias(k, alias) for a runtime key k (dispatcher-notes B.2).
   [[nodiscard]] bool in_alias(KeyId k, AliasRule alias) const;
@@ -281,13 +280,13 @@ class Profile {
   std::unordered_map<std::string, KeyId, NameHash, std::equal_to<>> by_name_;
   std::size_t nb_ = 0;  // number of backend components
   KeyId nf_ = 0;        // EndOfFunctionalityKeys
-  KeySet all_backends_ = 0;
-  KeySet autograd_functionality_ = 0;  // {AutogradFunctionality, AutogradOther, AutogradNestedTensor}
-  KeySet autogradother_backends_ = 0;
-  KeySet backend_keyset_ = 0;
-  KeySet math_keyset_ = 0;
-  KeySet nested_keyset_ = 0;
-  KeySet nonfunctional_keyset_ = 0;
+  KeySet all_backends_;
+  KeySet autograd_functionality_;  // {AutogradFunctionality, AutogradOther, AutogradNestedTensor}
+  KeySet autogradother_backends_;
+  KeySet backend_keyset_;
+  KeySet math_keyset_;
+  KeySet nested_keyset_;
+  KeySet nonfunctional_keyset_;
   KeyId nested_tensor_ = kUndefined, autograd_other_ = kUndefined, autograd_nested_ = kUndefined,
         functorch_batched_ = kUndefined;
   std::vector<int> autograd_backend_keys_;  // backend indices (dispatcher-notes B.3)

@@ -200,18 +200,19 @@ class ProfileBuilder {
   // EndOfFunctionalityKeys, per-backend blocks, aliases.
   bool add_enum_keys(TableReader& r) {
     Profile& p = p_;
-    add_key(KeyInfo{"Undefined", KeyKind::Undefined, 0, AliasRule::None, -1, -1, false}, r.self());
+    add_key(KeyInfo{"Undefined", KeyKind::Undefined, {}, AliasRule::None, -1, -1, false}, r.self());
     for (const auto& f : functionality_) {
       const bool pb =
           std::any_of(per_backend_.begin(), per_backend_.end(), [&](const auto& e) { return e.first == f.value; });
       if (!add_key(
-              KeyInfo{f.value, pb ? KeyKind::BuildingBlock : KeyKind::Functionality, 0, AliasRule::None, -1, -1, false},
+              KeyInfo{
+                  f.value, pb ? KeyKind::BuildingBlock : KeyKind::Functionality, {}, AliasRule::None, -1, -1, false},
               f.where))
         return false;
     }
     p.nf_ = static_cast<KeyId>(p.keys_.size());  // at most 64: read_lists checked the bits
-    p.all_backends_ = (p.nb_ == 64) ? ~KeySet{0} : ((KeySet{1} << p.nb_) - 1);
-    for (KeyId i = 1; i < p.nf_; ++i) p.keys_[i].bits = KeySet{1} << (p.nb_ + i - 1);
+    p.all_backends_ = KeySet::low_bits(static_cast<unsigned>(p.nb_));
+    for (KeyId i = 1; i < p.nf_; ++i) p.keys_[i].bits = KeySet::bit(static_cast<unsigned>(p.nb_ + i - 1));
     p.keys_.push_back(KeyInfo{});  // EndOfFunctionalityKeys
     return add_per_backend_keys(r) && add_alias_keys();
   }
@@ -230,7 +231,7 @@ class ProfileBuilder {
       for (std::size_t bi = 0; bi < p.nb_; ++bi) {
         KeyInfo k{prefix + p.backends_[bi],
                   KeyKind::PerBackend,
-                  p.keys_[*fi].bits | (KeySet{1} << bi),
+                  p.keys_[*fi].bits | KeySet::bit(static_cast<unsigned>(bi)),
                   AliasRule::None,
                   -1,
                   static_cast<int>(bi),
@@ -251,7 +252,7 @@ class ProfileBuilder {
         for (const auto& n : kAliasRules) known.push_back(n.name);
         return fail_at(a.where, fmt::format("unknown alias key '{}'{}", a.value, did_you_mean(a.value, known)));
       }
-      if (!add_key(KeyInfo{a.value, KeyKind::Alias, 0, rule->rule, -1, -1, false}, a.where)) return false;
+      if (!add_key(KeyInfo{a.value, KeyKind::Alias, {}, rule->rule, -1, -1, false}, a.where)) return false;
       p_.aliases_.push_back(static_cast<KeyId>(p_.keys_.size() - 1));
     }
     return true;
@@ -297,8 +298,9 @@ class ProfileBuilder {
     p.math_keyset_ = p.backend_keyset_ | p.autograd_functionality_ | bits("NestedTensor") |
                      functionality_keys(r, "composite_implicit_extra");
     p.nested_keyset_ = bits("AutogradNestedTensor") | bits("NestedTensor") | p.all_backends_;
-    KeySet nf = p.backend_keyset_ & ~functionality_keys(r, "non_functional_excluded_functionality");
-    for (int bi : backend_list(r, "non_functional_excluded_backends")) nf &= ~(KeySet{1} << bi);
+    KeySet nf = p.backend_keyset_.without(functionality_keys(r, "non_functional_excluded_functionality"));
+    for (int bi : backend_list(r, "non_functional_excluded_backends"))
+      nf = nf.without(KeySet::bit(static_cast<unsigned>(bi)));
     p.nonfunctional_keyset_ = nf;
     p.autograd_backend_keys_ = backend_list(r, "autograd_backend_keys");
     p.autograd_key_backends_ = backend_list(r, "autograd_key_backends");
@@ -503,13 +505,13 @@ class ProfileBuilder {
   }
 
   KeySet functionality_keys(TableReader& r, std::string_view field) {
-    KeySet ks = 0;
+    KeySet ks;
     if (auto arr = r.str_array(field)) {
       for (const auto& n : *arr) {
         auto k = p_.find(n.value);
         if (!k || p_.keys_[*k].kind == KeyKind::PerBackend || p_.keys_[*k].kind == KeyKind::Alias) {
           r.fail(n.where, fmt::format("'{}' is not a functionality key of this profile", n.value));
-          return 0;
+          return {};
         }
         ks |= p_.keys_[*k].bits;
       }

@@ -93,7 +93,7 @@ std::string describe_missing_autograd(const CheckContext& c, const Operator& op,
 // point), so their autograd key falling through is intended.
 bool is_quantized(const CheckContext& c, KeyId k) {
   const auto q = c.p.find("Quantized");
-  return q && c.p.key(k).kind == KeyKind::PerBackend && Profile::has(c.p.key(k).bits, c.p.key(*q).bits);
+  return q && c.p.key(k).kind == KeyKind::PerBackend && c.p.key(k).bits.has_all(c.p.key(*q).bits);
 }
 
 // The autograd key a tensor of runtime key `k` carries: for a backend key its
@@ -104,7 +104,7 @@ KeyId autograd_key_of(const CheckContext& c, KeyId k) {
   if (c.p.is_backend_dispatch_key(k)) return c.p.autograd_key_for_backend_of(k);
   const auto other = c.p.find("AutogradOther");
   for (KeyId a : c.p.alias_members(alias(c, AliasRule::Autograd)))
-    if (a != other && Profile::has(c.p.backend_keyset_from_autograd(a), c.p.key(k).bits)) return a;
+    if (a != other && c.p.backend_keyset_from_autograd(a).has_all(c.p.key(k).bits)) return a;
   return kUndefined;
 }
 

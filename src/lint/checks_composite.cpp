@@ -91,8 +91,7 @@ void check_ambiguous_autogradother(const CheckContext& c, std::vector<Finding>& 
     if (e.why != Provenance::AmbiguousAutogradOther) continue;
     std::vector<std::pair<KeyId, const Kernel*>> backends;
     for (const auto& kk : op->kernels)
-      if (!kk.kernels.empty() && !c.p.is_alias(kk.key) &&
-          Profile::has(c.p.autogradother_backends(), c.p.key(kk.key).bits))
+      if (!kk.kernels.empty() && !c.p.is_alias(kk.key) && c.p.autogradother_backends().has_all(c.p.key(kk.key).bits))
         backends.emplace_back(kk.key, &kk.kernels.front());
     std::vector<KeyId> keys;
     for (const auto& b : backends) keys.push_back(b.first);
@@ -167,7 +166,7 @@ Finding shadowed_finding(const CheckContext& c, const Operator& op, KeyId k, con
   std::vector<Note> notes{
       {math.where, fmt::format("the CompositeImplicitAutograd kernel '{}' is registered here", math.debug)}};
   for (KeyId a : c.p.alias_members(alias(c, AliasRule::Autograd))) {
-    if (!Profile::has(c.p.backend_keyset_from_autograd(a), c.p.key(k).bits)) continue;
+    if (!c.p.backend_keyset_from_autograd(a).has_all(c.p.key(k).bits)) continue;
     const Entry e = c.resolver.compute(op, a);
     if (e.why == Provenance::Math) continue;
     lost.push_back(fmt::format("{} now resolves to {}{}", key_name(c, a), describe_entry(c, e),

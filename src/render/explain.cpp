@@ -51,7 +51,7 @@ Explanation Explainer::explain(KeyId key) const {
       std::vector<std::string> keys;  // registered non-alias keys that share AutogradOther
       const KeySet shared = p.autogradother_backends();
       for (const auto& kk : op().kernels)
-        if (!kk.kernels.empty() && !p.is_alias(kk.key) && shared != 0 && Profile::has(shared, p.key(kk.key).bits))
+        if (!kk.kernels.empty() && !p.is_alias(kk.key) && !shared.empty() && shared.has_all(p.key(kk.key).bits))
           keys.push_back(key_name(kk.key));
       s.note = fmt::format("the operator also has kernels on keys that share AutogradOther: {}", fmt::join(keys, ", "));
     } else if (t.why == "has_backend_kernel") {

@@ -50,7 +50,7 @@ std::string xml(std::string_view s) {
   return out;
 }
 
-bool bit(KeySet ks, std::size_t b) { return ((ks >> b) & 1U) != 0; }
+bool bit(KeySet ks, std::size_t b) { return ks.has_bit(static_cast<unsigned>(b)); }
 
 enum class State { In, Excluded, Masked, Off };
 
@@ -130,7 +130,7 @@ bool render_keyset_svg(const TraceView& v, std::string& out) {
     if (bit(inc, f) && !bit(args, f)) notes.emplace_back("+ thread-local included");
     if (bit(exc, f) && bit(candidates, f)) notes.emplace_back("- thread-local excluded");
     if (!bit(exc, f) && bit(step->unmasked, f) && !bit(key_set, f)) notes.emplace_back("- fallthrough");
-    if (p.key(k).kind == KeyKind::BuildingBlock && bit(key_set, f) && (key_set & ks.backends()) == 0)
+    if (p.key(k).kind == KeyKind::BuildingBlock && bit(key_set, f) && !key_set.has_any(ks.backends()))
       notes.emplace_back("in the set with no backend bit (PyTorch prints " + p.name_of(k) + " (no backend))");
     if (f == picked_bit) notes.push_back("runs: " + runs);
     row_notes.push_back(join(notes, "; "));

@@ -240,7 +240,7 @@ void human_header(const TraceView& v, std::string& out) {
     rows.push_back({a.name, a.type, value, key_list(v, arguments_keyset(*v.ks, {a}))});
   }
   for (const auto& a : c.ignored) rows.push_back({a.name, a.type, "", "not a dispatch argument"});
-  if (v.extra != 0) rows.push_back({"--keyset", "", "", key_list(v, v.extra)});
+  if (!v.extra.empty()) rows.push_back({"--keyset", "", "", key_list(v, v.extra)});
   std::size_t w[3] = {0, 0, 0};
   for (const auto& r : rows)
     for (std::size_t i = 0; i < 3; ++i) w[i] = std::max(w[i], r[i].size());
@@ -426,7 +426,7 @@ void json_arguments(JsonWriter& w, const TraceView& v) {
       w.begin_object();
       w.member("words", t->text);
       auto bits = tensor_keyset(*v.ks, *t);
-      json_keys(w, "keyset", v.ks->names(bits ? *bits : 0, registry_of(v).privateuse1_name));
+      json_keys(w, "keyset", v.ks->names(bits ? *bits : KeySet{}, registry_of(v).privateuse1_name));
       w.end_object();
     }
     w.end_array();

@@ -14,7 +14,7 @@ struct TraceView {
   const RuntimeTable* table = nullptr;
   const KeysetAlgebra* ks = nullptr;
   const BoundCall* call = nullptr;
-  KeySet extra = 0;      // --keyset
+  KeySet extra;          // --keyset
   ThreadLocalState tls;  // the state the call starts with
   const CallTrace* trace = nullptr;
   std::string profile_label;  // the built-in name or the path given to --profile

@@ -150,7 +150,7 @@ Expected<KeySet, Diagnostic> tensor_keyset(const KeysetAlgebra& ks, const Tensor
   if (t.layout == Layout::Nested)  // NestedTensorImpl's generate_nested_key_set
     bits |= ks.named("ADInplaceOrView") | ks.named("AutogradNestedTensor");
   if (t.functional)  // FunctionalTensorWrapper: Functionalize on the wrapped tensor's device
-    bits = ks.named("Functionalize") | (KeySet{1} << t.backend);
+    bits = ks.named("Functionalize") | KeySet::bit(static_cast<unsigned>(t.backend));
   // 2. TensorImpl's constructor: the autocast key of its backend, then
   // ADInplaceOrView and the autograd key, or neither in inference mode.
   const int hb = ks.highest_backend(bits);
@@ -173,7 +173,8 @@ Expected<KeySet, Diagnostic> tensor_keyset(const KeysetAlgebra& ks, const Tensor
   for (const auto& [on, name] : mods) {
     if (!on || t.functional) continue;  // a functional wrapper's are the wrapped tensor's
     const KeySet b = ks.named(name);
-    if (b == 0) return unexpected(make_error(fmt::format("profile {} has no {} key ('{}')", p.name(), name, printable(t.text))));
+    if (b.empty())
+      return unexpected(make_error(fmt::format("profile {} has no {} key ('{}')", p.name(), name, printable(t.text))));
     bits |= b;
   }
   return bits;
@@ -298,7 +299,7 @@ Expected<BoundCall, Diagnostic> bind_arguments(const KeysetAlgebra& ks, std::str
 }
 
 KeySet arguments_keyset(const KeysetAlgebra& ks, const std::vector<BoundArgument>& args) {
-  KeySet out = 0;
+  KeySet out;
   for (const auto& a : args)
     for (const auto& item : a.items)
       if (item)
@@ -322,11 +323,11 @@ Expected<ThreadLocalState, TlsError> make_tls(const KeysetAlgebra& ks, std::stri
   }
   for (const auto& device : o.autocast) {  // torch.autocast(device): its key leaves the excluded set
     const auto b = device_backend(p, privateuse1, device);
-    KeySet key = 0;
+    KeySet key;
     if (b)
       for (const auto& [backend, k] : p.autocast_keys())
         if (backend == *b) key = p.key(k).bits;
-    if (key == 0) {
+    if (key.empty()) {
       std::vector<std::string> known;
       for (const auto& [backend, k] : p.autocast_keys())
         known.push_back(lower(p.backends()[static_cast<std::size_t>(backend)]));

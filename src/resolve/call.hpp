@@ -89,7 +89,7 @@ KeySet arguments_keyset(const KeysetAlgebra& ks, const std::vector<BoundArgument
 
 // Thread-local dispatch state.
 struct ThreadLocalState {
-  KeySet included = 0, excluded = 0;
+  KeySet included, excluded;
   bool grad_mode = true;
   bool inference_mode = false;
   bool python_mode = false;  // a TorchDispatchMode is active

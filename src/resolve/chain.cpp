@@ -96,7 +96,7 @@ struct Roles {
       unmodelled |= ks.named(name);
   }
   KeySet autograd, ad_inplace, backend_select, python, snapshot, named, functionalize, python_dispatcher, math_bits;
-  KeySet autocast = 0, unmodelled = 0;
+  KeySet autocast, unmodelled;
 };
 
 class Simulator {
@@ -173,7 +173,7 @@ class Simulator {
 
   bool in(KeySet roles, KeyId functionality) const {
     const KeySet b = ks_.functionality(p_.key(functionality).bits);
-    return b != 0 && (roles & b) == b;
+    return !b.empty() && roles.has_all(b);
   }
 
   void decide(CallStep& s) {
@@ -220,7 +220,7 @@ class Simulator {
   // redispatches below its key (c10::Dispatcher::redispatch with
   // ks & FULL_AFTER(key)).
   void declared_redispatch(CallStep& s, KeyId f) {
-    if ((roles_.autocast & ks_.functionality(p_.key(f).bits)) != 0) {
+    if (roles_.autocast.has_any(ks_.functionality(p_.key(f).bits))) {
       in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
       s.next = Next::FreshCall;
       s.does = fmt::format(
@@ -402,7 +402,7 @@ class Simulator {
           "Functionalize excluded (AutoDispatchSkipFunctionalize)";
       return;
     }
-    if ((roles_.autocast & ks_.functionality(p_.key(f).bits)) != 0 && !fallback) {
+    if (roles_.autocast.has_any(ks_.functionality(p_.key(f).bits)) && !fallback) {
       in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
       s.next = Next::FreshCall;
       s.does = fmt::format(
@@ -425,7 +425,7 @@ class Simulator {
     const KeySet options = p_.key(*p_.find(p_.backends().front())).bits;
     const KeySet args = arguments_keyset(ks_, in_.args) | in_.extra;
     s.next = Next::Redispatch;
-    if (args == 0) {
+    if (args.empty()) {
       s.next_keyset = options;
       s.does =
           "BackendSelect picks the backend from the factory's dtype/layout/device (trace assumes torch's "

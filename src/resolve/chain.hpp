@@ -31,12 +31,12 @@ struct CallStep {
   // How the key set was formed. A fresh call: arguments, TLS and the mask;
   // a redispatch: the previous key set restricted by the previous kernel.
   bool fresh = false;
-  KeySet arguments = 0;   // fresh: the union of the arguments' key sets (and --keyset)
+  KeySet arguments;       // fresh: the union of the arguments' key sets (and --keyset)
   ThreadLocalState tls;   // the thread-local state when the kernel is looked up
-  KeySet unmasked = 0;    // fresh: (arguments | included) - excluded
-  KeySet mask = 0;        // fresh: the operator's non-fallthrough mask used
+  KeySet unmasked;        // fresh: (arguments | included) - excluded
+  KeySet mask;            // fresh: the operator's non-fallthrough mask used
   int mask_backend = -1;  // fresh: which per-backend mask (-1: the global one)
-  KeySet keyset = 0;      // what is looked up
+  KeySet keyset;          // what is looked up
   HighestKey picked;
   Entry entry;  // the runtime table's entry
   bool stale = false;
@@ -49,7 +49,7 @@ struct CallStep {
   bool python_dispatcher = false;
   Next next = Next::Ends;
   std::string does;        // what the kernel does (one sentence)
-  KeySet next_keyset = 0;  // Redispatch: the key set of the next step
+  KeySet next_keyset;      // Redispatch: the key set of the next step
 };
 
 // Error classes of a call (docs/json.md "trace").
@@ -92,7 +92,7 @@ struct CallTrace {
 
 struct CallInput {
   std::vector<BoundArgument> args;
-  KeySet extra = 0;  // --keyset: added to the arguments' key set
+  KeySet extra;  // --keyset: added to the arguments' key set
   ThreadLocalState tls;
 };
 

@@ -8,7 +8,7 @@
 namespace dt {
 
 KeysetAlgebra::KeysetAlgebra(const Profile& p) : p_(&p), nb_(p.backends().size()) {
-  backends_ = nb_ >= 64 ? ~KeySet{0} : (KeySet{1} << nb_) - 1;
+  backends_ = KeySet::low_bits(static_cast<unsigned>(nb_));
   for (KeyId k : p.runtime_keys()) full_ |= p.key(k).bits;
   members_.resize(p.keys().size());
   for (std::size_t v = 0; v < p.keys().size(); ++v) {
@@ -29,14 +29,11 @@ KeyId KeysetAlgebra::functionality_key(int bit) const {
 
 KeySet KeysetAlgebra::full_after(KeyId k) const {
   const KeySet func = functionality(p_->key(k).bits);
-  const KeySet below = func == 0 ? 0 : (KeySet{1} << (63 - std::countl_zero(func))) - 1;
+  const KeySet below = func.empty() ? KeySet{} : KeySet::low_bits(static_cast<unsigned>(func.highest_bit()));
   return below | named("PythonDispatcher");
 }
 
-int KeysetAlgebra::highest_backend(KeySet ks) const {
-  const KeySet b = ks & backends_;
-  return b == 0 ? -1 : 63 - std::countl_zero(b);
-}
+int KeysetAlgebra::highest_backend(KeySet ks) const { return (ks & backends_).highest_bit(); }
 
 std::size_t KeysetAlgebra::backend_index(KeySet ks) const {
   const int b = highest_backend(ks);
@@ -48,8 +45,8 @@ HighestKey KeysetAlgebra::highest(KeySet ks) const {
   h.name = p_->name_of(kUndefined);
   h.backend = highest_backend(ks);
   const KeySet func = functionality(ks);
-  if (func == 0) return h;
-  h.functionality = functionality_key(63 - std::countl_zero(func));
+  if (func.empty()) return h;
+  h.functionality = functionality_key(func.highest_bit());
   const KeyInfo& f = p_->key(h.functionality);
   if (f.kind != KeyKind::BuildingBlock) {
     h.key = h.functionality;
@@ -74,13 +71,13 @@ std::optional<KeySet> KeysetAlgebra::bits_of(std::string_view name, std::string_
   if (!k) k = p_->find_renamed(name, privateuse1);
   if (!k || p_->key(*k).kind == KeyKind::Marker) return std::nullopt;
   if (!p_->is_alias(*k)) return p_->key(*k).bits;
-  KeySet out = 0;
+  KeySet out;
   for (KeyId m : p_->alias_members(*k)) out |= p_->key(m).bits;
   return out;
 }
 
 Expected<KeySet, Diagnostic> KeysetAlgebra::parse(std::string_view list, std::string_view privateuse1) const {
-  KeySet out = 0;
+  KeySet out;
   for (std::string_view name : split(list, ",")) {
     name = trim(name);
     if (name.empty()) return unexpected(make_error(std::string("empty key name in '") + std::string(list) + "'"));
@@ -96,9 +93,9 @@ Expected<KeySet, Diagnostic> KeysetAlgebra::parse(std::string_view list, std::st
 std::vector<std::string> KeysetAlgebra::names(KeySet ks, std::string_view privateuse1) const {
   std::vector<std::string> out;
   for (KeyId k : p_->iterate(ks)) out.push_back(p_->display_name(k, privateuse1));
-  if ((ks & backends_) == 0)
+  if (!ks.has_any(backends_))
     for (std::size_t v = 0; v < members_.size(); ++v)
-      if (!members_[v].empty() && Profile::has(ks, p_->key(static_cast<KeyId>(v)).bits))
+      if (!members_[v].empty() && ks.has_all(p_->key(static_cast<KeyId>(v)).bits))
         out.push_back(p_->name_of(static_cast<KeyId>(v)) + " (no backend)");
   return out;
 }
@@ -106,20 +103,20 @@ std::vector<std::string> KeysetAlgebra::names(KeySet ks, std::string_view privat
 std::vector<std::string> KeysetAlgebra::functionality_names(KeySet ks) const {
   std::vector<std::string> out;
   for (int bit = static_cast<int>(nb_); bit < 64; ++bit)
-    if ((ks >> bit) & 1U) out.push_back(p_->name_of(functionality_key(bit)));
+    if (ks.has_bit(static_cast<unsigned>(bit))) out.push_back(p_->name_of(functionality_key(bit)));
   return out;
 }
 
 std::vector<std::string> KeysetAlgebra::backend_names(KeySet ks) const {
   std::vector<std::string> out;
   for (std::size_t b = 0; b < nb_; ++b)
-    if ((ks >> b) & 1U) out.push_back(p_->backends()[b]);
+    if (ks.has_bit(static_cast<unsigned>(b))) out.push_back(p_->backends()[b]);
   return out;
 }
 
 KeySet KeysetAlgebra::named(std::string_view name) const {
   auto k = p_->find(name);
-  return k ? p_->key(*k).bits : 0;
+  return k ? p_->key(*k).bits : KeySet{};
 }
 
 }  // namespace dt

@@ -33,9 +33,9 @@ class KeysetAlgebra {
   // Every backend bit; every bit of the universe (DispatchKeySet::FULL).
   [[nodiscard]] KeySet backends() const { return backends_; }
   [[nodiscard]] KeySet full() const { return full_; }
-  [[nodiscard]] KeySet functionality(KeySet ks) const { return ks & ~backends_; }
+  [[nodiscard]] KeySet functionality(KeySet ks) const { return ks.without(backends_); }
   // operator-: removes only the functionality bits of `b` (backend bits stay).
-  [[nodiscard]] KeySet minus(KeySet a, KeySet b) const { return a & ~functionality(b); }
+  [[nodiscard]] KeySet minus(KeySet a, KeySet b) const { return a.without(functionality(b)); }
   // DispatchKeySet(FULL_AFTER, k): every bit below k's functionality bit, all
   // backend bits, plus PythonDispatcher (a deliberate quirk of c10).
   [[nodiscard]] KeySet full_after(KeyId k) const;
@@ -70,7 +70,7 @@ class KeysetAlgebra {
  private:
 
   const Profile* p_;
-  KeySet backends_ = 0, full_ = 0;
+  KeySet backends_, full_;
   std::size_t nb_ = 0;
   std::vector<std::vector<KeyId>> members_;  // per-backend runtime keys of a building block, by key value
 };

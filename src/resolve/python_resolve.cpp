@@ -7,7 +7,7 @@ namespace {
 // hasKernelForAnyDispatchKey: a registered non-alias key inside `ks`.
 bool has_any(const Profile& p, const Operator& op, KeySet ks) {
   for (const auto& kk : op.kernels)
-    if (!kk.kernels.empty() && !p.is_alias(kk.key) && ks != 0 && Profile::has(ks, p.key(kk.key).bits)) return true;
+    if (!kk.kernels.empty() && !p.is_alias(kk.key) && !ks.empty() && ks.has_all(p.key(kk.key).bits)) return true;
   return false;
 }
 

@@ -60,7 +60,7 @@ Resolver::Resolver(const Registry& reg) : reg_(&reg), p_(&reg.profile()) {
     s.cia = undef || p.in_alias(k, AliasRule::CIA);
     s.autograd = p.in_alias(k, AliasRule::Autograd);
     s.ftbd = ftbd_ != kUndefined && p.in_alias(k, AliasRule::FTBD);
-    s.backends_from_autograd = undef ? 0 : p.backend_keyset_from_autograd(k);
+    s.backends_from_autograd = undef ? KeySet{} : p.backend_keyset_from_autograd(k);
     slots_.push_back(s);
     row_prefixes_.push_back(p.name_of(k) + ": ");
   }
@@ -83,7 +83,7 @@ void Resolver::prepare(const Operator& op, OpView& v) const {
     const KeyInfo& info = p_->key(kk.key);
     if (info.slot >= 0) v.direct[static_cast<std::size_t>(info.slot)] = &kk.kernels.front();
     v.registered.push_back(info.bits);
-    if (Profile::has(p_->autogradother_backends(), info.bits)) v.autogradother_backend = true;
+    if (p_->autogradother_backends().has_all(info.bits)) v.autogradother_backend = true;
   }
 }
 
@@ -99,7 +99,7 @@ void Resolver::prepare_key(KeyId key, const Kernel* kernel, bool added, OpView& 
   if (info.slot >= 0) v.direct[static_cast<std::size_t>(info.slot)] = kernel;
   if (!added) return;
   v.registered.push_back(info.bits);
-  if (Profile::has(p_->autogradother_backends(), info.bits)) v.autogradother_backend = true;
+  if (p_->autogradother_backends().has_all(info.bits)) v.autogradother_backend = true;
 }
 
 Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
@@ -128,9 +128,9 @@ Entry Resolver::compute(const OpView& v, std::size_t slot, Trace* trace) const {
       return Entry{Provenance::AmbiguousAutogradOther, nullptr, nullptr, cia_};
     }
     bool has_backend_kernel = v.cea != nullptr;
-    if (!has_backend_kernel && s.backends_from_autograd != 0)
+    if (!has_backend_kernel && !s.backends_from_autograd.empty())
       for (KeySet bits : v.registered)
-        if (Profile::has(s.backends_from_autograd, bits)) {
+        if (s.backends_from_autograd.has_all(bits)) {
           has_backend_kernel = true;
           break;
         }
@@ -176,7 +176,7 @@ MathSkip Resolver::math_skip(const Operator& op, KeyId k) const {
   m.cea_present = cea_ != kUndefined && op.get(cea_) != nullptr;
   for (const auto& kk : op.kernels) {
     if (kk.kernels.empty() || p_->is_alias(kk.key)) continue;
-    if (s.backends_from_autograd != 0 && Profile::has(s.backends_from_autograd, p_->key(kk.key).bits))
+    if (!s.backends_from_autograd.empty() && s.backends_from_autograd.has_all(p_->key(kk.key).bits))
       m.backend_kernels.push_back(kk.key);
   }
   m.has_backend_kernel = m.cea_present || !m.backend_kernels.empty();

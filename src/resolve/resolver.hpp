@@ -96,7 +96,7 @@ class Resolver {
   struct Slot {
     KeyId key = kUndefined;
     bool ceanf = false, cea = false, nested = false, cia = false, autograd = false, ftbd = false;
-    KeySet backends_from_autograd = 0;
+    KeySet backends_from_autograd;
   };
 
   const Registry* reg_;

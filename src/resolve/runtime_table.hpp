@@ -34,7 +34,7 @@ struct StaleRow {
 struct RuntimeStart {
   std::vector<Fallback> core;
   std::vector<Entry> blank;  // entries point into `core`
-  KeySet global = 0;
+  KeySet global;
   std::vector<KeySet> per_backend_masks;
   // The inputs' backend fallbacks on runtime keys (Registry::user_fallbacks()
   // in registration order, building blocks left out), their seqs (ascending),
@@ -104,7 +104,7 @@ class RuntimeTable {
   std::vector<bool> has_kernel_;  // by key
   bool library_kernels_ = false;  // PyTorch registers kernels of it
   std::vector<Entry> table_, fresh_;
-  KeySet global_ = 0;
+  KeySet global_;
   std::vector<KeySet> per_backend_masks_;
   bool per_backend_required_ = false;
   std::vector<StaleRow> stale_;

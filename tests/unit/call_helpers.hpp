@@ -67,7 +67,7 @@ inline std::unique_ptr<Traced> traced(const CallSpec& c) {
   const Operator* op = t->loaded.registry.materialize(c.op);
   REQUIRE_MESSAGE(op != nullptr, "no operator " << c.op);
   const std::string& pu1 = t->loaded.registry.privateuse1_name;
-  KeySet extra = 0;
+  KeySet extra;
   if (!c.keyset.empty()) {
     auto bits = t->ks.parse(c.keyset, pu1);
     REQUIRE_MESSAGE(bits.has_value(), (bits ? "" : bits.error().message));

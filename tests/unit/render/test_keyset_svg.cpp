@@ -12,7 +12,7 @@ namespace dt::test {
 namespace {
 
 TraceView view_of(const Traced& t) {
-  return TraceView{t.table.get(), &t.ks, &t.call, 0, t.tls, &t.trace, "torch-2.14", false, {}};
+  return TraceView{t.table.get(), &t.ks, &t.call, {}, t.tls, &t.trace, "torch-2.14", false, {}};
 }
 
 const std::string kOps =

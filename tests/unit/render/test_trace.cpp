@@ -9,7 +9,7 @@ namespace dt::test {
 namespace {
 
 TraceView view_of(const Traced& t) {
-  return TraceView{t.table.get(), &t.ks, &t.call, 0, t.tls, &t.trace, "torch-1.13", false, {}};
+  return TraceView{t.table.get(), &t.ks, &t.call, {}, t.tls, &t.trace, "torch-1.13", false, {}};
 }
 
 // tests/unit/data/error-texts-1.13.txt: what torch 1.13 raised, measured by

@@ -205,7 +205,7 @@ TEST_CASE("key_call: aten::chunk with a NestedTensorXPU kernel (1.13): AutogradN
   }
   const auto t = test::traced({"torch-1.13", kChunk, true, "aten::chunk", {"nested_xpu"}, {}, ""});
   std::string text;
-  const TraceView v{t->table.get(), &t->ks, &t->call, 0, t->tls, &t->trace, "torch-1.13", false, {}};
+  const TraceView v{t->table.get(), &t->ks, &t->call, {}, t->tls, &t->trace, "torch-1.13", false, {}};
   render_trace_human(v, text);
   CHECK(text.find("spec G") == std::string::npos);
   CHECK(text.find(note) != std::string::npos);
