@@ -10,6 +10,7 @@
 #include "readers/release_yaml.hpp"
 #include "registry/library.hpp"
 #include "render/raw.hpp"
+#include "render/trace_does.hpp"
 
 namespace dt {
 
@@ -297,7 +298,8 @@ void human_step(const TraceView& v, const CallStep& s, std::size_t n, std::strin
   out += fmt::format("     picked   {}\n", why_text(v, s.picked));
   out += fmt::format("     kernel   {}{}\n", entry_text(p, s.entry), origin_text(s));
   if (s.stale) out += fmt::format("     note     {}\n", stale_note(p, registry_of(v).privateuse1_name, s.answer));
-  out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "", s.does);
+  out += fmt::format("     then     {}{}\n", s.assumed ? "(your kernel; as PyTorch's own for this key) " : "",
+                     does_text(s.does));
   if (s.next == Next::Redispatch)
     out += fmt::format("     redispatch with {}{}\n", key_list(v, s.next_keyset), change(v, s.keyset, s.next_keyset));
 }
@@ -324,7 +326,7 @@ void human_result(const TraceView& v, std::string& out) {
       out += fmt::format("Python takes over: __torch_dispatch__ of the {}\n", t.result.torch_dispatch);
       return;
     case Next::NotSimulated:
-      out += fmt::format("{}: {}; the trace stops here\n", picked_name(v, last.picked), last.does);
+      out += fmt::format("{}: {}; the trace stops here\n", picked_name(v, last.picked), does_text(last.does));
       return;
     default:
       out += fmt::format("{} runs {}\n", picked_name(v, last.picked), entry_text(profile_of(v), last.entry));
@@ -478,7 +480,7 @@ void json_step(JsonWriter& w, const TraceView& v, const CallStep& s, std::size_t
   json_tls(w, v, s.tls);
   w.member("next", to_string(s.next));
   w.bool_member("assumed", s.assumed);
-  w.member("does", s.does);
+  w.member("does", does_text(s.does));
   if (s.next == Next::Redispatch)
     json_keys(w, "next_keyset", v.ks->names(s.next_keyset, pu1));
   else

@@ -183,34 +183,29 @@ class Simulator {
     const KeyId f = s.picked.functionality;
     switch (e.why) {
       case Provenance::DefaultBackend:
-        return end(s, fmt::format("the {} kernel runs for this backend; the operators it calls are fresh calls",
-                                  p_.name_of(e.source)));
+        return end(s, {Does::DefaultBackendRuns, p_.name_of(e.source)});
       case Provenance::Math:
       case Provenance::Nested:
       case Provenance::Batched:
         if (in(roles_.autograd, f)) note_autograd(AutogradSeen::Kernel, s);
-        return end(s, fmt::format("the {} kernel runs: it decomposes the operator into other operators, each a "
-                                  "fresh call (autograd and the backends work through those)",
-                                  p_.name_of(e.source)));
+        return end(s, {Does::DecomposeRuns, p_.name_of(e.source)});
       default:
         break;
     }
     if (in(roles_.autograd, f)) return autograd_step(s);
     if (in(roles_.ad_inplace, f)) {
       s.assumed = !s.pytorch;
-      below(s,
-            "ADInplaceOrView kernel: bumps version counters / sets up views, then redispatches below "
-            "ADInplaceOrView (AutoDispatchBelowADInplaceOrView)");
+      below(s, {Does::ADInplaceOrView, {}});
       in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
       return;
     }
     if (!s.pytorch && e.kernel != nullptr && e.kernel->redispatches) return declared_redispatch(s, f);
     if (!s.pytorch && e.kernel != nullptr && e.kernel->custom_op == CustomOpKernel::FakeUnset) {
       s.next = Next::Error;
-      s.does = "custom_op's fake kernel raises RuntimeError: register_fake gave the operator no fake impl";
+      s.does = {Does::CustomOpFakeUnset, {}};
       return fail(CallError::NoFakeImpl, s.picked);
     }
-    if (!s.pytorch) return end(s, e.fallback != nullptr ? "your backend fallback runs" : "your kernel runs");
+    if (!s.pytorch) return end(s, {e.fallback != nullptr ? Does::YourFallbackRuns : Does::YourKernelRuns, {}});
     pytorch_step(s, f);
   }
 
@@ -223,46 +218,41 @@ class Simulator {
     if (roles_.autocast.has_any(ks_.functionality(p_.key(f).bits))) {
       in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
       s.next = Next::FreshCall;
-      s.does = fmt::format(
-          "your autocast kernel (redispatches = true) casts the arguments and calls the operator again with {} "
-          "excluded",
-          p_.name_of(f));
+      s.does = {Does::YourAutocastRecalls, p_.name_of(f)};
       return;
     }
-    below(s, fmt::format("your kernel (redispatches = true) redispatches below {} (key set & FULL_AFTER({}))",
-                         s.picked.name, s.picked.name));
+    below(s, {Does::YourKernelRedispatches, s.picked.name});
   }
 
   void error_step(CallStep& s) {
     const Entry& e = s.entry;
     s.next = Next::Error;
     if (e.why == Provenance::AmbiguousAutogradOther) {
-      s.does = "ambiguous_autogradother_kernel raises an internal assert";
+      s.does = {Does::AmbiguousAutogradOther, {}};
       return fail(CallError::AmbiguousAutogradOther, s.picked);
     }
     if (e.valid()) {
-      s.does = "fallthrough_kernel raises: a fallthrough must be masked out before lookup";
+      s.does = {Does::FallthroughRaises, {}};
       return fail(CallError::FallthroughExecuted, s.picked);
     }
     const auto& keys = p_.runtime_keys();
     for (std::size_t slot = 1; slot < keys.size(); ++slot)
       if (t_.entry(slot).valid()) out_.result.available.push_back(keys[slot]);
     if (t_.visibly_stale()) {
-      s.does = "no kernel; reporting the error, checkInvariants() finds the runtime table stale and asserts";
+      s.does = {Does::StaleTableAsserts, {}};
       return fail(CallError::InvariantAssert, s.picked);
     }
-    s.does = s.picked.key == kUndefined ? "no kernel for Undefined: no tensor arguments reached the dispatcher"
-                                        : "no kernel and no fallback: the call raises NotImplementedError";
+    s.does = {s.picked.key == kUndefined ? Does::NoKernelUndefined : Does::NoKernel, {}};
     fail(s.picked.key == kUndefined ? CallError::NoTensorArguments : CallError::CouldNotRun, s.picked);
   }
 
-  void end(CallStep& s, std::string does) {
+  void end(CallStep& s, StepDoes does) {
     s.next = Next::Ends;
     s.does = std::move(does);
   }
 
   // Redispatch with the key set restricted to the keys below the step's key.
-  void below(CallStep& s, std::string does, KeyId below_key = kUndefined) {
+  void below(CallStep& s, StepDoes does, KeyId below_key = kUndefined) {
     s.next = Next::Redispatch;
     s.does = std::move(does);
     s.next_keyset = s.keyset & ks_.full_after(below_key == kUndefined ? s.picked.key : below_key);
@@ -293,14 +283,10 @@ class Simulator {
     // VariableType (gen_variable_type.py): AutoDispatchBelowADInplaceOrView, then
     // redispatch(ks & after_autograd_keyset); after_autograd_keyset = FULL_AFTER(AutogradOther).
     s.assumed = !s.pytorch;
-    const std::string grad = in_.tls.grad_mode ? "records the backward (a grad_fn) if an input requires grad"
-                                               : "records no backward (grad mode is off)";
-    std::string who = s.entry.fallback != nullptr ? "the autograd backend fallback" : "the autograd kernel";
-    below(s,
-          fmt::format("{} {} and redispatches below autograd (key set & after_autograd_keyset, "
-                      "AutoDispatchBelowADInplaceOrView)",
-                      who, grad),
-          *p_.find("AutogradOther"));
+    const bool fallback = s.entry.fallback != nullptr;
+    const Does does = fallback ? (in_.tls.grad_mode ? Does::AutogradFallbackRecords : Does::AutogradFallbackGradOff)
+                               : (in_.tls.grad_mode ? Does::AutogradKernelRecords : Does::AutogradKernelGradOff);
+    below(s, {does, {}}, *p_.find("AutogradOther"));
     in_.tls.excluded |= roles_.autograd | roles_.ad_inplace;
   }
 
@@ -311,18 +297,12 @@ class Simulator {
   // under _AutoDispatchBelowAutograd (autograd keys excluded, not ADInplaceOrView).
   void custom_op_autograd(CallStep& s, bool formula) {
     const bool any_rg = std::any_of(original_.begin(), original_.end(), requires_grad);
-    const std::string records =
-        !in_.tls.grad_mode ? "grad mode is off: it records nothing"
-        : !any_rg          ? "no input requires grad: it records nothing"
-        : formula ? "an input requires grad: it records an autograd.Function whose backward is register_autograd's"
-                  : "an input requires grad: it records an autograd.Function whose backward raises (no "
-                    "register_autograd)";
+    const Does records = !in_.tls.grad_mode ? Does::CustomOpAutogradGradOff
+                         : !any_rg          ? Does::CustomOpAutogradNoRequiresGrad
+                         : formula          ? Does::CustomOpAutogradFormula
+                                            : Does::CustomOpAutogradNoFormula;
     s.assumed = false;
-    below(s,
-          fmt::format("custom_op's autograd kernel: {}; it redispatches below autograd (key set & "
-                      "after_autograd_keyset, _AutoDispatchBelowAutograd)",
-                      records),
-          *p_.find("AutogradOther"));
+    below(s, {records, {}}, *p_.find("AutogradOther"));
     in_.tls.excluded |= roles_.autograd;
   }
 
@@ -335,16 +315,10 @@ class Simulator {
   // state is unchanged, unlike VariableType's AutoDispatchBelowADInplaceOrView).
   void autograd_fallback(CallStep& s) {
     note_autograd(AutogradSeen::Fallback, s);
-    const std::string records =
-        fallback_records_ ? "an input requires grad: after the kernel it hooks the outputs that require grad and "
-                            "gives the others a WarnNotImplemented grad_fn (backward warns either way)"
-        : !in_.tls.grad_mode ? "grad mode is off: it records nothing"
-                             : "no input requires grad: it records nothing";
-    below(s,
-          fmt::format("the autograd backend fallback (a boxed kernel, mode \"warn\"): {}; it redispatches below "
-                      "autograd (key set & after_autograd_keyset, no guard)",
-                      records),
-          *p_.find("AutogradOther"));
+    const Does records = fallback_records_    ? Does::BoxedAutogradHooks
+                         : !in_.tls.grad_mode ? Does::BoxedAutogradGradOff
+                                              : Does::BoxedAutogradNoRequiresGrad;
+    below(s, {records, {}}, *p_.find("AutogradOther"));
   }
 
   void pytorch_step(CallStep& s, KeyId f) {
@@ -352,71 +326,60 @@ class Simulator {
     const ProfileQuirks& q = p_.quirks();
     if (fallback && !q.meta_fallback_error.empty() && s.picked.name == "Meta") {
       s.next = Next::Error;
-      s.does = "the Meta backend fallback raises NotImplementedError: no Meta kernel (or fake impl) is registered";
+      s.does = {Does::MetaFallbackRaises, {}};
       return fail(CallError::MetaNotImplemented, s.picked);
     }
     if (in(roles_.backend_select, f)) return backend_select(s);
     if (in(roles_.snapshot, f)) {
       snapshot_ = true;
-      return below(s,
-                   "saves the thread-local state for Python (MaybeSetTLSOnEntryGuard) and redispatches below "
-                   "PythonTLSSnapshot");
+      return below(s, {Does::SnapshotSaves, {}});
     }
     if (in(roles_.python, f)) return python(s);
     if (in(roles_.python_dispatcher, f) && fallback) {
       s.next = Next::Redispatch;
       s.next_keyset = ks_.minus(s.keyset, roles_.python_dispatcher);
-      s.does =
-          "the PythonDispatcher fallback hands the call to Python (torch/_ops.py), which resolves the highest "
-          "key below it afresh";
+      s.does = {Does::PythonDispatcherFallback, {}};
       to_python_ = true;
       return;
     }
     if (in(roles_.math_bits, f) && fallback) {
       if (p_.name_of(f) == "ZeroTensor" && mutable_zerotensor()) {
         s.next = Next::Error;
-        s.does = "the ZeroTensor fallback refuses a zero tensor passed as a mutable (Tensor(a!)) argument";
+        s.does = {Does::ZeroTensorMutable, {}};
         return fail(CallError::ZeroTensorMutable, s.picked);
       }
       materialize(f);
-      return below(s, fmt::format("the {} fallback materializes the flagged Tensor and Tensor[] arguments "
-                                  "(at::clone) and redispatches below {}",
-                                  p_.name_of(f), p_.name_of(f)));
+      return below(s, {Does::MathBitsMaterialize, p_.name_of(f)});
     }
     if (in(roles_.named, f) && fallback) {
       s.next = Next::Error;
-      s.does = "named tensors are not supported by this operator";
+      s.does = {Does::NamedNotSupported, {}};
       return fail(CallError::NamedNotSupported, s.picked);
     }
     if (in(roles_.functionalize, f)) {
       if (fallback && t_.op().def && has_alias_info(t_.op().def->schema) && !q.functionalize_alias_error.empty()) {
         s.next = Next::Error;
-        s.does = "the Functionalize fallback refuses an operator whose schema has alias annotations";
+        s.does = {Does::FunctionalizeAlias, {}};
         return fail(CallError::FunctionalizeAlias, s.picked);
       }
       unwrap();
       in_.tls.excluded |= roles_.functionalize;
       s.next = Next::FreshCall;
-      s.does =
-          "functionalization unwraps the functional arguments and calls the operator again with "
-          "Functionalize excluded (AutoDispatchSkipFunctionalize)";
+      s.does = {Does::Functionalize, {}};
       return;
     }
     if (roles_.autocast.has_any(ks_.functionality(p_.key(f).bits)) && !fallback) {
       in_.tls.excluded |= ks_.functionality(p_.key(f).bits);
       s.next = Next::FreshCall;
-      s.does = fmt::format(
-          "the autocast kernel casts the arguments and calls the operator again with {} "
-          "excluded",
-          p_.name_of(f));
+      s.does = {Does::AutocastRecalls, p_.name_of(f)};
       return;
     }
     if (in(roles_.unmodelled, f)) {
       s.next = Next::NotSimulated;
-      s.does = fmt::format("{} machinery (not simulated)", p_.name_of(f));
+      s.does = {Does::NotSimulated, p_.name_of(f)};
       return;
     }
-    end(s, fallback ? "PyTorch's backend fallback runs" : "the kernel computes the result");
+    end(s, {fallback ? Does::PyTorchFallbackRuns : Does::KernelComputes, {}});
   }
 
   void backend_select(CallStep& s) {
@@ -427,22 +390,18 @@ class Simulator {
     s.next = Next::Redispatch;
     if (args.empty()) {
       s.next_keyset = options;
-      s.does =
-          "BackendSelect picks the backend from the factory's dtype/layout/device (trace assumes torch's "
-          "defaults: strided, cpu) and redispatches to it (no TLS, no mask)";
+      s.does = {Does::BackendSelectFactory, {}};
     } else {
       s.next_keyset =
           ks_.minus(options | args | in_.tls.included, in_.tls.excluded) & ks_.full_after(*p_.find("BackendSelect"));
-      s.does =
-          "BackendSelect combines the TensorOptions' key (trace assumes cpu) with the tensor arguments' and "
-          "redispatches below BackendSelect";
+      s.does = {Does::BackendSelectCombines, {}};
     }
   }
 
   void python(CallStep& s) {
     if (!snapshot_ && p_.quirks().python_fallback_asserts_without_snapshot) {
       s.next = Next::Error;
-      s.does = "the Python fallback needs the state PythonTLSSnapshot saves, and it did not run";
+      s.does = {Does::PythonNeedsSnapshot, {}};
       return fail(CallError::PythonTlsAssert, s.picked);
     }
     const bool subclass = std::any_of(in_.args.begin(), in_.args.end(), [](const BoundArgument& a) {
@@ -452,12 +411,11 @@ class Simulator {
     if (in_.tls.python_mode || subclass) {
       s.next = Next::TorchDispatch;
       out_.result.torch_dispatch = in_.tls.python_mode ? "mode" : "subclass";
-      s.does = in_.tls.python_mode ? "the active TorchDispatchMode's __torch_dispatch__ handles the call"
-                                   : "the tensor subclass's __torch_dispatch__ handles the call";
+      s.does = {in_.tls.python_mode ? Does::TorchDispatchMode : Does::TorchDispatchSubclass, {}};
       return;
     }
     s.next = Next::Error;
-    s.does = "no argument has a Python interpreter and no mode is active";
+    s.does = {Does::PythonNoInterpreter, {}};
     fail(CallError::PythonNoInterpreter, s.picked);
   }
 
@@ -488,26 +446,24 @@ class Simulator {
     const Entry& e = s.entry;
     if (py_error_ != PyResolveError::None) {
       s.next = Next::Error;
-      s.does = py_error_ == PyResolveError::AttributeError
-                   ? "Python cannot name this key (OpOverload.__getattr__ raises AttributeError)"
-                   : "resolve_key finds no kernel for this key";
+      s.does = {py_error_ == PyResolveError::AttributeError ? Does::PyAttributeError : Does::PyNoKernel, {}};
       const CallError err = py_error_ == PyResolveError::AttributeError ? CallError::PyDispatcherAttributeError
                             : py_error_ == PyResolveError::Ambiguous    ? CallError::PyDispatcherAmbiguous
                                                                         : CallError::PyDispatcherNoKernel;
       return fail(err, s.picked);
     }
     if (e.kernel != nullptr) {
-      if (!s.pytorch) return end(s, "the Python dispatcher runs your kernel (callBoxedForDispatchKey)");
+      if (!s.pytorch) return end(s, {Does::PyRunsYourKernel, {}});
       s.next = Next::NotSimulated;
-      s.does = "the Python dispatcher runs PyTorch's kernel (callBoxedForDispatchKey); not simulated further";
+      s.does = {Does::PyRunsPyTorchKernel, {}};
       return;
     }
     if (e.fallthrough()) {
       s.next = Next::Error;
-      s.does = "callBoxedForDispatchKey runs a fallthrough kernel, which raises";
+      s.does = {Does::PyRunsFallthrough, {}};
       return fail(CallError::FallthroughExecuted, s.picked);
     }
-    if (!s.pytorch) return end(s, "the Python dispatcher runs your backend fallback");
+    if (!s.pytorch) return end(s, {Does::PyRunsYourFallback, {}});
     const KeyId f = ks_.highest(p_.key(e.source).bits).functionality;
     // A redispatching fallback gets the key set callBoxedForDispatchKey computed afresh.
     const KeySet fresh = fresh_call().keyset;
@@ -516,10 +472,7 @@ class Simulator {
     if (in(roles_.snapshot | roles_.math_bits, f)) {
       s.next = Next::Redispatch;
       s.next_keyset = fresh & ks_.full_after(e.source);
-      s.does = fmt::format(
-          "the Python dispatcher runs the {} fallback, which redispatches below {} (with the key "
-          "set computed afresh, PythonDispatcher still in it)",
-          p_.name_of(f), p_.name_of(f));
+      s.does = {Does::PyFallbackRedispatches, p_.name_of(f)};
       return;
     }
     pytorch_step(s, f);

@@ -27,6 +27,73 @@ enum class Next : std::uint8_t {
 };
 const char* to_string(Next n);
 
+// What a step's kernel does, as data: a tag and the key it names. The
+// sentence is the renderer's (render/trace_does.hpp), as c10 returns a tag
+// and formats at the edge.
+enum class Does : std::uint8_t {
+  Nothing,
+  // PyTorch's kernels found through an alias key
+  DefaultBackendRuns,  // key: CompositeExplicitAutograd(NonFunctional)
+  DecomposeRuns,       // key: CompositeImplicitAutograd, its Nested or batched variant
+  // the inputs' kernels
+  YourKernelRuns,
+  YourFallbackRuns,
+  YourAutocastRecalls,     // key: the autocast key excluded (redispatches = true)
+  YourKernelRedispatches,  // key: the step's key (redispatches = true)
+  CustomOpFakeUnset,       // custom_op's fake kernel without register_fake
+  // errors of the lookup
+  AmbiguousAutogradOther,
+  FallthroughRaises,
+  StaleTableAsserts,
+  NoKernelUndefined,
+  NoKernel,
+  // autograd
+  AutogradKernelRecords,  // grad mode on
+  AutogradKernelGradOff,
+  AutogradFallbackRecords,  // the inputs' autograd backend fallback, as PyTorch's autograd kernels
+  AutogradFallbackGradOff,
+  CustomOpAutogradGradOff,
+  CustomOpAutogradNoRequiresGrad,
+  CustomOpAutogradFormula,
+  CustomOpAutogradNoFormula,
+  BoxedAutogradHooks,  // 2.x's boxed autograd fallback, mode "warn"
+  BoxedAutogradGradOff,
+  BoxedAutogradNoRequiresGrad,
+  ADInplaceOrView,
+  // PyTorch's other kernels and fallbacks
+  MetaFallbackRaises,
+  SnapshotSaves,
+  PythonDispatcherFallback,
+  ZeroTensorMutable,
+  MathBitsMaterialize,  // key: Conjugate, Negative or ZeroTensor
+  NamedNotSupported,
+  FunctionalizeAlias,
+  Functionalize,
+  AutocastRecalls,  // key: the autocast key excluded
+  NotSimulated,     // key: the machinery's
+  PyTorchFallbackRuns,
+  KernelComputes,
+  BackendSelectFactory,
+  BackendSelectCombines,
+  PythonNeedsSnapshot,
+  TorchDispatchMode,
+  TorchDispatchSubclass,
+  PythonNoInterpreter,
+  // the Python dispatcher
+  PyAttributeError,
+  PyNoKernel,
+  PyRunsYourKernel,
+  PyRunsPyTorchKernel,
+  PyRunsFallthrough,
+  PyRunsYourFallback,
+  PyFallbackRedispatches,  // key: the fallback's
+};
+
+struct StepDoes {
+  Does what = Does::Nothing;
+  std::string key;  // the key the sentence names, as the profile names it
+};
+
 struct CallStep {
   // How the key set was formed. A fresh call: arguments, TLS and the mask;
   // a redispatch: the previous key set restricted by the previous kernel.
@@ -48,7 +115,7 @@ struct CallStep {
   // the runtime table: `entry` is what callBoxedForDispatchKey runs.
   bool python_dispatcher = false;
   Next next = Next::Ends;
-  std::string does;        // what the kernel does (one sentence)
+  StepDoes does;           // what the kernel does (render/trace_does.hpp words it)
   KeySet next_keyset;      // Redispatch: the key set of the next step
 };
 
