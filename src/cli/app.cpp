@@ -389,10 +389,8 @@ namespace {
 
 Session::~Session() {
 #ifndef DT_FREES_ALL  // AddressSanitizer's builds free all, and check it
-  if (!free_at_end) {
-    kept_profile = profile.release();
-    kept_loaded = loaded.release();
-  }
+  if (!free_at_end && profile) kept_profile = profile.release();  // a moved-from session has none
+  if (!free_at_end && loaded) kept_loaded = loaded.release();
 #endif
 }
 
