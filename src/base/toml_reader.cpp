@@ -212,8 +212,11 @@ toml::node_type type_of(const TomlField& f) {
 // A field's name is one of about a dozen, asked for about a dozen times per
 // entry: the length and the first byte decide most comparisons without a
 // call to memcmp.
+// Both are usually the same string literal (the allowed list and the read
+// sit in one function): the same address is the same name.
 bool same_name(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
+  return a.size() == b.size() &&
+         (a.data() == b.data() || a.empty() || (a[0] == b[0] && std::memcmp(a.data(), b.data(), a.size()) == 0));
 }
 
 }  // namespace
