@@ -385,7 +385,16 @@ namespace {
 // A one-shot process's session, kept reachable, not freed (Io::one_shot).
 [[maybe_unused]] Profile* kept_profile = nullptr;
 [[maybe_unused]] LoadResult* kept_loaded = nullptr;
+[[maybe_unused]] LoadResult* kept_linted = nullptr;
 }  // namespace
+
+void keep_until_exit(const Io& io, LoadResult&& loaded) {
+#ifndef DT_FREES_ALL
+  if (io.one_shot) kept_linted = new LoadResult(std::move(loaded));
+#else
+  (void)io, (void)loaded;
+#endif
+}
 
 Session::~Session() {
 #ifndef DT_FREES_ALL  // AddressSanitizer's builds free all, and check it

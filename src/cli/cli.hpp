@@ -204,6 +204,9 @@ struct Session {
   Session& operator=(const Session&) = delete;
   ~Session();
 };
+// A one-shot process (Io::one_shot) keeps `loaded` until it exits instead of
+// freeing it now, as a session does; otherwise `loaded` is left as it is.
+void keep_until_exit(const Io& io, LoadResult&& loaded);
 // "note: ..." after a readable output (nothing when `note` is empty).
 void append_library_note(std::string& out, const std::string& note, bool color);
 

@@ -141,6 +141,7 @@ std::optional<std::vector<lint::Finding>> lint_files(const Io& io, const LintOpt
   // analysis; only findings that involve a linted file are reported.
   if (!context->paths.empty() || library != nullptr) lint::keep_linted(findings, linted, library.get());
   lint::drop_ignored_tags(config, loaded->registry, findings);
+  keep_until_exit(io, std::move(*loaded));
   return findings;
 }
 
