@@ -39,9 +39,9 @@ class YamlSubsetReader {
     return eof_;  // a line after the root's end: an error, libyaml's to locate
   }
 
+ private:
   std::vector<std::uint32_t> pending;  // the children of the open collections
 
- private:
   // The current content line: [begin, end), its content from `content`.
   const char* begin_ = nullptr;
   const char* content_ = nullptr;
