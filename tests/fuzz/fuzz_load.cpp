@@ -102,8 +102,8 @@ void render_traces(const Resolver& resolver, const std::vector<const Operator*>&
     auto call = bind_arguments(ks, reg.privateuse1_name, schema, std::vector<std::string>(n, word), true);
     if (!call) continue;  // e.g. a layout this device has no key for
     const RuntimeTable table(resolver, ks, *op);
-    const CallTrace trace = trace_call(table, ks, CallInput{call->args, 0, *tls});
-    const TraceView view{&table, &ks, &*call, 0, *tls, &trace, reg.profile().name(), style.color, {}};
+    const CallTrace trace = trace_call(table, ks, CallInput{call->args, KeySet{}, *tls});
+    const TraceView view{&table, &ks, &*call, KeySet{}, *tls, &trace, reg.profile().name(), style.color, {}};
     out.clear();
     render_trace_human(view, out);
     render_trace_json(view, out);
