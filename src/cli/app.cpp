@@ -382,25 +382,33 @@ std::unique_ptr<LoadResult> load_inputs(const Io& io, const InputOptions& o, con
 #endif
 
 namespace {
-// A one-shot process's session, kept reachable, not freed (Io::one_shot).
-[[maybe_unused]] Profile* kept_profile = nullptr;
-[[maybe_unused]] LoadResult* kept_loaded = nullptr;
-[[maybe_unused]] LoadResult* kept_linted = nullptr;
+
+// What a one-shot process (Io::one_shot) leaves to the operating system to
+// free: kept reachable until it exits. AddressSanitizer's builds free all,
+// and check it.
+void keep(std::unique_ptr<const void, void (*)(const void*)> p) {
+#ifndef DT_FREES_ALL
+  static auto* kept = new std::vector<std::unique_ptr<const void, void (*)(const void*)>>();
+  if (p) kept->push_back(std::move(p));
+#else
+  (void)p;
+#endif
+}
+template <class T>
+void keep(std::unique_ptr<T> p) {
+  keep({p.release(), [](const void* q) { delete static_cast<const T*>(q); }});
+}
+
 }  // namespace
 
 void keep_until_exit(const Io& io, LoadResult&& loaded) {
-#ifndef DT_FREES_ALL
-  if (io.one_shot) kept_linted = new LoadResult(std::move(loaded));
-#else
-  (void)io, (void)loaded;
-#endif
+  if (io.one_shot) keep(std::make_unique<LoadResult>(std::move(loaded)));
 }
 
 Session::~Session() {
-#ifndef DT_FREES_ALL  // AddressSanitizer's builds free all, and check it
-  if (!free_at_end && profile) kept_profile = profile.release();  // a moved-from session has none
-  if (!free_at_end && loaded) kept_loaded = loaded.release();
-#endif
+  if (free_at_end) return;
+  keep(std::move(profile));  // a moved-from session holds none: nothing is kept
+  keep(std::move(loaded));
 }
 
 std::optional<Session> open_session(const Io& io, const InputOptions& o, OnRefusal on_refusal) {
