@@ -160,24 +160,6 @@ std::string replace_all(std::string text, std::string_view from, std::string_vie
   return text;
 }
 
-std::string_view trim(std::string_view s, std::string_view chars) {
-  // A set of bytes as 256 bits: find_first_not_of scans `chars` for every byte.
-  std::uint64_t set[4] = {0, 0, 0, 0};
-  for (char c : chars) {
-    const auto u = static_cast<unsigned char>(c);
-    set[u >> 6] |= std::uint64_t{1} << (u & 63U);
-  }
-  auto in = [&](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return ((set[u >> 6] >> (u & 63U)) & 1U) != 0;
-  };
-  std::size_t b = 0;
-  std::size_t e = s.size();
-  while (b < e && in(s[b])) ++b;
-  while (e > b && in(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
-
 std::vector<std::string_view> split(std::string_view s, std::string_view sep) {
   std::vector<std::string_view> out;
   std::size_t start = 0;

@@ -12,15 +12,7 @@ namespace dt {
 
 namespace {
 
-// trim(s, " \t\n"), inline: called for every argument of every schema.
-std::string_view trim_blank(std::string_view s) {
-  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n'; };
-  std::size_t b = 0;
-  std::size_t e = s.size();
-  while (b < e && blank(s[b])) ++b;
-  while (e > b && blank(s[e - 1])) --e;
-  return s.substr(b, e - b);
-}
+std::string_view trim_blank(std::string_view s) { return trim(s, " \t\n"); }
 
 // The parts of `s` between top-level commas (brackets and parentheses nest), into `parts`.
 void split_top(std::string_view s, std::vector<std::string_view>& parts) {
