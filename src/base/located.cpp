@@ -30,4 +30,11 @@ Location offset_in(const Location& at, std::uint32_t span, std::string_view valu
   return out;
 }
 
+TomlArray string_array(std::vector<std::string> values, const Location& where) {
+  TomlArray out;
+  out.items.reserve(values.size());
+  for (std::string& v : values) out.items.push_back(TomlField{{}, std::move(v), where, 1});
+  return out;
+}
+
 }  // namespace dt

@@ -1,9 +1,10 @@
 // Values with where they were read. `Located<T>` is one value; `TomlField`
-// one field of a registration as the readers of C++, Python and yaml make it
-// (readers/toml_writer.hpp): the TOML contract's field (docs/input-format.md)
-// with where its value is written in the original source. The loader reads
-// these fields directly (TableReader over a field list, toml_reader.hpp), the
-// way it reads a TOML file's tables; `dispatchtool import` prints them as TOML.
+// one field of a registration as every reader makes it (readers/: C++,
+// Python, yaml, and TOML files through readers/toml_file.hpp): the TOML
+// contract's field (docs/input-format.md) with where its key and its value
+// are written in the original source. The loader reads these fields, one
+// model whatever the source (TableReader over a field list,
+// toml_reader.hpp); `dispatchtool import` prints them as TOML.
 #pragma once
 
 #include <cstdint>
@@ -27,15 +28,47 @@ struct Located {
   bool from_reader = false;
 };
 
+struct TomlField;
+
+// A field's value of a type the loader never reads (an integer, a float, a
+// date or time): its type, for the error that says so, and its text.
+struct TomlScalar {
+  enum class Type : std::uint8_t { Integer, Float, Date, Time, DateTime };
+  Type type = Type::Integer;
+  std::string text;  // as TOML writes it
+};
+// An array: its elements are keyless fields, each located.
+struct TomlArray {
+  std::vector<TomlField> items;
+};
+// A table (an inline one, `dispatch = { CPU = "k" }`): its fields.
+struct TomlTable {
+  std::vector<TomlField> fields;
+};
+
 struct TomlField {
-  std::string key;
-  std::variant<std::string, bool, std::vector<std::string>> value;
+  std::string key;  // empty for an array's element
+  std::variant<std::string, bool, TomlArray, TomlTable, TomlScalar> value;
   Location at;  // where the value is written in the original file
   // How many columns after `at` keep their offset in the written value (0:
   // all). A value joined from several literals ("a(" "Tensor x)") keeps them
   // only up to the end of the first: a column past it maps to `at` itself.
   std::uint32_t span = 0;
+  // Where the key is written, when not at `at` (a TOML file's `key = value`);
+  // 0: at `at` (a reader's field, which has no key in its source).
+  std::uint32_t key_line = 0, key_column = 0;
+  // The value is a TOML file's string, `at` its opening delimiter: a byte
+  // offset into it maps through the file's text (string_offset_location,
+  // toml_reader.hpp), not through `span`.
+  bool in_toml_text = false;
+
+  [[nodiscard]] Location key_at() const { return key_line == 0 ? at : Location{at.file, key_line, key_column}; }
 };
+
+// A reader's array of strings: every element located at `where`, the
+// array's start (C++'s {at::Tag::a, ...} and Python's ("cpu",) are not their
+// TOML text character for character).
+TomlArray string_array(std::vector<std::string> values, const Location& where);
 
 // Where byte `offset` of a reader's string value (Located::from_reader) is in
 // its source: `at` moved by the columns the value's first `offset` bytes take

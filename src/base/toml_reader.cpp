@@ -202,11 +202,40 @@ std::string not_utf8(std::string_view key) {
                      key);
 }
 
-// The TOML type a reader's field value has, as TableReader's messages name it.
+// The TOML type a field's value has, as TableReader's messages name it.
 toml::node_type type_of(const TomlField& f) {
-  if (std::holds_alternative<std::string>(f.value)) return toml::node_type::string;
-  if (std::holds_alternative<bool>(f.value)) return toml::node_type::boolean;
-  return toml::node_type::array;
+  switch (f.value.index()) {
+    case 0:
+      return toml::node_type::string;
+    case 1:
+      return toml::node_type::boolean;
+    case 2:
+      return toml::node_type::array;
+    case 3:
+      return toml::node_type::table;
+    default:
+      break;
+  }
+  switch (std::get<TomlScalar>(f.value).type) {
+    case TomlScalar::Type::Integer:
+      return toml::node_type::integer;
+    case TomlScalar::Type::Float:
+      return toml::node_type::floating_point;
+    case TomlScalar::Type::Date:
+      return toml::node_type::date;
+    case TomlScalar::Type::Time:
+      return toml::node_type::time;
+    case TomlScalar::Type::DateTime:
+      return toml::node_type::date_time;
+  }
+  return toml::node_type::none;
+}
+
+// A field's string, located as Located says: a TOML file's at its opening
+// delimiter, a reader's with its span.
+Located<std::string> located_string(const TomlField& f) {
+  const std::string& v = std::get<std::string>(f.value);
+  return f.in_toml_text ? Located<std::string>{v, f.at} : Located<std::string>{v, f.at, f.span, true};
 }
 
 // A field's name is one of about a dozen, asked for about a dozen times per
@@ -249,7 +278,7 @@ void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
       if (!take(k.str(), Found{&v, nullptr}, location_of(k.source(), file_))) return;
   } else {
     for (const TomlField& f : *list_)
-      if (!take(f.key, Found{nullptr, &f}, f.at)) return;
+      if (!take(f.key, Found{nullptr, &f}, f.key_at())) return;
   }
 }
 
@@ -294,12 +323,12 @@ std::optional<Located<std::string>> TableReader::str(std::string_view key) {
   const Found f = get(key, toml::node_type::string, "a string");
   if (!f) return std::nullopt;
   if (f.field != nullptr) {
-    const std::string& v = std::get<std::string>(f.field->value);
-    if (!is_utf8(v)) {
+    // A TOML file's strings are UTF-8 (toml++ checks); a reader's may not be.
+    if (!f.field->in_toml_text && !is_utf8(std::get<std::string>(f.field->value))) {
       fail(f.field->at, not_utf8(key));
       return std::nullopt;
     }
-    return Located<std::string>{v, f.field->at, f.field->span, true};
+    return located_string(*f.field);
   }
   return Located<std::string>{std::string(f.node->as_string()->get()), location_of(f.node->source(), file_)};
 }
@@ -315,23 +344,28 @@ std::optional<std::vector<Located<std::string>>> TableReader::str_array(std::str
   const Found f = get(key, toml::node_type::array, "an array of strings");
   if (!f) return std::nullopt;
   std::vector<Located<std::string>> out;
+  const auto not_string = [&](const Location& at, toml::node_type t) {
+    fail(at, fmt::format("field '{}' in {} must be an array of strings; found {}", key, what_, type_name(t)));
+  };
   if (f.field != nullptr) {
-    // An array of a reader is not its source's text character for character
-    // (C++'s {at::Tag::a, ...}, Python's ("cpu",)): every element is located
-    // where the array starts.
-    for (const std::string& e : std::get<std::vector<std::string>>(f.field->value)) {
-      if (!is_utf8(e)) {
-        fail(f.field->at, not_utf8(key));
+    const auto& items = std::get<TomlArray>(f.field->value).items;
+    out.reserve(items.size());
+    for (const TomlField& e : items) {
+      if (!std::holds_alternative<std::string>(e.value)) {
+        not_string(e.at, type_of(e));
         return std::nullopt;
       }
-      out.push_back({e, f.field->at, 1, true});
+      if (!e.in_toml_text && !is_utf8(std::get<std::string>(e.value))) {
+        fail(e.at, not_utf8(key));
+        return std::nullopt;
+      }
+      out.push_back(located_string(e));
     }
     return out;
   }
   for (const auto& e : *f.node->as_array()) {
     if (!e.is_string()) {
-      fail(location_of(e.source(), file_),
-           fmt::format("field '{}' in {} must be an array of strings; found {}", key, what_, type_name(e.type())));
+      not_string(location_of(e.source(), file_), e.type());
       return std::nullopt;
     }
     out.push_back({std::string(e.as_string()->get()), location_of(e.source(), file_)});
@@ -370,13 +404,20 @@ std::optional<std::vector<Located<std::string>>> TableReader::name_or_names(std:
   return name_array(key);
 }
 
+namespace {
+
+std::string not_tables(std::string_view key, toml::node_type found) {
+  return fmt::format("'{}' must be an array of tables ([[{}]]); found {}", key, key, type_name(found));
+}
+
+}  // namespace
+
 const toml::array* TableReader::table_array(std::string_view key) {
   const Found f = get(key, toml::node_type::array, "an array of tables");
   if (!f || f.node == nullptr) return nullptr;
   for (const auto& e : *f.node->as_array()) {
     if (!e.is_table()) {
-      fail(location_of(e.source(), file_),
-           fmt::format("'{}' must be an array of tables ([[{}]]); found {}", key, key, type_name(e.type())));
+      fail(location_of(e.source(), file_), not_tables(key, e.type()));
       return nullptr;
     }
   }
@@ -386,6 +427,23 @@ const toml::array* TableReader::table_array(std::string_view key) {
 const toml::table* TableReader::table(std::string_view key) {
   const Found f = get(key, toml::node_type::table, "a table");
   return f.node == nullptr ? nullptr : f.node->as_table();
+}
+
+const TomlArray* TableReader::field_tables(std::string_view key) {
+  const Found f = get(key, toml::node_type::array, "an array of tables");
+  if (!f || f.field == nullptr) return nullptr;
+  const auto& array = std::get<TomlArray>(f.field->value);
+  for (const TomlField& e : array.items)
+    if (!std::holds_alternative<TomlTable>(e.value)) {
+      fail(e.at, not_tables(key, type_of(e)));
+      return nullptr;
+    }
+  return &array;
+}
+
+const TomlTable* TableReader::field_table(std::string_view key) {
+  const Found f = get(key, toml::node_type::table, "a table");
+  return f.field == nullptr ? nullptr : &std::get<TomlTable>(f.field->value);
 }
 
 }  // namespace dt

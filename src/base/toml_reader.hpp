@@ -38,8 +38,9 @@ std::string name_too_long(std::string_view what, std::size_t bytes);
 // `start` if there is no string at `start`.
 Location string_offset_location(std::string_view text, const Location& start, std::size_t offset);
 
-// One table of a TOML file, or one entry (or library block header) of a
-// reader's registrations (a list of TomlFields, located.hpp): the loader reads
+// One table of a TOML file (a profile, lint's configuration or baseline), or
+// one entry (or library block header) of a reader's registrations (a list of
+// TomlFields, located.hpp: the loader's one input, a TOML file's included):
 // both through the same accessors, with the same messages.
 class TableReader {
  public:
@@ -66,6 +67,9 @@ class TableReader {
   // An array of tables ([[name]]); each element handed to `fn(const toml::table&, Location)`.
   const toml::array* table_array(std::string_view key);
   const toml::table* table(std::string_view key);
+  // The same two over a field list: an array of tables, a table.
+  const TomlArray* field_tables(std::string_view key);
+  const TomlTable* field_table(std::string_view key);
   Location where(std::string_view key) const;  // of the value (or of the table)
   [[nodiscard]] Location self() const { return table_ != nullptr ? location_of(table_->source(), file_) : self_; }
 

@@ -27,10 +27,12 @@ void append(TomlEntry& en, const char* key, const std::vector<std::string>& v, L
   }
   std::vector<std::string> all;
   if (auto* s = std::get_if<std::string>(&f->value)) all.push_back(*s);
-  if (auto* a = std::get_if<std::vector<std::string>>(&f->value)) all = *a;
+  if (auto* a = std::get_if<TomlArray>(&f->value))
+    for (const TomlField& e : a->items)
+      if (auto* s = std::get_if<std::string>(&e.value)) all.push_back(*s);
   for (const auto& d : v)
     if (std::find(all.begin(), all.end(), d) == all.end()) all.push_back(d);
-  f->value = all;
+  f->value = string_array(std::move(all), f->at);
 }
 
 }  // namespace

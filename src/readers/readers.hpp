@@ -4,8 +4,9 @@
 // (docs/input-format.md), the registry's input model. A layer of its own:
 // it knows the profile's keys and names, nothing of the registry or of
 // resolution. The loader (registry/loader.hpp) compiles the blocks
-// read_blocks() reads from every file that is not TOML; `dispatchtool
-// import` prints the same blocks as TOML (render_toml).
+// read_blocks() reads from every file that is not TOML, and a TOML file's
+// blocks in the same model (toml_file.hpp); `dispatchtool import` prints
+// the same blocks as TOML (render_toml).
 #pragma once
 
 #include <array>

@@ -21,7 +21,7 @@ TomlEntry& TomlEntry::add(std::string key, bool value, Location where) {
   return *this;
 }
 TomlEntry& TomlEntry::add(std::string key, std::vector<std::string> value, Location where) {
-  fields.push_back(TomlField{std::move(key), std::move(value), where});
+  fields.push_back(TomlField{std::move(key), string_array(std::move(value), where), where});
   return *this;
 }
 TomlBlock& TomlBlock::add(std::string key, std::string value, Location where) {
@@ -112,23 +112,37 @@ class Writer {
   std::string& text() { return out_; }
   void end() { out_ += '\n'; }
   void field(const TomlField& f) {
+    out_ += f.key;
+    out_ += " = ";
+    value(f);
+    end();
+  }
+  // A value as TOML writes it inline.
+  void value(const TomlField& f) {
     std::string& t = out_;
-    t += f.key;
-    t += " = ";
     if (const auto* s = std::get_if<std::string>(&f.value)) {
       append_quoted(t, *s);
     } else if (const auto* b = std::get_if<bool>(&f.value)) {
       t += *b ? "true" : "false";
-    } else {
-      const auto& list = std::get<std::vector<std::string>>(f.value);
+    } else if (const auto* a = std::get_if<TomlArray>(&f.value)) {
       t += '[';
-      for (std::size_t i = 0; i < list.size(); ++i) {
+      for (std::size_t i = 0; i < a->items.size(); ++i) {
         if (i != 0) t += ", ";
-        append_quoted(t, list[i]);
+        value(a->items[i]);
       }
       t += ']';
+    } else if (const auto* tb = std::get_if<TomlTable>(&f.value)) {
+      t += '{';
+      for (std::size_t i = 0; i < tb->fields.size(); ++i) {
+        t += i != 0 ? ", " : " ";
+        append_quoted(t, tb->fields[i].key);
+        t += " = ";
+        value(tb->fields[i]);
+      }
+      t += tb->fields.empty() ? "}" : " }";
+    } else {
+      t += std::get<TomlScalar>(f.value).text;
     }
-    end();
   }
   // "# FILE:LINE:COL[: note]" (the file's printable name is kept for the next one).
   void comment(const Location& at, std::string_view note) {

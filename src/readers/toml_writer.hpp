@@ -1,6 +1,7 @@
 // The readers' common output: registrations as the TOML contract
 // (docs/input-format.md) holds them, each field with where it was read.
-// Every reader (C++, Python, yaml) fills TomlBlocks; the loader compiles
+// Every reader (C++, Python, yaml; a TOML file's adapter, toml_file.hpp,
+// gives the same model) fills TomlBlocks; the loader compiles
 // them as they are (registry/file_loader.hpp), and render_toml() writes them
 // as one TOML document (a plain file for one block, [[block]] tables for
 // more), so that `dispatchtool import` prints exactly what the loader compiles.

@@ -4,8 +4,6 @@
 // in command-line order (loader.cpp).
 #pragma once
 
-#include <toml++/toml.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "base/diagnostic.hpp"
+#include "readers/toml_file.hpp"
 #include "readers/toml_writer.hpp"
 #include "registry/model.hpp"
 
@@ -43,11 +42,10 @@ struct Batch {
   std::optional<Diagnostic> error;  // an input error after the statements
   // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
   // an unknown key or device): the main thread compiles this block itself,
-  // a TOML document (with the file's text, for locations inside its strings)
-  // or a reader's block.
-  std::optional<toml::table> deferred;
-  std::string deferred_text;
+  // a reader's block or block `deferred_index` of a TOML file.
   std::shared_ptr<const TomlBlock> deferred_block;
+  std::shared_ptr<const TomlFile> deferred_file;
+  std::size_t deferred_index = 0;
   // A block of a file with several ([[block]] tables, or a reader's blocks): where it starts.
   std::optional<Location> block_where;
   // The reader's warnings (registrations it could not read statically),

@@ -2,13 +2,14 @@
 // compile the files named on the command line, in a bounded window.
 #include "registry/compile_ahead.hpp"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "base/toml_reader.hpp"
 #include "readers/python_project.hpp"
 #include "readers/readers.hpp"
+#include "readers/toml_file.hpp"
 #include "registry/file_loader.hpp"
 
 namespace dt {
@@ -19,30 +20,6 @@ Batch error_batch(Diagnostic d) {
   Batch b;
   b.error = std::move(d);
   return b;
-}
-
-// The library blocks of a parsed file: the file itself, or each of its
-// [[block]] tables (with where it starts); an error for a malformed [[block]].
-Expected<std::vector<std::pair<toml::table*, std::optional<Location>>>, Diagnostic> blocks_of(toml::table& root,
-                                                                                            FileName file) {
-  std::vector<std::pair<toml::table*, std::optional<Location>>> out;
-  toml::node* blocks = root.get("block");
-  if (blocks == nullptr) {
-    out.emplace_back(&root, std::nullopt);
-    return out;
-  }
-  auto* arr = blocks->as_array();
-  if (arr == nullptr || !arr->is_array_of_tables())
-    return unexpected(make_error(location_of(blocks->source(), file),
-                                 "'block' must be an array of tables ([[block]]), one per library block"));
-  for (const auto& [key, value] : root)
-    if (key.str() != "block")
-      return unexpected(make_error(location_of(value.source(), file),
-                                   fmt::format("a file of [[block]] tables has nothing else at its top level; move "
-                                               "'{}' into a [[block]]",
-                                               key.str())));
-  for (auto& e : *arr) out.emplace_back(e.as_table(), location_of(e.source(), file));
-  return out;
 }
 
 }  // namespace
@@ -68,11 +45,34 @@ std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName 
   return out;
 }
 
+std::vector<Batch> compile_toml(const Profile& profile, const std::shared_ptr<const TomlFile>& file, FileName shown,
+                                const LoadOptions& options) {
+  std::vector<Batch> out;
+  for (std::size_t i = 0; i < file->blocks().size(); ++i) {
+    const TomlFileBlock& block = file->blocks()[i];
+    Batch b;
+    b.block_where = block.header.at;
+    FileLoader fl(profile, nullptr, shown, file->text(), options, b);
+    fl.compile(block);
+    if (fl.deferred()) {
+      Batch again;
+      again.deferred_file = file;
+      again.deferred_index = i;
+      again.block_where = block.header.at;
+      out.push_back(std::move(again));
+      continue;
+    }
+    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
+  }
+  if (out.empty()) out.emplace_back();
+  return out;
+}
+
 namespace {
 
 // Reads, parses and compiles one file into one batch per library block (runs
 // on a worker thread): C++, Python and yaml through their readers, TOML
-// through toml++.
+// through toml++ and its adapter (readers/toml_file.hpp).
 std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Diagnostic> text,
                                 const std::string& path, const LoadOptions& options, PyProject* python) {
   std::vector<Batch> out;
@@ -81,7 +81,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     out.push_back(error_batch(read_error(std::move(text.error()), shown, "cannot read file")));
     return out;
   }
-  const std::string source = std::move(*text);
+  std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
     auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path), python);
     if (!read) {
@@ -90,42 +90,12 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
     }
     return compile_blocks(profile, std::move(*read), shown, options);
   }
-  auto root = parse_toml(source, shown);
-  if (!root) {
-    Batch b = error_batch(std::move(root.error()));
-    // A file whose name does not say TOML was read as TOML for want of an
-    // extension of another kind (standard input, a FIFO as from <(git show ...)):
-    // say so, since the text may well be C++ or Python.
-    if (!path.ends_with(".toml"))
-      b.error->message += fmt::format(
-          " (read as TOML: only files named {}, .py, .yaml or .yml are read as C++, Python or yaml)",
-          cpp_extension_list());
-    out.push_back(std::move(b));
+  auto file = TomlFile::parse(std::move(source), shown, path);
+  if (!file) {
+    out.push_back(error_batch(std::move(file.error())));
     return out;
   }
-  auto blocks = blocks_of(*root, shown);
-  if (!blocks) {
-    out.push_back(error_batch(std::move(blocks.error())));
-    return out;
-  }
-  for (const auto& [table, where] : *blocks) {
-    Batch b;
-    b.block_where = where;
-    FileLoader fl(profile, nullptr, shown, source, options, b);
-    fl.compile(*table);
-    if (fl.deferred()) {
-      Batch again;
-      // Moved, not copied: a copied toml++ node loses its source positions.
-      again.deferred = std::move(*table);
-      again.deferred_text = source;
-      again.block_where = where;
-      out.push_back(std::move(again));
-      continue;
-    }
-    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
-  }
-  if (out.empty()) out.emplace_back();
-  return out;
+  return compile_toml(profile, *file, shown, options);
 }
 
 }  // namespace

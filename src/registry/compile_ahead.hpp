@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "base/io.hpp"
+#include "readers/toml_file.hpp"
 #include "registry/batch.hpp"
 #include "registry/loader.hpp"
 
@@ -23,6 +25,9 @@ namespace dt {
 // The blocks a reader of C++, Python or yaml read from one file (`shown`),
 // compiled one batch each (the reader's warnings on the first).
 std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName shown, const LoadOptions& options);
+// A TOML file's blocks, the same way.
+std::vector<Batch> compile_toml(const Profile& profile, const std::shared_ptr<const TomlFile>& file, FileName shown,
+                                const LoadOptions& options);
 
 class CompileAhead {
  public:

@@ -15,19 +15,18 @@
 
 namespace dt {
 
-void FileLoader::compile(const toml::table& root) {
-  TableReader r(root, file_, "the file's top level", &error_);
-  out_.error = load(r, nullptr);
-  if (deferred_) out_.error.reset();
-}
-
 void FileLoader::compile(const TomlBlock& block) {
-  TableReader r(block.header, block.at, file_, "the file's top level", &error_);
-  out_.error = load(r, &block);
+  out_.error = load(block, Entries{&block.entries, nullptr});
   if (deferred_) out_.error.reset();
 }
 
-std::optional<Diagnostic> FileLoader::load(TableReader& r, const TomlBlock* block) {
+void FileLoader::compile(const TomlFileBlock& block) {
+  out_.error = load(block.header, Entries{nullptr, &block});
+  if (deferred_) out_.error.reset();
+}
+
+std::optional<Diagnostic> FileLoader::load(const TomlBlock& header, Entries entries) {
+  TableReader r(header.header, header.at, file_, "the file's top level", &error_);
   r.allow_only({"namespace", "kind", "dispatch_key", "privateuse1_backend", "def", "impl", "fallback", "custom_op"});
   auto ns = r.name("namespace");
   auto kind = r.name("kind");
@@ -38,7 +37,7 @@ std::optional<Diagnostic> FileLoader::load(TableReader& r, const TomlBlock* bloc
   if (read_library(ns, kind, dkey) == Step::Stop || check_library(ns) == Step::Stop) return take();
   // Only one DEF block per namespace: checked against the registry when applied.
   out_.stmts.emplace_back(Batch::AddLibrary{lib_->kind == LibraryKind::Def && ns_given_});
-  if (load_entries(r, block) == Step::Stop) return take();
+  if (load_entries(r, entries) == Step::Stop) return take();
   return std::nullopt;
 }
 
@@ -131,52 +130,29 @@ Step FileLoader::check_library(const std::optional<Located<std::string>>& ns) {
   return Step::Go;
 }
 
-Step FileLoader::load_entries(TableReader& r, const TomlBlock* block) {
-  enum class Kind { Def, Impl, Fallback, CustomOp };
-  struct Entry {
-    toml::source_position at;
-    Kind kind;
-    EntryRef ref;
-  };
-  // Whether compiling stops. An input error stops its entry only: it is
-  // kept, and the next entries are read still, so that one run reports every
-  // error of the file (up to limits::kErrors); a refusal or a deferral stops.
-  const auto run = [&](Kind kind, const EntryRef& ref) {
-    const Step step = kind == Kind::Def        ? load_def(ref)
-                      : kind == Kind::Impl     ? load_impl(ref)
-                      : kind == Kind::Fallback ? load_fallback(ref)
-                                               : load_custom_op(ref);
-    if (step == Step::Go || !error_ || refused_ || deferred_) return step;
+Step FileLoader::load_entries(TableReader& r, Entries entries) {
+  // An array of entries that is not one of tables stays in a TOML file's
+  // header (readers/toml_file.hpp): its error, before any entry runs.
+  for (const char* name : {"def", "impl", "fallback", "custom_op"}) r.field_tables(name);
+  if (r.failed()) return Step::Stop;
+  // Entries are in the order of the statements they were read from.
+  out_.stmts.reserve(out_.stmts.size() + entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (entries.file != nullptr) entries.file->entry(i, scratch_);
+    const TomlEntry& e = entries.file != nullptr ? scratch_ : (*entries.read)[i];
+    const Step step = e.kind == "def"        ? load_def(e)
+                      : e.kind == "impl"     ? load_impl(e)
+                      : e.kind == "fallback" ? load_fallback(e)
+                                             : load_custom_op(e);
+    if (step == Step::Go) continue;
+    // An input error stops its entry only: it is kept, and the next entries
+    // are read still, so that one run reports every error of the file (up to
+    // limits::kErrors); a refusal or a deferral stops.
+    if (!error_ || refused_ || deferred_) return step;
     const bool room = add_error(errors_, std::move(*error_), limits::kErrors);
     error_.reset();
-    return room ? Step::Go : Step::Stop;
-  };
-  if (block != nullptr) {
-    // A reader's entries are in the order of the statements they were read from.
-    out_.stmts.reserve(out_.stmts.size() + block->entries.size());
-    for (const TomlEntry& e : block->entries) {
-      const Kind kind = e.kind == "def"        ? Kind::Def
-                        : e.kind == "impl"     ? Kind::Impl
-                        : e.kind == "fallback" ? Kind::Fallback
-                                               : Kind::CustomOp;
-      if (run(kind, EntryRef{nullptr, &e}) == Step::Stop) return Step::Stop;
-    }
-    return errors_ ? Step::Stop : Step::Go;
+    if (!room) return Step::Stop;
   }
-  std::vector<Entry> entries;
-  for (auto [name, entry_kind] :
-       {std::pair{"def", Kind::Def}, {"impl", Kind::Impl}, {"fallback", Kind::Fallback}, {"custom_op", Kind::CustomOp}})
-    if (const auto* arr = r.table_array(name))
-      for (const auto& e : *arr)
-        entries.push_back(Entry{e.source().begin, entry_kind, EntryRef{e.as_table(), nullptr}});
-  if (r.failed()) return Step::Stop;
-  out_.stmts.reserve(out_.stmts.size() + entries.size());
-  // TOML keeps each array's order, not the interleaving of [[def]] and [[impl]]: by position.
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.at.line != b.at.line ? a.at.line < b.at.line : a.at.column < b.at.column;
-  });
-  for (const auto& e : entries)
-    if (run(e.kind, e.ref) == Step::Stop) return Step::Stop;
   return errors_ ? Step::Stop : Step::Go;
 }
 

@@ -18,6 +18,7 @@
 
 #include "base/diagnostic.hpp"
 #include "base/toml_reader.hpp"
+#include "readers/toml_file.hpp"
 #include "readers/toml_writer.hpp"
 #include "registry/batch.hpp"
 #include "registry/loader.hpp"
@@ -33,34 +34,35 @@ class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
   // main thread (Batch::deferred) what depends on earlier files.
-  // `text`: a TOML file, for locations inside its string values; it must
-  // outlive compile() (a reader's block has its values' locations in it).
+  // `text`: a TOML file's, for locations inside its string values
+  // (TomlField::in_toml_text); it must outlive compile(). Empty for a reader's
+  // block, whose strings carry their own spans.
   FileLoader(const Profile& profile, Registry* reg, FileName file, std::string_view text, const LoadOptions& opt,
              Batch& out)
       : reg_(reg), p_(profile), file_(file), text_(text), opt_(opt), out_(out) {}
 
-  // `root`: a TOML file's top level, or one of its [[block]] tables
-  // (out.block_where says where that block starts).
-  void compile(const toml::table& root);
-  // A library block a reader of C++, Python or yaml read (readers/): the
-  // same fields, each located in the original source.
+  // One library block a reader of C++, Python or yaml read (readers/), each
+  // field located in its source.
   void compile(const TomlBlock& block);
+  // One library block of a TOML file (readers/toml_file.hpp): the same
+  // model, each entry converted when it is read; `text` is the file's.
+  void compile(const TomlFileBlock& block);
   [[nodiscard]] bool deferred() const { return deferred_; }
 
  private:
   // ---- the file's top level (file_loader.cpp) ----
-  // An entry to compile: a TOML table ([[def]], ...) or a reader's entry.
-  struct EntryRef {
-    const toml::table* table = nullptr;
-    const TomlEntry* entry = nullptr;
-  };
-  TableReader reader(const EntryRef& e, std::string_view what) {
-    return e.table != nullptr ? TableReader(*e.table, file_, what, &error_)
-                              : TableReader(e.entry->fields, e.entry->at, file_, what, &error_);
+  TableReader reader(const TomlEntry& e, std::string_view what) {
+    return TableReader(e.fields, e.at, file_, what, &error_);
   }
-  // Returns an input error (compiling stops at the first one). `block`:
-  // the reader's block whose header `top` reads (nullptr: a TOML file).
-  std::optional<Diagnostic> load(TableReader& top, const TomlBlock* block);
+  // A block's entries in order: a reader's, or a TOML file's (converted one
+  // at a time into the loader's `scratch_`).
+  struct Entries {
+    const std::vector<TomlEntry>* read = nullptr;
+    const TomlFileBlock* file = nullptr;
+    [[nodiscard]] std::size_t size() const { return read != nullptr ? read->size() : file->size(); }
+  };
+  // Returns an input error (compiling stops at the first one).
+  std::optional<Diagnostic> load(const TomlBlock& header, Entries entries);
   // Every step below says whether compiling goes on (Step::Go) or stops
   // (Step::Stop: an input error in error_, a deferral, or a refusal that stops
   // loading; stopped() says which).
@@ -71,13 +73,13 @@ class FileLoader {
   [[nodiscard]] Step check_library(const std::optional<Located<std::string>>& ns);
   // Entries run in document order, as the statements of a TORCH_LIBRARY
   // block do ([[def]], [[impl]] and [[fallback]] may interleave).
-  [[nodiscard]] Step load_entries(TableReader& r, const TomlBlock* block);
+  [[nodiscard]] Step load_entries(TableReader& r, Entries entries);
 
   // ---- one entry each ----
-  [[nodiscard]] Step load_def(const EntryRef& t);        // file_loader_def.cpp
-  [[nodiscard]] Step load_impl(const EntryRef& t);       // file_loader_impl.cpp
-  [[nodiscard]] Step load_fallback(const EntryRef& t);   // file_loader_fallback.cpp
-  [[nodiscard]] Step load_custom_op(const EntryRef& t);  // file_loader_custom_op.cpp
+  [[nodiscard]] Step load_def(const TomlEntry& t);        // file_loader_def.cpp
+  [[nodiscard]] Step load_impl(const TomlEntry& t);       // file_loader_impl.cpp
+  [[nodiscard]] Step load_fallback(const TomlEntry& t);   // file_loader_fallback.cpp
+  [[nodiscard]] Step load_custom_op(const TomlEntry& t);  // file_loader_custom_op.cpp
   friend class CustomOpExpansion;                        // its phases (file_loader_custom_op.cpp)
 
   // ---- [[custom_op]] parts (file_loader_custom_op.cpp) ----
@@ -94,7 +96,7 @@ class FileLoader {
                                       const std::optional<Located<std::string>>& name);
   [[nodiscard]] Step read_alias_analysis(const Located<std::string>& alias, AliasAnalysis& out);
   // dispatch = { "CPU, CUDA" = "kernel", ... }: impls of the def's operator.
-  [[nodiscard]] Step load_dispatch_shorthand(const toml::table& dispatch, const std::string& op);
+  [[nodiscard]] Step load_dispatch_shorthand(const TomlTable& dispatch, const std::string& op);
 
   // ---- [[impl]] parts (file_loader_impl.cpp) ----
   // The keys an impl names (key, keys or device_types), each with where it is
@@ -162,6 +164,7 @@ class FileLoader {
   bool ns_given_ = false;
   std::unordered_map<std::string, std::shared_ptr<const std::string>> signatures_;  // text -> printed form
   std::string last_op_text_, last_op_qualified_;
+  TomlEntry scratch_;  // a TOML file's entry being read: its storage reused from entry to entry
 };
 
 }  // namespace dt

@@ -344,7 +344,7 @@ class CustomOpExpansion {
   std::vector<KeyId> python_keys_, backend_keys_;
 };
 
-Step FileLoader::load_custom_op(const EntryRef& t) {
+Step FileLoader::load_custom_op(const TomlEntry& t) {
   TableReader r = reader(t, "a [[custom_op]] entry");
   return CustomOpExpansion(*this, r).run();
 }

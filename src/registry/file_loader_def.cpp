@@ -12,7 +12,7 @@
 
 namespace dt {
 
-Step FileLoader::load_def(const EntryRef& t) {
+Step FileLoader::load_def(const TomlEntry& t) {
   TableReader r = reader(t, "a [[def]] entry");
   r.allow_only({"schema", "name", "alias_analysis", "tags", "debug", "dispatch", "differentiable"});
   auto schema_text = r.str("schema");
@@ -21,7 +21,7 @@ Step FileLoader::load_def(const EntryRef& t) {
   auto tags = r.name_array("tags");
   auto debug = r.name("debug");
   auto differentiable = r.boolean("differentiable");
-  const toml::table* dispatch = r.table("dispatch");
+  const TomlTable* dispatch = r.field_table("dispatch");
   if (r.failed()) return Step::Stop;
   const Location where = r.self();
   if (!schema_text) return set_error(where, "a [[def]] entry needs a 'schema'");
@@ -97,25 +97,24 @@ Step FileLoader::read_alias_analysis(const Located<std::string>& alias, AliasAna
   return Step::Go;
 }
 
-Step FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std::string& op) {
-  // toml::table is sorted by key; register in document order, as written.
-  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
-  for (auto&& [k, v] : dispatch) entries.emplace_back(&k, &v);
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-    const auto &x = a.first->source().begin, &y = b.first->source().begin;
+Step FileLoader::load_dispatch_shorthand(const TomlTable& dispatch, const std::string& op) {
+  // A parsed TOML table is sorted by key; register in document order, as written.
+  std::vector<const TomlField*> entries;
+  entries.reserve(dispatch.fields.size());
+  for (const TomlField& f : dispatch.fields) entries.push_back(&f);
+  std::sort(entries.begin(), entries.end(), [](const TomlField* a, const TomlField* b) {
+    const Location x = a->key_at(), y = b->key_at();
     return std::tie(x.line, x.column) < std::tie(y.line, y.column);
   });
-  for (const auto& [kp, vp] : entries) {
-    const toml::key& k = *kp;
-    const toml::node& v = *vp;
-    const Location kwhere = location_of(k.source(), file_);
-    if (!v.is_string())
-      return set_error(location_of(v.source(), file_),
-                       fmt::format("dispatch entry '{}' must map to a kernel name (a string)", k.str()));
-    const std::string kernel = debug_or_default(v.as_string()->get(), location_of(v.source(), file_));
-    std::string_view keys = k.str();
+  for (const TomlField* f : entries) {
+    const Location kwhere = f->key_at();
+    const auto* name = std::get_if<std::string>(&f->value);
+    if (name == nullptr)
+      return set_error(f->at, fmt::format("dispatch entry '{}' must map to a kernel name (a string)", f->key));
+    const std::string kernel = debug_or_default(*name, f->at);
+    std::string_view keys = f->key;
     if (keys.find_first_not_of(" \t,") == std::string_view::npos)
-      return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", k.str()));
+      return set_error(kwhere, fmt::format("dispatch entry '{}' names no dispatch key", f->key));
     if (const std::size_t n = static_cast<std::size_t>(std::count(keys.begin(), keys.end(), ',')) + 1;
         n > limits::kKeysPerEntry)
       return set_error(kwhere, too_many_keys("dispatch entry", n));
@@ -127,7 +126,7 @@ Step FileLoader::load_dispatch_shorthand(const toml::table& dispatch, const std:
       if (!kid) return Step::Stop;
       Kernel kern;
       kern.debug = kernel;
-      kern.where = location_of(v.source(), file_);
+      kern.where = f->at;
       register_impl(op, *kid, std::move(kern));
     }
   }

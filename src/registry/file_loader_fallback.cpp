@@ -7,7 +7,7 @@
 
 namespace dt {
 
-Step FileLoader::load_fallback(const EntryRef& t) {
+Step FileLoader::load_fallback(const TomlEntry& t) {
   TableReader r = reader(t, "a [[fallback]] entry");
   r.allow_only({"key", "kernel", "fallthrough", "raises", "message"});
   auto k1 = r.name("key");

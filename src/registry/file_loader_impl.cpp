@@ -31,7 +31,7 @@ std::vector<std::string> device_names(const Registry& reg) {
 
 }  // namespace
 
-Step FileLoader::load_impl(const EntryRef& t) {
+Step FileLoader::load_impl(const TomlEntry& t) {
   TableReader r = reader(t, "an [[impl]] entry");
   r.allow_only({"op", "key", "keys", "device_types", "kernel", "fallthrough", "signature", "boxed_only",
                 "redispatches", "op_signature", "python_api"});

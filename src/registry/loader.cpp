@@ -129,16 +129,16 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
   std::optional<Diagnostic> errors;
   for (Batch& b : batches) {
     for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
-    if (b.deferred || b.deferred_block) {
+    if (b.deferred_block || b.deferred_file) {
       // Depends on earlier files (a renamed PrivateUse1): compile it now.
       Batch again;
       again.block_where = b.block_where;
       if (b.deferred_block) {
         FileLoader(profile, &result.registry, shown, {}, options, again).compile(*b.deferred_block);
       } else {
-        const toml::table root = std::move(*b.deferred);
-        const std::string text = std::move(b.deferred_text);
-        FileLoader(profile, &result.registry, shown, text, options, again).compile(root);
+        const TomlFile& file = *b.deferred_file;
+        FileLoader(profile, &result.registry, shown, file.text(), options, again)
+            .compile(file.blocks()[b.deferred_index]);
       }
       b = std::move(again);
     }

@@ -19,9 +19,9 @@ inline std::string str(const TomlEntry& e, std::string_view key) {
   for (const auto& f : e.fields)
     if (f.key == key) {
       if (auto* s = std::get_if<std::string>(&f.value)) return *s;
-      if (auto* v = std::get_if<std::vector<std::string>>(&f.value)) {
+      if (auto* v = std::get_if<TomlArray>(&f.value)) {
         std::string out;
-        for (const auto& x : *v) out += (out.empty() ? "" : ",") + x;
+        for (const auto& x : v->items) out += (out.empty() ? "" : ",") + std::get<std::string>(x.value);
         return out;
       }
       return std::get<bool>(f.value) ? "true" : "false";

@@ -2,12 +2,10 @@
 // against parse_yaml_libyaml on every yaml the project reads (the releases'
 // native_functions.yaml, the golden cases' yaml), on forms at the subset's
 // edge, and on thousands of deterministic mutations of them.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "golden_files.hpp"
 #include "helpers.hpp"
 #include "readers/yaml_tree.hpp"
 
@@ -22,26 +20,6 @@ std::string check_equal(std::string_view text) {
   auto slow = parse_yaml_libyaml("s.yaml", text);
   if (!slow) return fmt::format("the subset accepts what libyaml refuses: {}", slow.error().message);
   return yaml_difference(*fast, *slow);
-}
-
-// The yaml files the golden cases write (their "--- file: X.yaml" sections).
-std::vector<std::string> golden_yaml() {
-  std::vector<std::string> out;
-  for (const char* dir : {"/tests/cli/cases", "/tests/realworld/cases"})
-    for (const auto& e : std::filesystem::directory_iterator(std::string(DT_SOURCE_DIR) + dir)) {
-      std::ifstream in(e.path());
-      std::string line;
-      std::string* cur = nullptr;
-      while (std::getline(in, line)) {
-        if (line.starts_with("--- ")) {
-          cur = nullptr;
-          if (line.starts_with("--- file: ") && line.ends_with(".yaml")) cur = &out.emplace_back();
-          continue;
-        }
-        if (cur != nullptr) *cur += line + "\n";
-      }
-    }
-  return out;
 }
 
 std::string release_yaml(const char* release) {
@@ -60,13 +38,13 @@ TEST_CASE("parse_yaml_subset: the releases' native_functions.yaml, read whole, l
 }
 
 TEST_CASE("parse_yaml_subset: the golden cases' yaml") {
-  const std::vector<std::string> files = golden_yaml();
+  const std::vector<GoldenFile> files = golden_files(".yaml");
   REQUIRE(files.size() >= 6);
   std::size_t accepted = 0;
-  for (const std::string& text : files) {
-    CAPTURE(text);
-    CHECK(check_equal(text) == "");
-    accepted += parse_yaml_subset("g.yaml", text) ? 1U : 0U;
+  for (const GoldenFile& f : files) {
+    CAPTURE(f.name);
+    CHECK(check_equal(f.text) == "");
+    accepted += parse_yaml_subset("g.yaml", f.text) ? 1U : 0U;
   }
   CHECK(accepted >= files.size() / 2);
 }
