@@ -234,8 +234,12 @@ toml::node_type type_of(const TomlField& f) {
 // A field's string, located as Located says: a TOML file's at its opening
 // delimiter, a reader's with its span.
 Located<std::string> located_string(const TomlField& f) {
-  const std::string& v = std::get<std::string>(f.value);
-  return f.in_toml_text ? Located<std::string>{v, f.at} : Located<std::string>{v, f.at, f.span, true};
+  Located<std::string> out{std::get<std::string>(f.value), f.at};
+  if (!f.in_toml_text) {
+    out.span = f.span;
+    out.from_reader = true;
+  }
+  return out;
 }
 
 // A field's name is one of about a dozen, asked for about a dozen times per
@@ -259,26 +263,29 @@ void TableReader::allow_only(std::initializer_list<std::string_view> allowed) {
     fields_[field_count_++] = Slot{name.data(), name.size(), Found{}};
   }
   const auto fields = std::span(fields_.data(), field_count_);
-  const auto take = [&](std::string_view key, Found found, const Location& key_at) {
+  // `key_at()`: where the key is written, asked only for an error.
+  const auto take = [&](std::string_view key, Found found, const auto& key_at) {
     auto it = std::find_if(fields.begin(), fields.end(), [&](const Slot& f) { return same_name(f.view(), key); });
     if (it != fields.end()) {
       it->found = found;
       return true;
     }
     if (key.size() > limits::kNameBytes) {
-      fail(key_at, name_too_long(fmt::format("a field in {}", what_), key.size()));
+      fail(key_at(), name_too_long(fmt::format("a field in {}", what_), key.size()));
       return false;
     }
     const std::vector<std::string_view> names(allowed);
-    fail(key_at, fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
+    fail(key_at(), fmt::format("unknown field '{}' in {}{}", key, what_, did_you_mean(key, names)));
     return false;
   };
   if (table_ != nullptr) {
-    for (auto&& [k, v] : *table_)
-      if (!take(k.str(), Found{&v, nullptr}, location_of(k.source(), file_))) return;
+    for (auto&& kv : *table_) {
+      const toml::key& k = kv.first;  // named: clang 14 captures no structured binding
+      if (!take(k.str(), Found{&kv.second, nullptr}, [&] { return location_of(k.source(), file_); })) return;
+    }
   } else {
     for (const TomlField& f : *list_)
-      if (!take(f.key, Found{nullptr, &f}, f.key_at())) return;
+      if (!take(f.key, Found{nullptr, &f}, [&] { return f.key_at(); })) return;
   }
 }
 

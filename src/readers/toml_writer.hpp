@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -23,12 +24,13 @@ struct TomlEntry {
   Location at;       // the statement (m.impl(...), @torch.library.impl, a yaml entry)
   std::string note;  // optional: what the source says, for the comment above the entry
 
-  TomlEntry& add(std::string key, std::string value, Location where, std::uint32_t span = 0);
-  TomlEntry& add(std::string key, const char* value, Location where) {
-    return add(std::move(key), std::string(value), std::move(where));  // not the bool overload
+  // `key`: a field's name, usually a literal.
+  TomlEntry& add(std::string_view key, std::string value, Location where, std::uint32_t span = 0);
+  TomlEntry& add(std::string_view key, const char* value, Location where) {
+    return add(key, std::string(value), std::move(where));  // not the bool overload
   }
-  TomlEntry& add(std::string key, bool value, Location where);
-  TomlEntry& add(std::string key, std::vector<std::string> value, Location where);
+  TomlEntry& add(std::string_view key, bool value, Location where);
+  TomlEntry& add(std::string_view key, std::vector<std::string> value, Location where);
 };
 
 // One library block (TORCH_LIBRARY..., torch.library.Library(...), a yaml file).
@@ -38,7 +40,7 @@ struct TomlBlock {
   Location at;  // the block's opening (the macro, the Library(...) call)
   std::string note;
 
-  TomlBlock& add(std::string key, std::string value, Location where);
+  TomlBlock& add(std::string_view key, std::string value, Location where);
 };
 
 // The blocks as one TOML document (`dispatchtool import`): `title` is the
