@@ -1,12 +1,12 @@
-// Internal to the loader: compiles one input file (one library block,
-// docs/input-format.md) into a Batch. The file's top level and the
+// Internal to the loader: compiles one library block (docs/input-format.md),
+// as every reader hands it (readers/: TomlBlock, or a TOML file's block
+// through readers/toml_file.hpp), into a Batch. It reads one model, located
+// fields, and never a parsed TOML document. The file's top level and the
 // helpers every entry uses are in file_loader.cpp; each table kind has its
 // own file: file_loader_def.cpp ([[def]]), file_loader_impl.cpp ([[impl]]),
 // file_loader_fallback.cpp ([[fallback]]), file_loader_custom_op.cpp
 // ([[custom_op]], torch.library.custom_op and its register_* functions).
 #pragma once
-
-#include <toml++/toml.h>
 
 #include <memory>
 #include <optional>
@@ -33,7 +33,7 @@ enum class Step : std::uint8_t { Go, Stop };
 class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
-  // main thread (Batch::deferred) what depends on earlier files.
+  // main thread (Batch::deferred_block, deferred_file) what depends on earlier files.
   // `text`: a TOML file's, for locations inside its string values
   // (TomlField::in_toml_text); it must outlive compile(). Empty for a reader's
   // block, whose strings carry their own spans.

@@ -308,7 +308,8 @@ void human_backward(const TraceView& v, std::string& out) {
   const BackwardResult& b = v.trace->backward;
   if (b.what == Backward::Unknown) return;
   out += paint("backward: ", "1", v.color) + backward_summary(b.what) + "\n";
-  if (b.what != Backward::NoInputRequiresGrad && b.what != Backward::NoTensorOutputs) out += "  " + b.why + "\n";
+  if (b.what != Backward::NoInputRequiresGrad && b.what != Backward::NoTensorOutputs)
+    out += "  " + backward_why(b) + "\n";
   if (const std::string w = backward_warning(v); !w.empty()) out += "  warning: UserWarning: " + w + "\n";
   if (const std::string e = backward_error(v); !e.empty()) out += fmt::format("  error: RuntimeError: {}\n", e);
 }
@@ -520,7 +521,7 @@ void json_result(JsonWriter& w, const TraceView& v) {
   w.key("backward");
   w.begin_object();
   w.member("outcome", to_string(b.what));
-  w.member("why", b.why);
+  w.member("why", backward_why(b));
   w.nonempty_member("autograd_key", b.key);
   w.nonempty_member("warning", backward_warning(v));
   w.nonempty_member("error", backward_error(v));

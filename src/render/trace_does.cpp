@@ -1,4 +1,5 @@
-// does_text (trace_does.hpp): one sentence per tag, the tag's key put in.
+// does_text and backward_why (trace_does.hpp): one sentence per tag, the
+// tag's key put in.
 #include "render/trace_does.hpp"
 
 #include <fmt/format.h>
@@ -148,6 +149,65 @@ std::string does_text(const StepDoes& d) {
           k, k);
   }
   return "";
+}
+
+std::string backward_why(const BackwardResult& b) {
+  const std::string& k = b.key;
+  std::string cause;
+  switch (b.cause) {
+    case BackwardCause::CallDoesNotReturn:
+      return "the call does not return here (an error, Python, or machinery not simulated)";
+    case BackwardCause::NoInputRequiresGrad:
+      return "no argument requires grad: nothing records a graph";
+    case BackwardCause::NoTensorOutputs:
+      return "the operator returns no Tensor: there is nothing to backpropagate through";
+    case BackwardCause::CustomOpGradModeOff:
+      return fmt::format(
+          "custom_op's {} kernel records nothing with grad mode off: the outputs do not require grad, and backward "
+          "from them raises",
+          k);
+    case BackwardCause::CustomOpNoFormula:
+      return fmt::format("custom_op's {} kernel recorded a backward, and without register_autograd it has no formula",
+                         k);
+    case BackwardCause::CustomOpFormula:
+      return fmt::format("custom_op's {} kernel ran: backward computes what register_autograd's function returns", k);
+    case BackwardCause::KernelRecorded:
+      return fmt::format("the {} kernel ran: what backward computes is what it recorded", k);
+    case BackwardCause::FallbackHooksAlias:
+      return fmt::format(
+          "the {} fallback hooks the output (it is a requires_grad input, alias set '{}'): backward warns when it "
+          "gets there, and the gradient reaches that input unchanged",
+          k, b.alias_set);
+    case BackwardCause::FallbackMutatedOutput:
+      return fmt::format(
+          "the {} fallback gives a mutated (Tensor({}!)) output no grad_fn: backward from it raises (it does not "
+          "require grad)",
+          k, b.alias_set);
+    case BackwardCause::FallbackDependsOnKernel:
+      return fmt::format(
+          "the {} fallback redispatches with the thread-local state unchanged, so it depends on the kernel: a kernel "
+          "that computes with torch operators records their graph: the gradient flows, and the fallback's hook on the "
+          "outputs warns in backward; an opaque kernel (numpy, a raw C++ or CUDA kernel, detached tensors) returns "
+          "outputs that do not require grad: the fallback gives them a WarnNotImplemented grad_fn, backward warns and "
+          "computes no gradient for the inputs through this operator",
+          k);
+    case BackwardCause::FallbackNoTensorRequiresGrad:
+      cause = fmt::format(
+          "the {} fallback records nothing: no Tensor or Tensor[] argument requires grad (it does not look into a "
+          "Tensor?[])",
+          k);
+      break;
+    case BackwardCause::FallbackGradModeOff:
+      cause = fmt::format("the {} fallback records nothing with grad mode off", k);
+      break;
+    case BackwardCause::NoAutogradRan:
+      cause =
+          "no autograd kernel or fallback ran (the autograd keys were not in the key set, or their fallback is a "
+          "fallthrough)";
+      break;
+  }
+  return cause + (b.output_is_input ? ": the output is a requires_grad input, so the gradient reaches it unchanged"
+                                    : ": the outputs do not require grad, and backward from them raises");
 }
 
 }  // namespace dt

@@ -1,7 +1,5 @@
 #include "resolve/backward.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 namespace dt {
@@ -63,11 +61,13 @@ bool requires_grad(const BoundArgument& a) {
 BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>& original, const AutogradSeen& seen) {
   BackwardResult b;
   b.key = seen.key;
-  if (std::none_of(original.begin(), original.end(), requires_grad)) {
-    b.what = Backward::NoInputRequiresGrad;
-    b.why = "no argument requires grad: nothing records a graph";
+  const auto result = [&](Backward what, BackwardCause cause) {
+    b.what = what;
+    b.cause = cause;
     return b;
-  }
+  };
+  if (std::none_of(original.begin(), original.end(), requires_grad))
+    return result(Backward::NoInputRequiresGrad, BackwardCause::NoInputRequiresGrad);
   const Schema* schema = op.def ? &op.def->schema : nullptr;
   const SchemaArgument* out = nullptr;
   if (schema != nullptr)
@@ -76,81 +76,35 @@ BackwardResult backward_of(const Operator& op, const std::vector<BoundArgument>&
         out = &r;
         break;
       }
-  if (schema != nullptr && out == nullptr) {
-    b.what = Backward::NoTensorOutputs;
-    b.why = "the operator returns no Tensor: there is nothing to backpropagate through";
-    return b;
-  }
+  if (schema != nullptr && out == nullptr) return result(Backward::NoTensorOutputs, BackwardCause::NoTensorOutputs);
   const bool custom_op =
       seen.custom_op == CustomOpKernel::Autograd || seen.custom_op == CustomOpKernel::AutogradUnset;
-  if (seen.kind == AutogradSeen::Kernel && custom_op && !seen.grad_mode) {
-    b.what = Backward::NoGraph;
-    b.why = fmt::format("custom_op's {} kernel records nothing with grad mode off: the outputs do not require grad, "
-                        "and backward from them raises",
-                        seen.key);
-    return b;
-  }
-  if (seen.kind == AutogradSeen::Kernel && seen.custom_op == CustomOpKernel::AutogradUnset) {
-    b.what = Backward::NoFormula;
-    b.why = fmt::format("custom_op's {} kernel recorded a backward, and without register_autograd it has no formula",
-                        seen.key);
-    return b;
-  }
-  if (seen.kind == AutogradSeen::Kernel && custom_op) {
-    b.what = Backward::AutogradKernel;
-    b.why = fmt::format("custom_op's {} kernel ran: backward computes what register_autograd's function returns",
-                        seen.key);
-    return b;
-  }
-  if (seen.kind == AutogradSeen::Kernel) {
-    b.what = Backward::AutogradKernel;
-    b.why = fmt::format("the {} kernel ran: what backward computes is what it recorded", seen.key);
-    return b;
-  }
+  if (seen.kind == AutogradSeen::Kernel && custom_op && !seen.grad_mode)
+    return result(Backward::NoGraph, BackwardCause::CustomOpGradModeOff);
+  if (seen.kind == AutogradSeen::Kernel && seen.custom_op == CustomOpKernel::AutogradUnset)
+    return result(Backward::NoFormula, BackwardCause::CustomOpNoFormula);
+  if (seen.kind == AutogradSeen::Kernel && custom_op)
+    return result(Backward::AutogradKernel, BackwardCause::CustomOpFormula);
+  if (seen.kind == AutogradSeen::Kernel) return result(Backward::AutogradKernel, BackwardCause::KernelRecorded);
   // An output annotated with an input's alias set is that input (as the annotation promises).
   bool writes = false;
-  const std::string set = out != nullptr ? alias_set(out->type, &writes) : std::string();
+  b.alias_set = out != nullptr ? alias_set(out->type, &writes) : std::string();
   bool aliased_rg = false;
-  if (!set.empty())
+  if (!b.alias_set.empty())
     for (const auto& a : schema->arguments)
-      if (alias_set(a.type) == set)
+      if (alias_set(a.type) == b.alias_set)
         for (const auto& bound : original)
           if (bound.name == a.name && requires_grad(bound)) aliased_rg = true;
   if (seen.kind == AutogradSeen::Fallback && seen.records) {
-    if (aliased_rg) {
-      b.what = Backward::WarnThroughAlias;
-      b.why = fmt::format("the {} fallback hooks the output (it is a requires_grad input, alias set '{}'): "
-                          "backward warns when it gets there, and the gradient reaches that input unchanged",
-                          seen.key, set);
-    } else if (writes) {
-      b.what = Backward::NoGraph;
-      b.why = fmt::format("the {} fallback gives a mutated (Tensor({}!)) output no grad_fn: backward from it "
-                          "raises (it does not require grad)",
-                          seen.key, set);
-    } else {
-      b.what = Backward::Warn;
-      b.why = fmt::format("the {} fallback redispatches with the thread-local state unchanged, so it depends on "
-                          "the kernel: a kernel that computes with torch operators records their graph: the "
-                          "gradient flows, and the fallback's hook on the outputs warns in backward; an opaque "
-                          "kernel (numpy, a raw C++ or CUDA kernel, detached tensors) returns outputs that do not "
-                          "require grad: the fallback gives them a WarnNotImplemented grad_fn, backward warns and "
-                          "computes no gradient for the inputs through this operator",
-                          seen.key);
-    }
-    return b;
+    if (aliased_rg) return result(Backward::WarnThroughAlias, BackwardCause::FallbackHooksAlias);
+    if (writes) return result(Backward::NoGraph, BackwardCause::FallbackMutatedOutput);
+    return result(Backward::Warn, BackwardCause::FallbackDependsOnKernel);
   }
-  b.what = aliased_rg ? Backward::ThroughAlias : Backward::NoGraph;
-  const std::string cause =
-      seen.kind == AutogradSeen::Fallback
-          ? (seen.grad_mode ? fmt::format("the {} fallback records nothing: no Tensor or Tensor[] argument requires "
-                                          "grad (it does not look into a Tensor?[])",
-                                          seen.key)
-                            : fmt::format("the {} fallback records nothing with grad mode off", seen.key))
-          : "no autograd kernel or fallback ran (the autograd keys were not in the key set, or their fallback is "
-            "a fallthrough)";
-  b.why = aliased_rg ? cause + ": the output is a requires_grad input, so the gradient reaches it unchanged"
-                     : cause + ": the outputs do not require grad, and backward from them raises";
-  return b;
+  b.output_is_input = aliased_rg;
+  const BackwardCause cause = seen.kind != AutogradSeen::Fallback ? BackwardCause::NoAutogradRan
+                              : seen.grad_mode                    ? BackwardCause::FallbackNoTensorRequiresGrad
+                                                                  : BackwardCause::FallbackGradModeOff;
+  return result(aliased_rg ? Backward::ThroughAlias : Backward::NoGraph, cause);
 }
 
 }  // namespace dt

@@ -32,10 +32,32 @@ enum class Backward : std::uint8_t {
 };
 const char* to_string(Backward b);
 
+// Why backward does what it does: which rule decided it. render/backward_why
+// words each (the trace's backward line, JSON's "why").
+enum class BackwardCause : std::uint8_t {
+  CallDoesNotReturn,             // the call raises, or Python / unmodelled machinery takes over
+  NoInputRequiresGrad,           // no argument requires grad
+  NoTensorOutputs,               // the schema returns no Tensor
+  CustomOpGradModeOff,           // custom_op's autograd kernel ran with grad mode off
+  CustomOpNoFormula,             // custom_op's autograd kernel without register_autograd
+  CustomOpFormula,               // custom_op's autograd kernel with register_autograd
+  KernelRecorded,                // an autograd kernel ran
+  FallbackHooksAlias,            // the fallback hooked an output that is a requires_grad input
+  FallbackMutatedOutput,         // the fallback gave a mutated output no grad_fn
+  FallbackDependsOnKernel,       // the fallback redispatched: the kernel decides
+  FallbackNoTensorRequiresGrad,  // the fallback recorded nothing: no Tensor or Tensor[] requires grad
+  FallbackGradModeOff,           // the fallback recorded nothing with grad mode off
+  NoAutogradRan,                 // no autograd kernel or fallback ran
+};
+
 struct BackwardResult {
   Backward what = Backward::Unknown;
-  std::string why;  // one sentence
+  BackwardCause cause = BackwardCause::CallDoesNotReturn;
   std::string key;  // the autograd key whose kernel or fallback ran ("" if none)
+  std::string alias_set;  // the output's alias set, where the cause names it
+  // FallbackNoTensorRequiresGrad, FallbackGradModeOff, NoAutogradRan: the
+  // output is a requires_grad input (the gradient reaches it unchanged).
+  bool output_is_input = false;
 };
 
 // The call's first autograd step.

@@ -164,8 +164,7 @@ class Simulator {
   }
 
   BackwardResult backward() const {
-    if (out_.result.how != Next::Ends)
-      return {Backward::Unknown, "the call does not return here (an error, Python, or machinery not simulated)", ""};
+    if (out_.result.how != Next::Ends) return BackwardResult{};  // Backward::Unknown, BackwardCause::CallDoesNotReturn
     return backward_of(
         t_.op(), original_,
         AutogradSeen{autograd_, autograd_key_, fallback_records_, grad_mode_at_autograd_, autograd_custom_op_});
