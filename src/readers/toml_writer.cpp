@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -126,7 +127,14 @@ class Writer {
   std::string& text() { return out_; }
   void end() { out_ += '\n'; }
   void field(const TomlField& f) {
-    out_ += f.key;
+    // A reader's keys are the contract's names, bare; a TOML file's may need quotes.
+    const bool bare = !f.key.empty() && std::all_of(f.key.begin(), f.key.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    });
+    if (bare)
+      out_ += f.key;
+    else
+      append_quoted(out_, f.key);
     out_ += " = ";
     value(f);
     end();

@@ -210,6 +210,10 @@ TEST_CASE("TomlFile: an entry's storage is reused from one entry to the next, wi
   CHECK(std::get<std::string>(again.fields[2].value) == "a_long_operator_name_here");
 }
 
+TEST_CASE("TomlFile: a key that is not bare is written quoted, and reads back the same") {
+  CHECK(round_trip("\"a b\" = 1\n\"\" = \"x\"\n\"k.q\" = [1, { \"z w\" = true }]\n[[def]]\n\"s t\" = 2\n") == "");
+}
+
 TEST_CASE("TomlFile: a syntax error in a file not named .toml says it was read as TOML") {
   CHECK(error_of("a = \n", "t.toml").find("read as TOML") == std::string::npos);
   CHECK(error_of("a = \n", "-").find("(read as TOML: only files named .cpp") != std::string::npos);
