@@ -40,6 +40,16 @@ T& hold(TomlField& f) {
   return f.value.template emplace<T>();
 }
 
+void assign(TomlField& f, std::string_view key, const toml::source_region* key_at, const toml::node& node,
+            FileName file);
+
+// A table's fields into `fields`, in its order (by key), their storage reused.
+void assign_fields(std::vector<TomlField>& fields, const toml::table& t, FileName file) {
+  fields.resize(t.size());
+  std::size_t i = 0;
+  for (auto&& [k, v] : t) assign(fields[i++], k.str(), &k.source(), v, file);
+}
+
 // One node as `f` (`key` empty for an array's element), its storage reused.
 void assign(TomlField& f, std::string_view key, const toml::source_region* key_at, const toml::node& node,
             FileName file) {
@@ -64,14 +74,9 @@ void assign(TomlField& f, std::string_view key, const toml::source_region* key_a
       for (std::size_t i = 0; i < a.size(); ++i) assign(items[i], {}, nullptr, a[i], file);
       return;
     }
-    case toml::node_type::table: {
-      auto& fields = hold<TomlTable>(f).fields;
-      const toml::table& t = *node.as_table();
-      fields.resize(t.size());
-      std::size_t i = 0;
-      for (auto&& [k, v] : t) assign(fields[i++], k.str(), &k.source(), v, file);
+    case toml::node_type::table:
+      assign_fields(hold<TomlTable>(f).fields, *node.as_table(), file);
       return;
-    }
     case toml::node_type::integer:
       f.value = scalar(TomlScalar::Type::Integer, *node.as_integer());
       return;
@@ -109,9 +114,7 @@ void TomlFileBlock::entry(std::size_t i, TomlEntry& out) const {
   out.kind.assign(ref.kind);
   out.at = location_of(ref.table->source(), file_);
   out.note.clear();
-  out.fields.resize(ref.table->size());
-  std::size_t n = 0;
-  for (auto&& [k, v] : *ref.table) assign(out.fields[n++], k.str(), &k.source(), v, file_);
+  assign_fields(out.fields, *ref.table, file_);
 }
 
 Expected<std::shared_ptr<const TomlFile>, Diagnostic> TomlFile::parse(std::string text, FileName file,

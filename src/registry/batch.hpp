@@ -4,10 +4,12 @@
 // in command-line order (loader.cpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -17,6 +19,17 @@
 #include "registry/model.hpp"
 
 namespace dt {
+
+// One library block to compile: a reader's, or block `index` of a TOML file
+// (shared: a deferred block is compiled again on the main thread).
+struct BlockSource {
+  std::shared_ptr<const TomlBlock> read;
+  std::shared_ptr<const TomlFile> file;
+  std::size_t index = 0;
+  [[nodiscard]] Location at() const { return read ? read->at : file->blocks()[index].header.at; }
+  // A TOML file's text, for locations inside its strings; empty for a reader's block.
+  [[nodiscard]] std::string_view text() const { return file ? std::string_view(file->text()) : std::string_view{}; }
+};
 
 struct Batch {
   struct AddLibrary {
@@ -41,11 +54,8 @@ struct Batch {
   std::vector<Stmt> stmts;
   std::optional<Diagnostic> error;  // an input error after the statements
   // Set when compiling needed the registry's state (a renamed PrivateUse1 key,
-  // an unknown key or device): the main thread compiles this block itself,
-  // a reader's block or block `deferred_index` of a TOML file.
-  std::shared_ptr<const TomlBlock> deferred_block;
-  std::shared_ptr<const TomlFile> deferred_file;
-  std::size_t deferred_index = 0;
+  // an unknown key or device): the main thread compiles this block itself.
+  std::optional<BlockSource> deferred;
   // A block of a file with several ([[block]] tables, or a reader's blocks): where it starts.
   std::optional<Location> block_where;
   // The reader's warnings (registrations it could not read statically),

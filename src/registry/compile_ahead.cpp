@@ -24,22 +24,27 @@ Batch error_batch(Diagnostic d) {
 
 }  // namespace
 
+Batch compile_block(const Profile& profile, Registry* reg, FileName shown, const LoadOptions& options,
+                    const BlockSource& src) {
+  Batch b;
+  b.block_where = src.at();
+  FileLoader fl(profile, reg, shown, src.text(), options, b);
+  if (src.read)
+    fl.compile(*src.read);
+  else
+    fl.compile(src.file->blocks()[src.index]);
+  if (!fl.deferred()) return b;  // after an error too: the next blocks' errors are reported as well
+  Batch again;
+  again.block_where = b.block_where;
+  again.deferred = src;
+  return again;
+}
+
 std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName shown, const LoadOptions& options) {
   std::vector<Batch> out;
-  for (TomlBlock& block : read.blocks) {
-    Batch b;
-    b.block_where = block.at;
-    FileLoader fl(profile, nullptr, shown, {}, options, b);
-    fl.compile(block);
-    if (fl.deferred()) {
-      Batch again;
-      again.deferred_block = std::make_shared<const TomlBlock>(std::move(block));
-      again.block_where = again.deferred_block->at;
-      out.push_back(std::move(again));
-      continue;
-    }
-    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
-  }
+  for (TomlBlock& block : read.blocks)
+    out.push_back(compile_block(profile, nullptr, shown, options,
+                                BlockSource{std::make_shared<const TomlBlock>(std::move(block)), nullptr, 0}));
   if (out.empty()) out.emplace_back();
   out.front().source_warnings = std::move(read.warnings);
   return out;
@@ -48,22 +53,8 @@ std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName 
 std::vector<Batch> compile_toml(const Profile& profile, const std::shared_ptr<const TomlFile>& file, FileName shown,
                                 const LoadOptions& options) {
   std::vector<Batch> out;
-  for (std::size_t i = 0; i < file->blocks().size(); ++i) {
-    const TomlFileBlock& block = file->blocks()[i];
-    Batch b;
-    b.block_where = block.header.at;
-    FileLoader fl(profile, nullptr, shown, file->text(), options, b);
-    fl.compile(block);
-    if (fl.deferred()) {
-      Batch again;
-      again.deferred_file = file;
-      again.deferred_index = i;
-      again.block_where = block.header.at;
-      out.push_back(std::move(again));
-      continue;
-    }
-    out.push_back(std::move(b));  // after an error too: the next blocks' errors are reported as well
-  }
+  for (std::size_t i = 0; i < file->blocks().size(); ++i)
+    out.push_back(compile_block(profile, nullptr, shown, options, BlockSource{nullptr, file, i}));
   if (out.empty()) out.emplace_back();
   return out;
 }

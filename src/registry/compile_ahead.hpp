@@ -22,6 +22,11 @@
 
 namespace dt {
 
+// One library block compiled into a batch. With `reg` == nullptr, a block
+// that needs the registry's state is returned deferred (Batch::deferred), for
+// the main thread to compile again with the registry.
+Batch compile_block(const Profile& profile, Registry* reg, FileName shown, const LoadOptions& options,
+                    const BlockSource& src);
 // The blocks a reader of C++, Python or yaml read from one file (`shown`),
 // compiled one batch each (the reader's warnings on the first).
 std::vector<Batch> compile_blocks(const Profile& profile, Blocks read, FileName shown, const LoadOptions& options);

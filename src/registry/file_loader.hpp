@@ -33,7 +33,7 @@ enum class Step : std::uint8_t { Go, Stop };
 class FileLoader {
  public:
   // With reg == nullptr the loader uses only the profile and defers to the
-  // main thread (Batch::deferred_block, deferred_file) what depends on earlier files.
+  // main thread (Batch::deferred) what depends on earlier files.
   // `text`: a TOML file's, for locations inside its string values
   // (TomlField::in_toml_text); it must outlive compile(). Empty for a reader's
   // block, whose strings carry their own spans.

@@ -14,7 +14,6 @@
 #include "readers/python_project.hpp"
 #include "registry/compile_ahead.hpp"
 #include "registry/ops_signature.hpp"
-#include "registry/file_loader.hpp"
 
 namespace dt {
 
@@ -129,19 +128,8 @@ std::optional<Diagnostic> apply_file(const Profile& profile, std::vector<Batch> 
   std::optional<Diagnostic> errors;
   for (Batch& b : batches) {
     for (auto& w : b.source_warnings) result.source_warnings.push_back(std::move(w));
-    if (b.deferred_block || b.deferred_file) {
-      // Depends on earlier files (a renamed PrivateUse1): compile it now.
-      Batch again;
-      again.block_where = b.block_where;
-      if (b.deferred_block) {
-        FileLoader(profile, &result.registry, shown, {}, options, again).compile(*b.deferred_block);
-      } else {
-        const TomlFile& file = *b.deferred_file;
-        FileLoader(profile, &result.registry, shown, file.text(), options, again)
-            .compile(file.blocks()[b.deferred_index]);
-      }
-      b = std::move(again);
-    }
+    // Depends on earlier files (a renamed PrivateUse1): compiled now, with the registry.
+    if (b.deferred) b = compile_block(profile, &result.registry, shown, options, *b.deferred);
     // After an error, the next blocks still: their errors are reported too.
     if (auto err = apply(b, result, options)) add_error(errors, std::move(*err), limits::kErrors);
   }

@@ -121,9 +121,10 @@ TEST_CASE("CompileAhead: each file read once, its batch taken in command-line or
     const std::vector<Batch> last = ahead.take(paths.size() - 1);
     REQUIRE(last.size() == 1);
     const Batch& deferred = last[0];
-    REQUIRE(deferred.deferred_file != nullptr);
-    CHECK(deferred.deferred_file->text() == "privateuse1_backend = \"npu\"\n");
-    CHECK(deferred.deferred_index == 0);
+    REQUIRE(deferred.deferred.has_value());
+    REQUIRE(deferred.deferred->file != nullptr);
+    CHECK(deferred.deferred->text() == "privateuse1_backend = \"npu\"\n");
+    CHECK(deferred.deferred->index == 0);
     for (const auto& path : paths) CHECK(reads[path] == 1);
   }
 }
