@@ -39,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -118,7 +119,7 @@ class Browser:
              f"--user-data-dir={profile_dir}", "--remote-debugging-address=127.0.0.1",
              "--remote-debugging-port=0", "--remote-allow-origins=*", f"--window-size={width},{height}",
              "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
         port = None
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -211,16 +212,54 @@ class Browser:
         return out
 
     def close(self):
+        """Stops Chromium and every process it started. Its renderer and utility processes can outlive the
+        browser process for a moment and still write to the profile; a caller that removes the profile
+        directory next (a TemporaryDirectory) must find them gone, or the removal fails on a directory that
+        is not empty."""
+        try:
+            self.call("Browser.close")
+        except Exception:  # noqa: BLE001 - best effort: the browser may be gone already
+            pass
         try:
             self.ws.close()
         except Exception:  # noqa: BLE001 - best effort
             pass
-        self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        group = self.proc.pid  # start_new_session: the group's id is the browser's pid
+        deadline = time.monotonic() + 10
+        while live_in_group(group):
+            if time.monotonic() > deadline:
+                raise RuntimeError("chromium's child processes did not exit")
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+
+
+def live_in_group(group):
+    """Whether a process of the group is still running (a zombie has stopped writing; who reaps it is not
+    ours to wait for)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if fields[0] != "Z" and int(fields[2]) == group:
+            return True
+    return False
 
 
 def status_counts(data):
