@@ -167,7 +167,7 @@ _dispatchtool() {
     html) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --op --keys --all --no-library --build --build-source --tag --exclude-tag --register --output -o --help" ;;
     trace) opts="--profile --max-input-size --inside --op --arg --keyset --no-grad --inference-mode --autocast --python-mode --include --exclude --format --no-library --build --build-source --color --help" ;;
     diff) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --against --op --keys --format --expand --locations --no-library --color --help" ;;
-    import) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --output -o --help" ;;
+    import) opts="--profile --max-input-size --inside -D -U -I -p --compile-commands --exclude --no-library --output -o --help" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))

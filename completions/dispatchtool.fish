@@ -89,7 +89,7 @@ complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l format -x -a 't
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l count -d 'counts per namespace and tag'
 complete -c dispatchtool -n "__fish_seen_subcommand_from ops" -l list-tags -d "the profile's tags"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html" -l all -d "every operator of PyTorch's own library"
-complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff" -l no-library -d "without PyTorch's own operators"
+complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain keys lint coverage ops html trace diff import" -l no-library -d "without PyTorch's own operators"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops html trace" -l build -x -a 'cpu cuda mps xpu mtia' -d "the library of this build of the release"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain lint coverage ops html trace" -l build-source -x -a '(__fish_complete_directories)' -d "with --build: the release's own source tree"
 complete -c dispatchtool -n "__fish_seen_subcommand_from table registrations explain html trace diff" -l op -x -d 'only this operator'

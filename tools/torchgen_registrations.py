@@ -43,6 +43,25 @@ def registrations(native_yaml: str, tags_yaml: str) -> set:
     return out
 
 
+def schema_registrations(native_yaml: str, tags_yaml: str) -> list:
+    """RegisterSchema.cpp's definitions, as gen.py's
+    get_native_function_schema_registrations writes them: (namespace, macro,
+    schema, tags) in order, the macro "TORCH_LIBRARY" or
+    "TORCH_LIBRARY_FRAGMENT" (aten's is the template's TORCH_LIBRARY)."""
+    from torchgen.gen import RegisterSchema
+    from torchgen.model import FRAGMENT_NAMESPACES
+    parsed = parse_native_yaml(native_yaml, tags_yaml, set())
+    register = RegisterSchema(SelectiveBuilder.get_nop_selector())
+    out = []
+    for f in parsed.native_functions:
+        text = register(f)
+        schema = re.search(r'm\.def\("((?:[^"\\]|\\.)*)"', text).group(1)
+        tags = sorted(f.tags)
+        macro = "TORCH_LIBRARY_FRAGMENT" if f.namespace in FRAGMENT_NAMESPACES else "TORCH_LIBRARY"
+        out.append((f.namespace, macro, schema, tags))
+    return out
+
+
 def main() -> None:
     for key, op in sorted(registrations(sys.argv[1], sys.argv[2])):
         print(f"{key}\t{op}")

@@ -23,6 +23,7 @@ struct ImportOptions {
   std::string output;          // -o FILE ("" or "-": standard output)
   ReadOptions read;            // --max-input-size, --inside
   SourceOptions sources;       // -D -U -I -p --compile-commands --exclude
+  bool no_library = false;     // a native_functions.yaml's aten functions defined by none
 };
 
 // Whether the translation loads as every command would read it (its schemas,
@@ -65,6 +66,10 @@ int run_import(const Io& io, const ImportOptions& o) {
   std::vector<std::string> files = o.files;
   LoadOptions lo;
   if (!prepare_sources(io, o.sources, files, lo)) return kExitError;
+  // The profile's library: which aten functions of a native_functions.yaml
+  // are new (defined by the yaml), as every command reads it.
+  if (!open_library_for(io, **profile, o.no_library, lo.library, {})) return kExitError;
+  const InLibrary in_lib = lo.library ? in_library(*lo.library, **profile) : InLibrary{};
   // A Python file may import a helper from any other one given, as every
   // command reads them (registry/loader.cpp).
   const std::unique_ptr<PyProject> python = PyProject::of(**profile, files, io.fs.read);
@@ -82,7 +87,7 @@ int run_import(const Io& io, const ImportOptions& o) {
                                         cpp_extension_list())));
       return kExitError;
     }
-    auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path), python.get());
+    auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path), python.get(), in_lib);
     if (!read) {
       report(io, read.error());
       return kExitError;
@@ -137,6 +142,8 @@ Command add_import_command(CLI::App& app, const Io& io) {
   add_profile_option(*sub, o->profile);
   add_read_options(*sub, o->read);
   sub->add_option("-o,--output", o->output, "write the TOML to this file (default: standard output)");
+  sub->add_flag("--no-library", o->no_library,
+                "read a native_functions.yaml without PyTorch's own operators: its aten functions get no [[def]]");
   sub->footer(
       "Every entry is preceded by a comment naming its source FILE:LINE:COL; registrations the readers\n"
       "cannot read statically are warnings (on standard error and as comments at the top).\n"

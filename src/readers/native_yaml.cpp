@@ -448,6 +448,29 @@ class Registrations {
 
 }  // namespace
 
+namespace {
+
+// The tags RegisterSchema.cpp defines a function with (model.py
+// NativeFunction.from_yaml): its own, and those every aten function, out=
+// function and in-place function receives where the release's tags.yaml has
+// them (pt2_compliant_tag since 2.2, out and inplace since 2.8), sorted.
+std::vector<std::string> schema_tags(const Profile& profile, const Fn& f) {
+  std::vector<std::string> tags = f.tags;
+  auto implied = [&](bool applies, std::string_view tag) {
+    if (!applies) return;
+    for (const TagInfo& t : profile.tags())
+      if (t.name == tag) tags.emplace_back(tag);
+  };
+  implied(f.s.ns == "aten", "pt2_compliant_tag");
+  implied(f.s.kind == SchemaKind::Out || f.s.kind == SchemaKind::Scratch, "out");
+  implied(f.s.kind == SchemaKind::Inplace, "inplace");
+  std::sort(tags.begin(), tags.end());
+  tags.erase(std::unique(tags.begin(), tags.end()), tags.end());
+  return tags;
+}
+
+}  // namespace
+
 Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName file, std::string_view text,
                                               const NativeYamlOptions& options) {
   DT_TRY(doc, parse_yaml(file, text));
@@ -475,12 +498,30 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
     if (wanted(kTorchgenKeys[key]) && profile.find(kTorchgenKeys[key])) enabled |= bit(key);
   const Registrations registrations(fns, group_of, enabled);
 
-  // Phase 4: one FRAGMENT block of aten (definitions where asked for, then
-  // each function's registrations and those of the operators it autogens).
-  TomlBlock block;
-  block.at = doc.where(root);
-  block.add("namespace", "aten", block.at);
-  block.add("kind", "FRAGMENT", block.at);
+  // Phase 4: the blocks torchgen writes, one per namespace in the order
+  // first met, aten's first (gen.py get_native_function_schema_registrations:
+  // RegisterSchema.cpp's TORCH_LIBRARY(NS) for a namespace of its own, a
+  // FRAGMENT for aten and model.py's FRAGMENT_NAMESPACES; Register<KEY>.cpp's
+  // TORCH_LIBRARY_IMPL(NS, KEY)), each with its definitions where asked for
+  // and each function's registrations and those of the operators it autogens.
+  std::vector<TomlBlock> blocks(1);
+  std::vector<std::string_view> namespaces{"aten"};
+  blocks[0].at = doc.where(root);
+  blocks[0].add("namespace", "aten", blocks[0].at);
+  blocks[0].add("kind", "FRAGMENT", blocks[0].at);
+  blocks[0].entries.reserve(fns.size() * 4);  // 2.14's native_functions.yaml: 3.5 per function
+  auto block_of = [&](const Fn& f) -> TomlBlock& {
+    if (f.s.ns == "aten") return blocks[0];  // every function of PyTorch's own yaml
+    for (std::size_t b = 1; b < namespaces.size(); ++b)
+      if (namespaces[b] == f.s.ns) return blocks[b];
+    const bool fragment = !options.keys.empty() || f.s.ns == "quantized" || f.s.ns == "quantized_decomposed";
+    namespaces.push_back(f.s.ns);
+    TomlBlock& block = blocks.emplace_back();
+    block.at = f.at;
+    block.add("namespace", f.s.ns, f.func_at);
+    block.add("kind", fragment ? "FRAGMENT" : "DEF", f.at);
+    return block;
+  };
   // The debug string: "registered at FILE:LINE" of the yaml line. Reading
   // the file itself, that is the contract's default for an empty kernel (the
   // entry's own location, which the loader maps back to the yaml: a string
@@ -488,13 +529,21 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   auto debug = [&](const Location& at) {
     return options.debug_file.empty() ? std::string{} : fmt::format("registered at {}:{}", options.debug_file, at.line);
   };
-  block.entries.reserve(fns.size() * 4);  // 2.14's native_functions.yaml: 3.5 per function
+  // Which functions get a [[def]]: none when only some keys' registrations
+  // are asked for (a build's); aten's where the library lacks them.
+  auto defines = [&](const Fn& f) {
+    if (!options.keys.empty()) return false;
+    if (options.define_aten || f.s.ns != "aten") return true;
+    return options.in_library && !options.in_library(f.s.qualified(), {});
+  };
   for (std::size_t i = 0; i < fns.size(); ++i) {
     const Fn& f = fns[i];
-    if (options.keys.empty() && (options.define_aten || f.s.ns != "aten")) {
+    TomlBlock& block = block_of(f);
+    const bool defined_here = defines(f);
+    if (defined_here) {
       TomlEntry d{"def", {}, f.at, {}};
       d.add("schema", std::string(f.schema), f.func_at);
-      if (!f.tags.empty()) d.add("tags", f.tags, f.tags_at);
+      if (auto tags = schema_tags(profile, f); !tags.empty()) d.add("tags", std::move(tags), f.tags_at);
       if (!options.debug_file.empty()) d.add("debug", debug(f.func_at), f.func_at);
       block.entries.push_back(std::move(d));
     }
@@ -519,13 +568,13 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
         block.entries.push_back(std::move(e));
       }
     }
-    if (!f.autogen.empty() && options.keys.empty() && (options.define_aten || f.s.ns != "aten"))
+    if (!f.autogen.empty() && defined_here)
       out.warnings.push_back(warning_at(f.autogen.front().second,
                                         fmt::format("autogen: the schemas torchgen derives for {} "
                                                     "(native_function_generation.py) are not read; define them in TOML",
                                                     f.autogen.size() == 1 ? f.autogen.front().first : "these operators")));
   }
-  out.blocks.push_back(std::move(block));
+  for (TomlBlock& b : blocks) out.blocks.push_back(std::move(b));
   return out;
 }
 

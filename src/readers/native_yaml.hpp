@@ -23,6 +23,10 @@ struct NativeYamlOptions {
   // [[def]] entries for the operators of namespace aten too (the profile's
   // library defines those: false there; true for a file read on its own).
   bool define_aten = false;
+  // The profile's library (define_aten false): an aten function it does not
+  // define (a new operator: a fork's, a pull request's) gets its [[def]],
+  // as RegisterSchema.cpp would give it. Empty: no library, no aten [[def]].
+  InLibrary in_library;
   // The debug string's file: "registered at FILE:LINE" (default: the file read).
   std::string debug_file;
 };

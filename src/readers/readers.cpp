@@ -65,13 +65,16 @@ SourceKind detect_source(std::string_view path, std::string_view text) {
   return SourceKind::Toml;
 }
 
-Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text, const CppOptions& cpp, PyProject* python) {
+Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file, std::string_view text,
+                                         const CppOptions& cpp, PyProject* python, const InLibrary& in_library) {
   switch (kind) {
     case SourceKind::Cpp:
       return read_cpp(profile, file, text, cpp);
-    case SourceKind::NativeYaml:
-      return read_native_yaml(profile, file, text);
+    case SourceKind::NativeYaml: {
+      NativeYamlOptions options;
+      options.in_library = in_library;
+      return read_native_yaml(profile, file, text, options);
+    }
     case SourceKind::BackendYaml:
       return read_backend_yaml(profile, file, text);
     case SourceKind::Python:

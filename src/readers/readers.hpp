@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -56,13 +57,22 @@ std::unordered_set<std::string_view> unread_operators(const std::vector<Diagnost
 
 class PyProject;
 
+// Whether the profile's operator library has a kernel of `op` on `key`, or
+// (key empty) a definition of `op` (an OpLibrary's has(), from the layers
+// above; the readers do not see the library).
+using InLibrary = std::function<bool(std::string_view op, std::string_view key)>;
+
 // `file`: the name locations carry (as given on the command line). `kind`
 // is not Toml. `cpp`: how a C++ file is compiled (its -D, -I flags and how
 // its includes are read). `python`: the run's Python files
 // (readers/python_project.hpp), so that a Python file's imports of another
-// file read resolve (nullptr: each file alone). Errors: FILE:LINE:COL
+// file read resolve (nullptr: each file alone). `in_library`: the
+// operators the profile's library defines, which a native_functions.yaml's
+// aten functions do not define again (empty: no library; then none of
+// aten's is defined, as with --no-library). Errors: FILE:LINE:COL
 // diagnostics for input the reader cannot read at all.
-Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file,
-                                         std::string_view text, const CppOptions& cpp = {}, PyProject* python = nullptr);
+Expected<Blocks, Diagnostic> read_blocks(const Profile& profile, SourceKind kind, FileName file, std::string_view text,
+                                         const CppOptions& cpp = {}, PyProject* python = nullptr,
+                                         const InLibrary& in_library = {});
 
 }  // namespace dt

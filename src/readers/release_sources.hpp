@@ -25,11 +25,6 @@ namespace dt {
 // ...): NAME or NAME(PARAMS), and the value.
 const std::vector<std::pair<std::string_view, std::string_view>>& build_source_defines(std::string_view build);
 
-// Whether the CPU library has this already: a kernel of `op` on `key`, or
-// (key empty) a definition of `op`. A registration it has is the CPU build's
-// own, compiled there too, and is left out.
-using InLibrary = std::function<bool(std::string_view op, std::string_view key)>;
-
 struct BuildSourceRead {
   Blocks blocks;               // impls and fallbacks on the build's keys, the definitions the library lacks
   std::size_t files_read = 0;  // the files that name one of the build's keys and a library macro
@@ -43,8 +38,9 @@ struct BuildSourceRead {
 // with build_source_defines(build); kernels are located relative to DIR.
 // Errors: a build with no keys of its own ("cpu"), DIR that is not a
 // PyTorch source tree, a file that cannot be read, a reader's error.
-Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& profile, std::string_view build,
-                                                                 const std::string& dir, const FileSystem& fs,
-                                                                 const InLibrary& in_library);
+Expected<BuildSourceRead, Diagnostic> build_source_registrations(
+    const Profile& profile, std::string_view build, const std::string& dir, const FileSystem& fs,
+    const InLibrary&
+        in_library);  // the CPU library's: what it has is the CPU build's own, compiled there too, and left out
 
 }  // namespace dt

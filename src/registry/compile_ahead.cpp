@@ -11,6 +11,7 @@
 #include "readers/readers.hpp"
 #include "readers/toml_file.hpp"
 #include "registry/file_loader.hpp"
+#include "registry/library.hpp"
 
 namespace dt {
 
@@ -74,7 +75,8 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   }
   std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
-    auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path), python);
+    auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path), python,
+                            options.library ? in_library(*options.library, profile) : InLibrary{});
     if (!read) {
       out.push_back(error_batch(std::move(read.error())));
       return out;

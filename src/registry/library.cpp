@@ -264,6 +264,10 @@ bool OpLibrary::has(std::string_view op, std::string_view key, const Profile& pr
   return o.get(*k) != nullptr;
 }
 
+InLibrary in_library(const OpLibrary& lib, const Profile& profile) {
+  return [&lib, &profile](std::string_view op, std::string_view key) { return lib.has(op, key, profile); };
+}
+
 void OpLibrary::materialize(std::size_t i, Operator& op) const {
   RecordReader in{blob::Reader(blob_, ops_[i].offset), strings_, files_, keys_};
   // Kernels of an operator share a few signature texts: one shared string each.

@@ -26,6 +26,7 @@
 #include "base/expected.hpp"
 #include "base/io.hpp"
 #include "keys/profile.hpp"
+#include "readers/readers.hpp"
 
 namespace dt {
 
@@ -105,6 +106,10 @@ namespace dt {
 // their source). Defined by that generated source, which the tool and the
 // tests link and the core does not.
 std::span<const EmbeddedLibrary> embedded_libraries();
+
+// `lib`'s has() as the readers ask it (readers/readers.hpp InLibrary);
+// `lib` and `profile` outlive the predicate.
+InLibrary in_library(const OpLibrary& lib, const Profile& profile);
 
 // The TOML files of the library `profile` names, in load order: each named
 // file, and the *.toml files of each named directory sorted by name; names

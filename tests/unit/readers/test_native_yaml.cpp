@@ -8,17 +8,34 @@ namespace dt::test {
 
 namespace {
 
-// "KEY op" for every [[impl]], in order; "def SCHEMA" for every [[def]].
-std::vector<std::string> entries(const std::string& yaml, NativeYamlOptions o = {}) {
-  auto b = read_native_yaml(profile("torch-2.14"), "n.yaml", yaml, o);
+// "impl op KEY" for every [[impl]], in order; "def SCHEMA [tags]" for every
+// [[def]]; "block NS KIND" before the entries of every block but the first
+// (aten's, always there).
+std::vector<std::string> entries(const std::string& yaml, NativeYamlOptions o = {},
+                                 std::string_view release = "torch-2.14") {
+  auto b = read_native_yaml(profile(std::string(release)), "n.yaml", yaml, o);
   REQUIRE_MESSAGE(b, (b ? "" : format(b.error())));
   std::vector<std::string> out;
-  REQUIRE(b->blocks.size() == 1);
-  for (const TomlEntry& e : b->blocks[0].entries) {
-    std::string s = e.kind;
-    for (const TomlField& f : e.fields)
-      if (f.key == "key" || f.key == "op" || f.key == "schema") s += " " + std::get<std::string>(f.value);
-    out.push_back(s);
+  REQUIRE(!b->blocks.empty());
+  for (const TomlBlock& block : b->blocks) {
+    if (&block == &b->blocks[0]) {
+      CHECK(block.header.at(0).key == "namespace");
+      CHECK(std::get<std::string>(block.header.at(0).value) == "aten");
+    } else {
+      out.push_back(fmt::format("block {} {}", std::get<std::string>(block.header.at(0).value),
+                                std::get<std::string>(block.header.at(1).value)));
+    }
+    for (const TomlEntry& e : block.entries) {
+      std::string s = e.kind;
+      for (const TomlField& f : e.fields) {
+        if (f.key == "key" || f.key == "op" || f.key == "schema") s += " " + std::get<std::string>(f.value);
+        if (f.key == "tags") {
+          for (const TomlField& t : std::get<TomlArray>(f.value).items)
+            s += " [" + std::get<std::string>(t.value) + "]";
+        }
+      }
+      out.push_back(s);
+    }
   }
   return out;
 }
@@ -65,7 +82,7 @@ TEST_CASE("read_native_yaml: structured groups on Meta, CompositeExplicitAutogra
                         "impl aten::abs CUDA", "impl aten::abs CompositeExplicitAutogradNonFunctional",
                         "impl aten::abs Meta", "impl aten::abs_ CPU", "impl aten::abs_ CUDA",
                         "impl aten::abs_ CompositeExplicitAutogradNonFunctional", "impl aten::abs_ Meta"});
-  CHECK(entries(y, NativeYamlOptions{{"CUDA"}, false, {}}) ==
+  CHECK(entries(y, NativeYamlOptions{{"CUDA"}, false, {}, {}}) ==
         V{"impl aten::abs.out CUDA", "impl aten::abs CUDA", "impl aten::abs_ CUDA"});
 }
 
@@ -95,10 +112,44 @@ TEST_CASE("read_native_yaml: Meta for in-place functions, manual_kernel_registra
 }
 
 TEST_CASE("read_native_yaml: definitions for other namespaces, and for aten when asked") {
-  const std::string y = "- func: myns::f(Tensor self) -> Tensor\n  tags: pointwise\n- func: g(Tensor self) -> Tensor\n";
-  CHECK(entries(y) == V{"def myns::f(Tensor self) -> Tensor", "impl myns::f CompositeImplicitAutograd",
-                        "impl aten::g CompositeImplicitAutograd"});
-  CHECK(entries(y, NativeYamlOptions{{}, true, {}}).at(2) == "def g(Tensor self) -> Tensor");
+  // gen.py get_native_function_schema_registrations: TORCH_LIBRARY(myns) for
+  // a namespace of its own, a FRAGMENT for quantized; the implied tags
+  // (model.py from_yaml) sorted, as RegisterSchema writes them.
+  const std::string y =
+      "- func: myns::f(Tensor self) -> Tensor\n  tags: pointwise\n- func: g(Tensor self) -> Tensor\n"
+      "- func: quantized::h(Tensor self) -> Tensor\n- func: myns::f_(Tensor(a!) self) -> Tensor(a!)\n";
+  CHECK(entries(y) == V{"impl aten::g CompositeImplicitAutograd", "block myns DEF",
+                        "def myns::f(Tensor self) -> Tensor [pointwise]", "impl myns::f CompositeImplicitAutograd",
+                        "def myns::f_(Tensor(a!) self) -> Tensor(a!) [inplace]",
+                        "impl myns::f_ CompositeImplicitAutograd", "block quantized FRAGMENT",
+                        "def quantized::h(Tensor self) -> Tensor", "impl quantized::h CompositeImplicitAutograd"});
+  CHECK(entries(y, NativeYamlOptions{{}, true, {}, {}}).at(0) == "def g(Tensor self) -> Tensor [pt2_compliant_tag]");
+  // 2.6's tags.yaml has no inplace tag.
+  CHECK(entries(y, {}, "torch-2.6").at(4) == "def myns::f_(Tensor(a!) self) -> Tensor(a!)");
+  // A build's registrations: no definitions, every block a FRAGMENT.
+  CHECK(entries(y, NativeYamlOptions{{"CompositeImplicitAutograd"}, false, {}, {}}) ==
+        V{"impl aten::g CompositeImplicitAutograd", "block myns FRAGMENT", "impl myns::f CompositeImplicitAutograd",
+          "impl myns::f_ CompositeImplicitAutograd", "block quantized FRAGMENT",
+          "impl quantized::h CompositeImplicitAutograd"});
+}
+
+TEST_CASE("read_native_yaml: an aten function the profile's library does not define is defined by the yaml") {
+  // A fork's or a pull request's new operator: RegisterSchema.cpp defines it.
+  const std::string y =
+      "- func: relu(Tensor self) -> Tensor\n- func: my_new_op.out(Tensor self, *, Tensor(a!) out) "
+      "-> Tensor(a!)\n  dispatch:\n    CPU: k\n";
+  std::vector<std::string> asked;
+  NativeYamlOptions o;
+  o.in_library = [&](std::string_view op, std::string_view key) {
+    asked.push_back(fmt::format("{} {}", op, key));
+    return op == "aten::relu";
+  };
+  CHECK(entries(y, o) == V{"impl aten::relu CompositeImplicitAutograd",
+                           "def my_new_op.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) [out] [pt2_compliant_tag]",
+                           "impl aten::my_new_op.out CPU"});
+  CHECK(asked == V{"aten::relu ", "aten::my_new_op.out "});
+  // No library (--no-library): aten's functions are defined by none.
+  CHECK(entries(y) == V{"impl aten::relu CompositeImplicitAutograd", "impl aten::my_new_op.out CPU"});
 }
 
 TEST_CASE("read_native_yaml: located errors as torchgen refuses") {
