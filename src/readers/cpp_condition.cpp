@@ -5,6 +5,7 @@
 #include "readers/cpp_condition.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -273,6 +274,28 @@ class ConditionParser {
 
 }  // namespace
 
+UnknownWhy unknown_why(const std::vector<std::string>& unknown) {
+  std::vector<std::string_view> names, headers;
+  for (const std::string& u : unknown) (u.starts_with('<') || u.starts_with('"') ? headers : names).push_back(u);
+  auto are = [](std::size_t n) { return n == 1 ? "is" : "are"; };
+  auto them = [](std::size_t n) { return n == 1 ? "it" : "them"; };
+  UnknownWhy out;
+  if (!names.empty()) {
+    out.why = fmt::format("{} {} not defined here (a compiler takes {} as 0)", fmt::join(names, ", "),
+                          are(names.size()), them(names.size()));
+    out.fix = fmt::format("define {} with -D", them(names.size()));
+  }
+  if (!headers.empty()) {
+    const std::string_view sep = names.empty() ? "" : " and ";
+    out.why += fmt::format("{}the header{} {} {} not found here (__has_include takes {} as 0)", sep,
+                           headers.size() == 1 ? "" : "s", fmt::join(headers, ", "), are(headers.size()),
+                           them(headers.size()));
+    out.fix += fmt::format("{}give {} director{} with -I", sep, headers.size() == 1 ? "its" : "their",
+                           headers.size() == 1 ? "y" : "ies");
+  }
+  return out;
+}
+
 Expected<CppConditionValue, Diagnostic> evaluate_condition(const std::vector<CppToken>& tokens) {
   return ConditionParser(tokens).run();
 }
@@ -289,16 +312,19 @@ void resolve_condition_queries(std::vector<CppToken>& in, const CppConditionQuer
         if (paren) ++j;
         bool value = false;
         if (j < in.size() && x.is("defined") && in[j].kind == CppToken::Kind::Ident) {
-          value = q.defined(in[j].text) || in[j].is("__has_include");
+          value = q.defined(in[j].text) || in[j].is("__has_include") || in[j].is("__has_include_next");
           if (!value) queried.emplace_back(in[j].text);  // a name nothing here defines: 0, and recorded
         } else if (j < in.size() && has_include &&
                    (in[j].kind == CppToken::Kind::HeaderName || in[j].kind == CppToken::Kind::String)) {
-          value = q.has_include(in[j].value, in[j].kind == CppToken::Kind::String);
+          const bool quoted = in[j].kind == CppToken::Kind::String;
+          value = q.has_include(in[j].value, quoted);
+          if (!value) queried.push_back(quoted ? "\"" + in[j].value + "\"" : "<" + in[j].value + ">");
         } else if (j < in.size() && has_include && is_punct(in[j], "<")) {
           // __has_include(<a/b.h>) after a macro: the header name as tokens.
           std::string name;
           for (++j; j < in.size() && !is_punct(in[j], ">"); ++j) name += in[j].text;
           value = q.has_include(name, false);
+          if (!value) queried.push_back("<" + name + ">");
         }
         if (paren) {
           ++j;

@@ -41,8 +41,21 @@ struct CppConditionQueries {
 // Replaces `defined X`, `defined(X)`, `__has_include(...)` by 1 or 0, and a
 // call of a name nothing defines (a compiler query such as __has_builtin(x),
 // glibc's __GNUC_PREREQ (4, 6)) by 0; the names taken as 0 are appended to
-// `queried`.
+// `queried`, and so is each header __has_include does not find, as it is
+// written ("<cuda_fp8.h>", "\"config.h\"").
 void resolve_condition_queries(std::vector<CppToken>& tokens, const CppConditionQueries& q,
                                std::vector<std::string>& queried);
+
+// Why a condition that rests on `unknown` (names taken as 0, headers not
+// found) may differ from a compiler's, and what settles it, for the
+// messages of registrations in its groups: {"X is not defined here (a
+// compiler takes it as 0)", "define it with -D"}; for a header, {"the header
+// <h> is not found here (__has_include takes it as 0)", "give its directory
+// with -I"}; both joined by "and" when there are both.
+struct UnknownWhy {
+  std::string why;
+  std::string fix;
+};
+UnknownWhy unknown_why(const std::vector<std::string>& unknown);
 
 }  // namespace dt

@@ -305,11 +305,11 @@ class Preprocessor {
                                ? f.toks[f.i - 1]
                                : t;
       grp.warning = out_.warnings.size();
+      const UnknownWhy why = unknown_why(grp.unknown);
       warn(Location{out_.files[f.file], at.line, at.col},
            fmt::format("not read: this registration is in the #if group at line {}, which is not compiled because "
-                       "{} {} not defined here (a compiler takes {} as 0); define {} with -D to read it",
-                       grp.at.line, join(grp.unknown, ", "), grp.unknown.size() == 1 ? "is" : "are",
-                       grp.unknown.size() == 1 ? "it" : "them", grp.unknown.size() == 1 ? "it" : "them"));
+                       "{}; {} to read it",
+                       grp.at.line, why.why, why.fix));
     }
     // .def("name(...)": the operator a def not read names.
     if (g > 0 && groups_[g - 1].warned && (is_punct(t, ".") || is_punct(t, "->")) && f.i + 3 < f.toks.size() &&
@@ -477,7 +477,10 @@ class Preprocessor {
     g.at = at;
     bool value = false;
     if (kind == "ifdef" || kind == "ifndef" || kind == "elifdef" || kind == "elifndef") {
-      const bool defined = !t.empty() && t[0].kind == CppToken::Kind::Ident && out_.macros->find(t[0].text) != nullptr;
+      // __has_include is defined for #ifdef as for defined() ([cpp.cond]).
+      const bool defined =
+          !t.empty() && t[0].kind == CppToken::Kind::Ident &&
+          (out_.macros->find(t[0].text) != nullptr || t[0].is("__has_include") || t[0].is("__has_include_next"));
       value = (kind == "ifdef" || kind == "elifdef") ? defined : !defined;
       if (!defined && !t.empty() && t[0].kind == CppToken::Kind::Ident && !settled(t[0].text))
         if (std::find(g.unknown.begin(), g.unknown.end(), t[0].text) == g.unknown.end())

@@ -15,13 +15,14 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
-#include <variant>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "base/operator_name.hpp"
 #include "base/text.hpp"
+#include "readers/cpp_condition.hpp"
 #include "readers/cpp_kernel.hpp"
 #include "readers/cpp_preprocessor.hpp"
 #include "readers/cpp_reader_impl.hpp"
@@ -128,6 +129,34 @@ class Reader {
   Location at(const CppToken& t) const { return s_.at(t); }
   void warn(const CppToken& t, std::string msg) { cppread::warn(out_, s_, t, std::move(msg)); }
 
+  // The headers not found that may be the project's: quoted ones, and
+  // <dir/name.h> ones: "\"config.h\" (line 3), ..." or "".
+  std::string project_headers_not_found() const {
+    std::string headers;
+    for (const CppMissingInclude& m : s_.missing_includes)
+      if (m.name.starts_with('"') || m.name.find('/') != std::string::npos)
+        headers += fmt::format("{}{} (line {})", headers.empty() ? "" : ", ", printable(m.name), m.at.line);
+    return headers;
+  }
+
+  // TORCH_LIBRARY_IMPL(ns, NAME, m) where NAME is no key of the profile and
+  // no macro defined here, while a header of the project's was not found:
+  // the macro is likely there (a project's device key, MY_DEVICE_KEY), so
+  // the block is said not read rather than refused. With every header
+  // found, NAME is left to the loader, whose error names the key (a typo
+  // that would not compile).
+  bool unknown_key_macro(const CppToken& anchor, const std::string& shown, const CppToken& key, bool stable) {
+    const std::string name = stable ? std::string(key.text) : cpp_key_name(key.text);
+    if (name.empty() || p_.find(name)) return false;
+    const std::string headers = project_headers_not_found();
+    if (headers.empty()) return false;
+    warn(anchor, fmt::format("{}(..., {}, ...) is not read: '{}' is no dispatch key of {} and no macro defined here "
+                             "(its definition may be in a header not found: {}; give the include directories with "
+                             "-I or -p, or -D {}=KEY)",
+                             shown, key.text, key.text, p_.name(), headers, key.text));
+    return true;
+  }
+
   // NAME(args) { ... } at namespace scope, where NAME is no macro this file
   // or its headers define and the braces hold library calls: a project's
   // block macro whose definition was not seen (its header not found).
@@ -150,11 +179,7 @@ class Reader {
         calls = true;
     }
     if (!calls) return i;
-    // The headers not found that may be the project's: quoted ones, and <dir/name.h> ones.
-    std::string headers;
-    for (const CppMissingInclude& m : s_.missing_includes)
-      if (m.name.starts_with('"') || m.name.find('/') != std::string::npos)
-        headers += fmt::format("{}{} (line {})", headers.empty() ? "" : ", ", printable(m.name), m.at.line);
+    const std::string headers = project_headers_not_found();
     warn(t_[i], fmt::format("'{}({})' looks like a library block, but '{}' is not a macro defined here{}: its "
                             "registrations are not read",
                             name, text({i + 2, pclose}), name,
@@ -173,10 +198,10 @@ class Reader {
     if (warned_cond_[t.cond]) return;
     warned_cond_[t.cond] = true;
     const CppCondition& c = s_.conditions[t.cond - 1];
-    warn(t, fmt::format("read, but it depends on the #if at {}:{}: {} {} not defined here (a compiler takes {} as "
-                        "0); define {} with -D (or give the build's flags with -p) to be sure",
-                        c.at.file, c.at.line, join(c.unknown, ", "), c.unknown.size() == 1 ? "is" : "are",
-                        c.unknown.size() == 1 ? "it" : "them", c.unknown.size() == 1 ? "it" : "them"));
+    const UnknownWhy why = unknown_why(c.unknown);
+    warn(t,
+         fmt::format("read, but it depends on the #if at {}:{}: {}; {} (or give the build's flags with -p) to be sure",
+                     c.at.file, c.at.line, why.why, why.fix));
   }
   std::string text(Range r) const { return cppread::text(t_, r); }
 
@@ -229,6 +254,7 @@ class Reader {
     }
     const CppToken& ns = t_[a[0].b];
     const CppToken* key = impl ? &t_[a[1].b] : nullptr;
+    if (key != nullptr && unknown_key_macro(t_[i], shown, *key, stable)) return body_end;
     emit_block({t_[i], shown, macro == "TORCH_LIBRARY" ? "DEF" : impl ? "IMPL" : "FRAGMENT", ns, ns.text, key,
                 key == nullptr ? std::string() : stable ? std::string(key->text) : cpp_key_name(key->text),
                 std::string(t_[a.back().b].text), stable},

@@ -48,6 +48,20 @@ TEST_CASE("evaluate_condition: a name left over is 0, and named only where the a
   CHECK(w->unknown.empty());
 }
 
+TEST_CASE("unknown_why: names taken as 0 and headers not found, in words, with what settles them") {
+  const UnknownWhy names = unknown_why({"USE_ROCM", "X"});
+  CHECK(names.why == "USE_ROCM, X are not defined here (a compiler takes them as 0)");
+  CHECK(names.fix == "define them with -D");
+  const UnknownWhy header = unknown_why({"<cuda_fp8.h>"});
+  CHECK(header.why == "the header <cuda_fp8.h> is not found here (__has_include takes it as 0)");
+  CHECK(header.fix == "give its directory with -I");
+  const UnknownWhy both = unknown_why({"\"a.h\"", "Y", "<b.h>"});
+  CHECK(both.why ==
+        "Y is not defined here (a compiler takes it as 0) and the headers \"a.h\", <b.h> are not found "
+        "here (__has_include takes them as 0)");
+  CHECK(both.fix == "define it with -D and give their directories with -I");
+}
+
 TEST_CASE("evaluate_condition: malformed expressions and division by zero are errors, deep nesting is bounded") {
   CHECK(eval("1 +").error().message == "the expression ends too soon");
   CHECK(eval("(1").error().message == "'(' without its ')'");

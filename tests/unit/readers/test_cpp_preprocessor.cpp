@@ -138,6 +138,35 @@ TEST_CASE("preprocess_cpp: a registration in a group skipped for an undefined na
                                    "which is not compiled because USE_ROCM is not defined here") == 0);
 }
 
+TEST_CASE(
+    "preprocess_cpp: a header __has_include does not find is recorded, and said where a registration rests on it") {
+  Pp p;
+  const std::string text =
+      "TORCH_LIBRARY(x, m) {\n#if __has_include(<cuda_fp8.h>)\n  m.def(\"fp8(Tensor x) -> Tensor\");\n#endif\n"
+      "#if __has_include(\"cfg.h\") && defined(USE_X)\n  m.def(\"both(Tensor x) -> Tensor\");\n#endif\n"
+      "#ifdef __has_include\n  m.def(\"always(Tensor x) -> Tensor\");\n#endif\n}\n";
+  const CppScan s = p.run("a.cpp", text);
+  REQUIRE(s.warnings.size() == 2);
+  CHECK(format(s.warnings[0])
+            .find("a.cpp:3:3: warning: not read: this registration is in the #if group at line 2, "
+                  "which is not compiled because the header <cuda_fp8.h> is not found here "
+                  "(__has_include takes it as 0); give its directory with -I to read it") == 0);
+  CHECK(format(s.warnings[1])
+            .find("a.cpp:6:3: warning: not read: this registration is in the #if group at line 5, "
+                  "which is not compiled because USE_X is not defined here (a compiler takes it as "
+                  "0) and the header \"cfg.h\" is not found here (__has_include takes it as 0); "
+                  "define it with -D and give its directory with -I to read it") == 0);
+  // #ifdef __has_include is true, as defined(__has_include) is.
+  CHECK(spelled(s).find("always") != std::string::npos);
+  // Found through -I: read.
+  Pp q;
+  q.files["inc/cuda_fp8.h"] = "";
+  q.options.include_dirs = {"inc"};
+  const CppScan found = q.run("a.cpp", text);
+  CHECK(spelled(found).find("fp8(Tensor x)") != std::string::npos);
+  CHECK(found.warnings.size() == 1);
+}
+
 TEST_CASE("preprocess_cpp: a macro whose arguments do not close is said not expanded, at its name") {
   Pp p;
   // Before a directive, and at the end of the file (found by fuzzing: the warning had no line there).

@@ -196,6 +196,28 @@ TEST_CASE("read_cpp: what it cannot read statically is a located warning, never 
         std::string::npos);
 }
 
+TEST_CASE("read_cpp: a block's key that may be a macro of a header not found is said not read, not refused") {
+  const std::string block =
+      "at::Tensor f(const at::Tensor& x);\nTORCH_LIBRARY_IMPL(t, MY_DEVICE_KEY, m) {\n  m.impl(\"a\", f);\n}\n";
+  const Blocks b = read_cpp_ok("#include \"my_config.h\"\n" + block);
+  CHECK(b.blocks.empty());
+  REQUIRE(b.warnings.size() == 1);
+  CHECK(format(b.warnings[0])
+            .starts_with("ops.cpp:3:1: warning: TORCH_LIBRARY_IMPL(..., MY_DEVICE_KEY, ...) is not read: "
+                         "'MY_DEVICE_KEY' is no dispatch "
+                         "key of torch-2.14 and no macro defined here (its definition may be in a header not found: "
+                         "\"my_config.h\" "
+                         "(line 1); give the include directories with -I or -p, or -D MY_DEVICE_KEY=KEY)"));
+  // Every header found (or none of the project's missing): the key is the loader's to refuse, as a compiler would.
+  const Blocks all_found = read_cpp_ok("#include <torch/library.h>\n" + block);
+  CHECK(all_found.warnings.empty());
+  CHECK(all_found.blocks.size() == 1);
+  // A key of the profile, or a device type, is read whatever is missing.
+  CHECK(
+      read_cpp_ok("#include \"my_config.h\"\nTORCH_LIBRARY_IMPL(t, kCUDA, m) { m.impl(\"a\", f); }\n").blocks.size() ==
+      1);
+}
+
 TEST_CASE("read_cpp: a file that is not C++ enough is a located error") {
   auto b = read_cpp(profile("torch-2.14"), "ops.cpp", "TORCH_LIBRARY(t, m) {\n  m.def(\"a(Tensor x) -> Tensor);\n}\n");
   REQUIRE(!b.has_value());
