@@ -258,10 +258,12 @@ PyVal PyReader::call_function(Frame& f, const std::shared_ptr<const PyFunc>& fn,
     for (auto& [k, v] : callee.locals->vars) v = PyVal::unknown("an argument passed with *args / **kwargs", at);
   // The body: the lines after the header, or what follows its ':'.
   Flow flow = Flow::Normal;
+  const std::size_t made = made_libs_.size();
   if (p + 1 < header.size() && header[p].kind != PyTok::Newline)
     flow = exec_tokens(callee, header, p, header.size() - 1);
   else
     flow = exec_block(callee, *code, 1, code->lines.size());
+  if (flow != Flow::Raise && made_libs_.size() > made) free_locals(callee, *code, *fn, made, at);
   if (flow == Flow::Raise && !callee.returned) return PyVal::unknown(fmt::format("{}(...) raises", fn->sig.name), at);
   PyVal result = callee.returned ? *callee.returned : PyVal::none(at);
   if (callee.returned && flow != Flow::Return && callee.returned_maybe) {

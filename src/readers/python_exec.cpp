@@ -259,8 +259,10 @@ Flow PyReader::exec_simple(Frame& f, const std::vector<PyToken>& t, std::size_t 
   }
   if (!(p < e && is_op(t[p], "="))) {
     if (quiet_ && f.depth == 0) return Flow::Normal;  // loading names only: a statement binds none
+    const std::size_t made = made_libs_.size();
     const PyVal v = eval(f, *lhs);
     (void)v;
+    if (made_libs_.size() > made) free_temporaries(*lhs, made, at);
     return Flow::Normal;
   }
   targets.push_back(std::move(*lhs));
@@ -290,6 +292,8 @@ void PyReader::bind(Frame& f, const std::string& name, PyVal v) {
     target = &f.locals->vars;
   else if (f.module->owner != this)
     return;  // another reader's module: its globals are not written
+  if (v.kind == PyVal::Lib && v.lib && target != &f.module->globals)
+    lib_locals_[v.lib.get()].emplace_back(f.locals.get(), name);
   if (!f.journals.empty()) {
     auto it = target->find(name);
     f.journals.back().old.emplace(std::make_pair(static_cast<const void*>(target), name),
@@ -405,6 +409,9 @@ void PyReader::exec_class(Frame& f, const PyCode& code, std::size_t i, std::size
   heap_->add(body.locals);
   body.locals->parent = f.locals;
   body.class_body = true;
+  // Python runs a class body as a function the class statement calls: the
+  // debug strings that name their caller's line name the statement's.
+  body.caller = Location{f.module->file, t[0].line, t[0].column};
   body.journals.clear();
   (void)exec_body(body, code, i, colon, end);
   for (const PyVal& b : cls->bases)

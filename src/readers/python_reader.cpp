@@ -398,6 +398,7 @@ Expected<Blocks, Diagnostic> PyReader::run(std::string_view text, std::shared_pt
   flush();
   if (error_) return unexpected(std::move(*error_));
   warn_uncalled();
+  drop_freed();
   return std::move(out_);
 }
 

@@ -6,6 +6,7 @@
 //   python_call.cpp            calls: inlining functions of the files read, partial, classes, builtins
 //   python_torch_library.cpp   torch.library: Library objects, define / impl / fallback / _register_fake
 //   python_custom_op.cpp       custom_op / triton_op and the register_* functions
+//   python_lifetime.cpp        Libraries torch.library frees before the module is read (temporaries, locals)
 // Nothing is run: statements are interpreted over what python_value.hpp
 // knows, within budgets (steps, call depth, loop iterations, cached code).
 #pragma once
@@ -152,6 +153,18 @@ class PyReader {
   std::size_t cached_tokens_ = 0;
   std::map<std::pair<const char*, std::size_t>, std::shared_ptr<const PyCode>> code_cache_;
   std::map<const PyLib*, std::size_t> lib_blocks_;
+  // Every Library this reader made, kept for the reading (their addresses key
+  // lib_blocks_ and freed_: none is reused), the blocks block_of opened for
+  // each, and those freed before the module has been read, with why.
+  std::vector<std::shared_ptr<const PyLib>> made_libs_;
+  std::vector<std::pair<std::size_t, const PyLib*>> lib_block_list_;
+  struct Freed {
+    Location at;      // the statement, or the call of the function it is a local of
+    std::string why;  // "a temporary: ...", "a local of setup(), ..."
+  };
+  std::map<const PyLib*, Freed> freed_;
+  // The locals each Library made by this reader was bound to (bind()), by scope.
+  std::map<const PyLib*, std::vector<std::pair<const PyScope*, std::string>>> lib_locals_;
   std::map<std::string, std::size_t> fragment_blocks_;  // torch.library's own Libraries, by namespace
   struct Defined {
     Location at;
@@ -296,6 +309,18 @@ class PyReader {
   static std::optional<std::vector<PyVal>> strs(const PyVal& v);
   std::optional<std::vector<std::string>> tags(const PyVal& v) const;
   void unread(Frame& f, Location at, const std::string& what, const std::string& why, const std::string& op = {});
+
+  // ---- python_lifetime.cpp ------------------------------------------------------------
+  // A Library lives as long as the Python object (weakref.finalize in
+  // torch/library.py removes its registrations when it is freed). What is
+  // sure to be freed: a Library(...) called in an expression statement and
+  // used there only as the object of its methods; a local of a function the
+  // function's body uses only as the object of Library's methods (no
+  // closure, generator, global or nonlocal, no other use), when it returns.
+  void free_temporaries(const PyExpr& statement, std::size_t made_before, Location at);
+  void free_locals(const Frame& callee, const PyCode& code, const PyFunc& fn, std::size_t made_before, Location call);
+  // Drops the blocks of the Libraries freed, each said once at its Library(...).
+  void drop_freed();
 
   // ---- python_custom_op.cpp ----------------------------------------------------------
   PyVal custom_op(Frame& f, const std::string& api, Args& args);

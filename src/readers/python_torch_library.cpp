@@ -126,6 +126,7 @@ std::optional<std::size_t> PyReader::block_of(const std::shared_ptr<const PyLib>
   if (!privateuse1_.empty() && out_.blocks.empty()) blk.add("privateuse1_backend", privateuse1_, lib->at);
   out_.blocks.push_back(std::move(blk));
   lib_blocks_[lib.get()] = out_.blocks.size() - 1;
+  lib_block_list_.emplace_back(out_.blocks.size() - 1, lib.get());
   return out_.blocks.size() - 1;
 }
 
@@ -189,6 +190,7 @@ PyVal PyReader::library(Frame& f, Args& a) {
   lib->key_at = key != nullptr ? key->at : a.at;
   lib->owner = this;
   if (need_debug(a.at)) lib->debug = debug(f, "library", a.at);
+  if (!quiet_) made_libs_.push_back(lib);
   if (!quiet_) (void)block_of(lib);
   PyVal v;
   v.kind = PyVal::Lib;
