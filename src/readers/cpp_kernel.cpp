@@ -181,6 +181,8 @@ class KernelReader {
       k.symint = k.signature && has_symint_argument(*k.signature);
       return k;
     }
+    k.what = stable_ ? CppKernel::What::Boxed : CppKernel::What::Function;  // StableLibrary::impl takes a boxed one
+    k.opaque = true;
     k.unknown = "a kernel expression dispatchtool does not read";
     return k;
   }

@@ -71,6 +71,11 @@ struct CppKernel {
   // decltype(ATEN_FN(op))): its inferred schema comes from the operator's schema.
   bool op_signature = false;
   std::string unknown;   // why the signature (or the expression) is not known
+  // An expression the reader does not read (a project's helper call,
+  // make_pytorch_shim(&f)), taken for an unboxed kernel of unknown signature
+  // by impl (CppFunction's constructor takes functions and functors; in a
+  // STABLE_TORCH_LIBRARY block, a boxed kernel); a fallback's is not read.
+  bool opaque = false;
 };
 
 // The kernel expression `r` of a registration (`files`: CppScan::files, where

@@ -570,7 +570,7 @@ class Reader {
   void fallback(const CppToken& name, const std::vector<Range>& a, Ctx& c) {
     if (a.size() != 1) return warn(name, fmt::format("{}.fallback(...) with {} arguments: not read", c.handle, a.size()));
     const CppKernel k = read_kernel(tk_, s_.files, a[0], c.stable);
-    if (k.what == CppKernel::What::Unknown)
+    if (k.what == CppKernel::What::Unknown || k.opaque)
       return warn(t_[a[0].b], fmt::format("{}.fallback({}): {}: not read", c.handle, text(a[0]), k.unknown));
     TomlEntry e;
     e.kind = "fallback";

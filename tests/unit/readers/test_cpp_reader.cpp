@@ -189,7 +189,9 @@ TEST_CASE("read_cpp: what it cannot read statically is a located warning, never 
   CHECK(w[4].starts_with("ops.cpp:9:10: warning: m.impl(name, ...): the operator name is not a string literal"));
   CHECK(w[5].starts_with("ops.cpp:13:15: warning: m.impl(\"c\", undeclared): the kernel's C++ signature is not known "
                          "(no declaration of 'undeclared' in this file or the headers it includes)"));
-  CHECK(w[6].starts_with("ops.cpp:14:15: warning: m.impl(\"d\", make_kernel()): a kernel expression"));
+  CHECK(
+      w[6].starts_with("ops.cpp:14:15: warning: m.impl(\"d\", make_kernel()): the kernel's C++ signature is not "
+                       "known (a kernel expression dispatchtool does not read): its inferred schema is left out"));
   CHECK(w[7].starts_with("ops.cpp:15:15: warning: m.impl(\"e\", [](MyT x){return x;}): the kernel's C++ signature is "
                          "not known (parameter type 'MyT'): its inferred schema is left out"));
   CHECK(toml("TORCH_LIBRARY_IMPL(t, CPU, m) { m.impl(\"e\", [](MyT x) { return x; }); }").find("op = \"e\"") !=
@@ -216,6 +218,26 @@ TEST_CASE("read_cpp: a block's key that may be a macro of a header not found is 
   CHECK(
       read_cpp_ok("#include \"my_config.h\"\nTORCH_LIBRARY_IMPL(t, kCUDA, m) { m.impl(\"a\", f); }\n").blocks.size() ==
       1);
+}
+
+TEST_CASE("read_cpp: a kernel made by a helper the reader does not read is a kernel all the same, said") {
+  // sglang's shape: m.impl("fwd", torch::kCUDA, make_pytorch_shim(&mha_fwd)): CUDA has a kernel.
+  const Blocks b = read_cpp_ok(
+      "TORCH_LIBRARY_FRAGMENT(t, m) {\n  m.def(\"fwd(Tensor q) -> Tensor\");\n"
+      "  m.impl(\"fwd\", torch::kCUDA, make_shim(&fwd_cuda));\n  m.fallback(make_boxed());\n}\n");
+  REQUIRE(b.blocks.size() == 1);
+  REQUIRE(b.blocks[0].entries.size() == 2);
+  CHECK(b.blocks[0].entries[1].kind == "impl");
+  CHECK(std::get<std::string>(b.blocks[0].entries[1].fields.at(1).value) == "CUDA");
+  REQUIRE(b.warnings.size() == 2);
+  CHECK(format(b.warnings[0])
+            .starts_with("ops.cpp:3:31: warning: m.impl(\"fwd\", make_shim(&fwd_cuda)): the kernel's "
+                         "C++ signature is not known (a kernel expression dispatchtool does not "
+                         "read): its inferred schema is left out"));
+  // A fallback's kernel must be boxed: what the expression makes is not known, and it is not read.
+  CHECK(format(b.warnings[1])
+            .starts_with("ops.cpp:4:14: warning: m.fallback(make_boxed()): a kernel expression dispatchtool does not "
+                         "read: not read"));
 }
 
 TEST_CASE("read_cpp: a file that is not C++ enough is a located error") {
