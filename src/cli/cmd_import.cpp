@@ -66,10 +66,10 @@ int run_import(const Io& io, const ImportOptions& o) {
   std::vector<std::string> files = o.files;
   LoadOptions lo;
   if (!prepare_sources(io, o.sources, files, lo)) return kExitError;
-  // The profile's library: which aten functions of a native_functions.yaml
-  // are new (defined by the yaml), as every command reads it.
-  if (!open_library_for(io, **profile, o.no_library, lo.library, {})) return kExitError;
-  const InLibrary in_lib = lo.library ? in_library(*lo.library, **profile) : InLibrary{};
+  // The profile's library, for a native_functions.yaml: which of its aten
+  // functions are new (defined by the yaml), as every command reads it.
+  bool library_opened = false;
+  InLibrary in_lib;
   // A Python file may import a helper from any other one given, as every
   // command reads them (registry/loader.cpp).
   const std::unique_ptr<PyProject> python = PyProject::of(**profile, files, io.fs.read);
@@ -86,6 +86,11 @@ int run_import(const Io& io, const ImportOptions& o) {
                             fmt::format("already TOML: import reads C++ ({}), Python (.py) and yaml (.yaml .yml) files",
                                         cpp_extension_list())));
       return kExitError;
+    }
+    if (kind == SourceKind::NativeYaml && !library_opened) {
+      if (!open_library_for(io, **profile, o.no_library, lo.library, {})) return kExitError;
+      if (lo.library) in_lib = in_library(*lo.library, **profile);
+      library_opened = true;
     }
     auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path), python.get(), in_lib);
     if (!read) {
