@@ -293,7 +293,7 @@ void PyReader::bind(Frame& f, const std::string& name, PyVal v) {
   else if (f.module->owner != this)
     return;  // another reader's module: its globals are not written
   if (v.kind == PyVal::Lib && v.lib && target != &f.module->globals)
-    lib_locals_[v.lib.get()].emplace_back(f.locals.get(), name);
+    lib_locals_[v.lib.get()].emplace(f.locals.get(), name);
   if (!f.journals.empty()) {
     auto it = target->find(name);
     f.journals.back().old.emplace(std::make_pair(static_cast<const void*>(target), name),

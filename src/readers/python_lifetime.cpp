@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 
 #include "readers/python_reader_impl.hpp"
 
@@ -86,12 +87,18 @@ void PyReader::free_locals(const Frame& callee, const PyCode& code, const PyFunc
                            Location call) {
   if (!callee.locals) return;
   // The Libraries made during the call and bound to its locals (del'd since, or not), each only there.
+  std::map<std::string_view, bool> verdicts;  // local_only per name: the body is scanned once per name
+  const auto only_local = [&](std::string_view name) {
+    const auto [it, fresh] = verdicts.emplace(name, false);
+    if (fresh) it->second = local_only(code, name);
+    return it->second;
+  };
   for (std::size_t i = made_before; i < made_libs_.size(); ++i) {
     const PyLib* lib = made_libs_[i].get();
     const auto names = lib_locals_.find(lib);
     if (lib->owner != this || freed_.contains(lib) || names == lib_locals_.end()) continue;
     const bool only_here = std::all_of(names->second.begin(), names->second.end(), [&](const auto& n) {
-      return n.first == callee.locals.get() && local_only(code, n.second);
+      return n.first == callee.locals.get() && only_local(n.second);
     });
     if (!only_here) continue;
     freed_.emplace(lib, Freed{call, fmt::format("a local of {}(), freed when it returns (called at {}:{})", fn.sig.name,

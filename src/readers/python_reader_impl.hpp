@@ -164,7 +164,7 @@ class PyReader {
   };
   std::map<const PyLib*, Freed> freed_;
   // The locals each Library made by this reader was bound to (bind()), by scope.
-  std::map<const PyLib*, std::vector<std::pair<const PyScope*, std::string>>> lib_locals_;
+  std::map<const PyLib*, std::set<std::pair<const PyScope*, std::string>>> lib_locals_;
   std::map<std::string, std::size_t> fragment_blocks_;  // torch.library's own Libraries, by namespace
   struct Defined {
     Location at;

@@ -80,7 +80,7 @@ TEST_CASE("read_python: a function's local Library is freed when the function re
       "through it (2 registrations: t::local)"));
 }
 
-TEST_CASE("read_python: a local bound in an undecided branch dies with the frame too; a class attribute lives on") {
+TEST_CASE("read_python: a local bound in an undecided branch dies with the frame too, a class attribute lives on") {
   const Blocks b = read_py(kHead +
                            "import os\n"
                            "def setup():\n"
