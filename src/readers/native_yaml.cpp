@@ -453,7 +453,7 @@ namespace {
 // The tags RegisterSchema.cpp defines a function with (model.py
 // NativeFunction.from_yaml): its own, and those every aten function, out=
 // function and in-place function receives where the release's tags.yaml has
-// them (pt2_compliant_tag since 2.2, out and inplace since 2.8), sorted.
+// them (2.14's has all three, 2.6's only pt2_compliant_tag), sorted.
 std::vector<std::string> schema_tags(const Profile& profile, const Fn& f) {
   std::vector<std::string> tags = f.tags;
   auto implied = [&](bool applies, std::string_view tag) {
@@ -505,17 +505,16 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
   // TORCH_LIBRARY_IMPL(NS, KEY)), each with its definitions where asked for
   // and each function's registrations and those of the operators it autogens.
   std::vector<TomlBlock> blocks(1);
-  std::vector<std::string_view> namespaces{"aten"};
+  std::unordered_map<std::string_view, std::size_t> namespaces{{"aten", 0}};  // -> its block
   blocks[0].at = doc.where(root);
   blocks[0].add("namespace", "aten", blocks[0].at);
   blocks[0].add("kind", "FRAGMENT", blocks[0].at);
   blocks[0].entries.reserve(fns.size() * 4);  // 2.14's native_functions.yaml: 3.5 per function
   auto block_of = [&](const Fn& f) -> TomlBlock& {
     if (f.s.ns == "aten") return blocks[0];  // every function of PyTorch's own yaml
-    for (std::size_t b = 1; b < namespaces.size(); ++b)
-      if (namespaces[b] == f.s.ns) return blocks[b];
+    const auto [it, fresh] = namespaces.emplace(f.s.ns, blocks.size());
+    if (!fresh) return blocks[it->second];
     const bool fragment = !options.keys.empty() || f.s.ns == "quantized" || f.s.ns == "quantized_decomposed";
-    namespaces.push_back(f.s.ns);
     TomlBlock& block = blocks.emplace_back();
     block.at = f.at;
     block.add("namespace", f.s.ns, f.func_at);
@@ -574,7 +573,9 @@ Expected<Blocks, Diagnostic> read_native_yaml(const Profile& profile, FileName f
                                                     "(native_function_generation.py) are not read; define them in TOML",
                                                     f.autogen.size() == 1 ? f.autogen.front().first : "these operators")));
   }
-  for (TomlBlock& b : blocks) out.blocks.push_back(std::move(b));
+  // aten's block, empty in a file of other namespaces only, is left out.
+  for (std::size_t b = blocks.size() > 1 && blocks[0].entries.empty() ? 1 : 0; b < blocks.size(); ++b)
+    out.blocks.push_back(std::move(blocks[b]));
   return out;
 }
 
