@@ -24,9 +24,8 @@ Expected<std::shared_ptr<const OpLibrary>, Error> build_library(const Profile& p
   std::string origin =
       fmt::format("{} + the {} build's native_functions.yaml registrations", cpu->origin(), build.name);
   if (!build.source.empty()) {
-    const OpLibrary& lib = *cpu;
     auto sources =
-        build_source_registrations(profile, build.name, std::string(build.source), fs, in_library(lib, profile));
+        build_source_registrations(profile, build.name, std::string(build.source), fs, in_library(cpu.get(), profile));
     if (!sources) return unexpected(input(std::move(sources.error())));
     std::size_t entries = 0;
     for (TomlBlock& b : sources->blocks.blocks) {

@@ -17,6 +17,10 @@
 
 namespace dt {
 
+// Whether `c` may appear in a bare TOML key (A-Z a-z 0-9 _ -): toml_guard
+// scans keys with it, and render_toml quotes a key with any other.
+bool toml_bare_key_char(char c);
+
 template <class T>
 struct Located {
   T value;

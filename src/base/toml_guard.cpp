@@ -7,12 +7,13 @@
 #include <fmt/format.h>
 
 #include <array>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "base/limits.hpp"
+#include "base/located.hpp"
 
 namespace dt {
 
@@ -39,7 +40,11 @@ constexpr std::array<bool, 256> kBareKeyChar = [] {
   return t;
 }();
 
-bool bare_key_char(char c) { return kBareKeyChar[static_cast<unsigned char>(c)]; }
+}  // namespace
+
+bool toml_bare_key_char(char c) { return kBareKeyChar[static_cast<unsigned char>(c)]; }
+
+namespace {
 
 // What ends a bare value (a number, boolean, date): is_value_terminator's ASCII part.
 bool value_end(char c) {
@@ -69,7 +74,7 @@ class GuardScanner {
     if (c == '\n' || c == '\r') return line_break();
     if (c == '#') return comment();
     if (c == '[') return header() && rest_of_line();
-    if (!bare_key_char(c) && c != '"' && c != '\'') return stop();
+    if (!toml_bare_key_char(c) && c != '"' && c != '\'') return stop();
     return key() && equals() && values() && rest_of_line();
   }
 
@@ -84,7 +89,7 @@ class GuardScanner {
       blanks();
     }
     if (end() || t_[pos_] == ']') return stop();
-    if (!bare_key_char(t_[pos_]) && t_[pos_] != '"' && t_[pos_] != '\'')
+    if (!toml_bare_key_char(t_[pos_]) && t_[pos_] != '"' && t_[pos_] != '\'')
       return fail(at, "expected a table name after '['");
     if (!key()) return false;
     for (int closing = array ? 2 : 1; closing > 0; --closing) {
@@ -114,8 +119,8 @@ class GuardScanner {
       if (end()) return stop();
       if (t_[pos_] == '"' || t_[pos_] == '\'') {
         if (!string()) return false;
-      } else if (bare_key_char(t_[pos_])) {
-        while (!end() && bare_key_char(t_[pos_])) ++pos_;
+      } else if (toml_bare_key_char(t_[pos_])) {
+        while (!end() && toml_bare_key_char(t_[pos_])) ++pos_;
       } else {
         return stop();
       }
@@ -193,7 +198,7 @@ class GuardScanner {
       want_value = false;
       return true;
     }
-    if (!bare_key_char(t_[pos_]) && t_[pos_] != '"' && t_[pos_] != '\'') return stop();
+    if (!toml_bare_key_char(t_[pos_]) && t_[pos_] != '"' && t_[pos_] != '\'') return stop();
     want_value = true;
     return key() && equals();
   }

@@ -89,7 +89,7 @@ int run_import(const Io& io, const ImportOptions& o) {
     }
     if (kind == SourceKind::NativeYaml && !library_opened) {
       if (!open_library_for(io, **profile, o.no_library, lo.library, {})) return kExitError;
-      if (lo.library) in_lib = in_library(*lo.library, **profile);
+      in_lib = in_library(lo.library.get(), **profile);
       library_opened = true;
     }
     auto read = read_blocks(**profile, kind, shown, *text, lo.cpp_for(path), python.get(), in_lib);

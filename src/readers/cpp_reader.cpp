@@ -139,14 +139,14 @@ class Reader {
     return headers;
   }
 
-  // TORCH_LIBRARY_IMPL(ns, NAME, m) where NAME is no key of the profile and
-  // no macro defined here, while a header of the project's was not found:
-  // the macro is likely there (a project's device key, MY_DEVICE_KEY), so
+  // TORCH_LIBRARY_IMPL(ns, NAME, m), `name` c10's name for NAME, where it
+  // is no key of the profile and no macro defined here, while a header of
+  // the project's was not found: the macro is likely there (a project's device key, MY_DEVICE_KEY), so
   // the block is said not read rather than refused. With every header
   // found, NAME is left to the loader, whose error names the key (a typo
   // that would not compile).
-  bool unknown_key_macro(const CppToken& anchor, const std::string& shown, const CppToken& key, bool stable) {
-    const std::string name = stable ? std::string(key.text) : cpp_key_name(key.text);
+  bool unknown_key_macro(const CppToken& anchor, const std::string& shown, const CppToken& key,
+                         const std::string& name) {
     if (name.empty() || p_.find(name)) return false;
     const std::string headers = project_headers_not_found();
     if (headers.empty()) return false;
@@ -254,10 +254,13 @@ class Reader {
     }
     const CppToken& ns = t_[a[0].b];
     const CppToken* key = impl ? &t_[a[1].b] : nullptr;
-    if (key != nullptr && unknown_key_macro(t_[i], shown, *key, stable)) return body_end;
-    emit_block({t_[i], shown, macro == "TORCH_LIBRARY" ? "DEF" : impl ? "IMPL" : "FRAGMENT", ns, ns.text, key,
-                key == nullptr ? std::string() : stable ? std::string(key->text) : cpp_key_name(key->text),
-                std::string(t_[a.back().b].text), stable},
+    std::string key_name = key == nullptr ? std::string() : stable ? std::string(key->text) : cpp_key_name(key->text);
+    if (key != nullptr && unknown_key_macro(t_[i], shown, *key, key_name)) return body_end;
+    emit_block({t_[i], shown,
+                macro == "TORCH_LIBRARY" ? "DEF"
+                : impl                   ? "IMPL"
+                                         : "FRAGMENT",
+                ns, ns.text, key, std::move(key_name), std::string(t_[a.back().b].text), stable},
                body, body_end);
     return body_end;
   }

@@ -160,7 +160,7 @@ class PyReader {
   std::vector<std::pair<std::size_t, const PyLib*>> lib_block_list_;
   struct Freed {
     Location at;      // the statement, or the call of the function it is a local of
-    std::string why;  // "a temporary: ...", "a local of setup(), ..."
+    std::string why;  // "a temporary, freed once ...", "a local of setup(), freed when it returns ..."
   };
   std::map<const PyLib*, Freed> freed_;
   // The locals each Library made by this reader was bound to (bind()), by scope.

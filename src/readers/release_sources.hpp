@@ -36,11 +36,12 @@ struct BuildSourceRead {
 // Reads every C++ source (.cpp .cc .cu .mm; not headers, not tests) under
 // DIR/aten/src/ATen and DIR/torch/csrc that names one of `build`'s keys,
 // with build_source_defines(build); kernels are located relative to DIR.
-// Errors: a build with no keys of its own ("cpu"), DIR that is not a
-// PyTorch source tree, a file that cannot be read, a reader's error.
-Expected<BuildSourceRead, Diagnostic> build_source_registrations(
-    const Profile& profile, std::string_view build, const std::string& dir, const FileSystem& fs,
-    const InLibrary&
-        in_library);  // the CPU library's: what it has is the CPU build's own, compiled there too, and left out
+// `in_library` is the CPU library's: what it has is the CPU build's own,
+// compiled there too, and left out. Errors: a build with no keys of its own
+// ("cpu"), DIR that is not a PyTorch source tree, a file that cannot be
+// read, a reader's error.
+Expected<BuildSourceRead, Diagnostic> build_source_registrations(const Profile& profile, std::string_view build,
+                                                                 const std::string& dir, const FileSystem& fs,
+                                                                 const InLibrary& in_library);
 
 }  // namespace dt

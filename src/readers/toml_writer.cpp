@@ -128,9 +128,7 @@ class Writer {
   void end() { out_ += '\n'; }
   void field(const TomlField& f) {
     // A reader's keys are the contract's names, bare; a TOML file's may need quotes.
-    const bool bare = !f.key.empty() && std::all_of(f.key.begin(), f.key.end(), [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-    });
+    const bool bare = !f.key.empty() && std::all_of(f.key.begin(), f.key.end(), toml_bare_key_char);
     if (bare)
       out_ += f.key;
     else

@@ -76,7 +76,7 @@ std::vector<Batch> compile_text(const Profile& profile, Expected<std::string, Di
   std::string source = std::move(*text);
   if (const SourceKind kind = detect_source(path, source); kind != SourceKind::Toml) {
     auto read = read_blocks(profile, kind, shown, source, options.cpp_for(path), python,
-                            options.library ? in_library(*options.library, profile) : InLibrary{});
+                            in_library(options.library.get(), profile));
     if (!read) {
       out.push_back(error_batch(std::move(read.error())));
       return out;

@@ -264,8 +264,9 @@ bool OpLibrary::has(std::string_view op, std::string_view key, const Profile& pr
   return o.get(*k) != nullptr;
 }
 
-InLibrary in_library(const OpLibrary& lib, const Profile& profile) {
-  return [&lib, &profile](std::string_view op, std::string_view key) { return lib.has(op, key, profile); };
+InLibrary in_library(const OpLibrary* lib, const Profile& profile) {
+  if (lib == nullptr) return {};
+  return [lib, &profile](std::string_view op, std::string_view key) { return lib->has(op, key, profile); };
 }
 
 void OpLibrary::materialize(std::size_t i, Operator& op) const {

@@ -107,9 +107,9 @@ namespace dt {
 // tests link and the core does not.
 std::span<const EmbeddedLibrary> embedded_libraries();
 
-// `lib`'s has() as the readers ask it (readers/readers.hpp InLibrary);
-// `lib` and `profile` outlive the predicate.
-InLibrary in_library(const OpLibrary& lib, const Profile& profile);
+// `lib`'s has() as the readers ask it (readers/readers.hpp InLibrary), or
+// no predicate for no library (nullptr); `lib` and `profile` outlive it.
+InLibrary in_library(const OpLibrary* lib, const Profile& profile);
 
 // The TOML files of the library `profile` names, in load order: each named
 // file, and the *.toml files of each named directory sorted by name; names

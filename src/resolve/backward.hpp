@@ -32,8 +32,8 @@ enum class Backward : std::uint8_t {
 };
 const char* to_string(Backward b);
 
-// Why backward does what it does: which rule decided it. render/backward_why
-// words each (the trace's backward line, JSON's "why").
+// Why backward does what it does: which rule decided it. backward_why
+// (render/trace_does.hpp) words each (the trace's backward line, JSON's "why").
 enum class BackwardCause : std::uint8_t {
   CallDoesNotReturn,             // the call raises, or Python / unmodelled machinery takes over
   NoInputRequiresGrad,           // no argument requires grad

@@ -1619,6 +1619,18 @@ def yaml_file(ctx: Ctx, name: str, data) -> str:
     return write(ctx.path(name), data, "wb" if isinstance(data, bytes) else "w")
 
 
+def import_counts(ctx: Ctx, path: str, needle: bytes, want: int, what: str) -> List[str]:
+    """`import --profile torch-2.14 PATH -o FILE`: exit 0 and `want` times `needle` in FILE (written whole:
+    standard output is kept only in its first --keep-bytes)."""
+    out = path + ".toml"
+    r = ctx.run(["import", "--profile", "torch-2.14", "-o", out, path])
+    if r.rc != 0:
+        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
+    with open(out, "rb") as f:
+        got = f.read().count(needle)
+    return [] if got == want else [f"expected {want:,} {what}, got {got:,}"]
+
+
 simple_error(
     "yaml-deep-nesting", "stack overflow / nesting",
     f"a native_functions.yaml of {DEPTH:,} nested flow sequences [[[[...]]]]",
@@ -1663,14 +1675,7 @@ def _(ctx):
         parts.append(f"- func: h::f{i}.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)\n  structured: True\n"
                      f"  dispatch:\n    CPU: f{i}_out\n- func: h::f{i}(Tensor self) -> Tensor\n"
                      f"  structured_delegate: f{i}.out\n")
-    p = yaml_file(ctx, "many.yaml", "".join(parts))
-    out = ctx.path("many.toml")  # written whole: standard output is kept only in part
-    r = ctx.run(["import", "--profile", "torch-2.14", "-o", out, p])
-    if r.rc != 0:
-        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
-    with open(out, "rb") as f:
-        defs = f.read().count(b"\n[[def]]")
-    return [] if defs == 100_000 else [f"expected 100,000 [[def]] entries, got {defs}"]
+    return import_counts(ctx, yaml_file(ctx, "many.yaml", "".join(parts)), b"\n[[def]]", 100_000, "[[def]] entries")
 
 
 @case("yaml-100k-namespaces", "size / super-linear",
@@ -1678,13 +1683,7 @@ def _(ctx):
       "exit 0, one TORCH_LIBRARY block per namespace, in bounded time and memory", tags=["heavy"])
 def _(ctx):
     p = yaml_file(ctx, "namespaces.yaml", "".join(f"- func: ns{i}::f(Tensor self) -> Tensor\n" for i in range(100_000)))
-    out = ctx.path("namespaces.toml")  # written whole: standard output is kept only in part
-    r = ctx.run(["import", "--profile", "torch-2.14", "-o", out, p])
-    if r.rc != 0:
-        return [f"expected exit 0, got {r.status()}: {shorten(r.stderr[-300:])}"]
-    with open(out, "rb") as f:
-        blocks = f.read().count(b'\nkind = "DEF"\n')
-    return [] if blocks == 100_000 else [f"expected 100,000 DEF blocks, got {blocks}"]
+    return import_counts(ctx, p, b'\nkind = "DEF"\n', 100_000, "DEF blocks")
 
 
 @case("yaml-backend-100k-supported", "size / super-linear",
