@@ -215,7 +215,10 @@ Flow PyReader::exec_simple(Frame& f, const std::vector<PyToken>& t, std::size_t 
   }
   if (w == "del") {
     for (std::size_t i = b + 1; i < e; ++i)
-      if (t[i].kind == PyTok::Name && (i + 1 == e || is_op(t[i + 1], ","))) bind(f, t[i].text, PyVal::unknown("deleted", at));
+      if (t[i].kind == PyTok::Name && (i + 1 == e || is_op(t[i + 1], ","))) {
+        unbind_library(f, t[i].text, nullptr, at);
+        bind(f, t[i].text, PyVal::unknown("deleted", at));
+      }
     return Flow::Normal;
   }
   if (w == "return") {
@@ -282,7 +285,10 @@ Flow PyReader::exec_simple(Frame& f, const std::vector<PyToken>& t, std::size_t 
     }
     value = eval(f, *rhs);
   }
-  for (const PyExpr& x : targets) assign(f, x, value);
+  for (const PyExpr& x : targets) {
+    if (x.kind == PyExpr::Name && x.text.find('.') == std::string::npos) unbind_library(f, x.text, &value, at);
+    assign(f, x, value);
+  }
   return Flow::Normal;
 }
 

@@ -106,6 +106,26 @@ void PyReader::free_locals(const Frame& callee, const PyCode& code, const PyFunc
   }
 }
 
+void PyReader::unbind_library(const Frame& f, const std::string& name, const PyVal* next, Location at) {
+  if (quiet_ || f.locals) return;
+  const auto it = f.module->globals.find(name);
+  if (it == f.module->globals.end() || it->second.kind != PyVal::Lib || !it->second.lib) return;
+  const PyLib* lib = it->second.lib.get();
+  // Its last block has entries iff it registered anything: only Library(...) itself opens one empty.
+  const auto block = lib_blocks_.find(lib);
+  if (lib->owner != this || block == lib_blocks_.end() || out_.blocks[block->second].entries.empty() ||
+      freed_.contains(lib))
+    return;
+  if (next != nullptr && next->kind == PyVal::Lib && next->lib.get() == lib) return;
+  Frame w;
+  w.module = module_;
+  warn(w, at,
+       fmt::format("{} {}: torch.library removes what was registered through the torch.library.Library({:?}, {:?}) "
+                   "of line {} once nothing refers to it, which dispatchtool does not decide: its registrations are "
+                   "kept",
+                   next == nullptr ? "del" : "rebinding", name, lib->ns, lib->kind, lib->at.line));
+}
+
 void PyReader::drop_freed() {
   if (freed_.empty() || quiet_) return;
   std::vector<bool> drop(out_.blocks.size(), false);

@@ -321,6 +321,10 @@ class PyReader {
   void free_locals(const Frame& callee, const PyCode& code, const PyFunc& fn, std::size_t made_before, Location call);
   // Drops the blocks of the Libraries freed, each said once at its Library(...).
   void drop_freed();
+  // A module-level name that held a Library with registrations is deleted
+  // (`next` nullptr) or bound to another value: torch frees the Library if
+  // nothing else refers to it, which is not decided; said at `at`, kept.
+  void unbind_library(const Frame& f, const std::string& name, const PyVal* next, Location at);
 
   // ---- python_custom_op.cpp ----------------------------------------------------------
   PyVal custom_op(Frame& f, const std::string& api, Args& args);

@@ -97,6 +97,26 @@ TEST_CASE("read_python: a local bound in an undecided branch dies with the frame
   CHECK(w.back().find("is a local of setup(), freed when it returns") != std::string::npos);
 }
 
+TEST_CASE("read_python: a module-level Library deleted or rebound is said, and kept (not decided)") {
+  // torch frees it if nothing else refers to it (both releases remove deleted's and rebound's operators
+  // when nothing does); whether anything does the reader does not decide.
+  const Blocks b = read_py(kHead +
+                           "d = Library('t', 'FRAGMENT')\nd.define('deleted(Tensor x) -> Tensor')\n"  // 3-4
+                           "del d\n"                                                                  // 5
+                           "r = Library('t', 'FRAGMENT')\nr.define('rebound(Tensor x) -> Tensor')\n"  // 6-7
+                           "r = None\n"                                                               // 8
+                           "k = Library('t', 'FRAGMENT')\nk.define('kept(Tensor x) -> Tensor')\n"     // 9-10
+                           "k = k\nunused = Library('t', 'FRAGMENT')\ndel unused\n");
+  CHECK(defined(b) == std::vector<std::string>{"deleted", "rebound", "kept"});
+  const auto w = warned(b);
+  REQUIRE(w.size() == 2);  // k bound to itself, and a Library with no registration, say nothing
+  CHECK(
+      w[0].starts_with("/src/ops.py:5:1: warning: del d: torch.library removes what was registered through the "
+                       "torch.library.Library(\"t\", \"FRAGMENT\") of line 3 once nothing refers to it, which "
+                       "dispatchtool does not decide: its registrations are kept"));
+  CHECK(w[1].starts_with("/src/ops.py:8:1: warning: rebinding r:"));
+}
+
 TEST_CASE("read_python: a function called twice defines again what its freed Library defined") {
   // torch accepts the second definition: the first Library is gone (no "defined twice").
   const Blocks b = read_py(kHead +
